@@ -1,0 +1,211 @@
+//! The HTTP API: each route under `/v1` is one tool's operation, found by the tool's own method
+//! and path, so that the two doors cannot drift apart. No platform types here.
+
+use serde_json::{json, Map, Value};
+
+use crate::core::{Problem, Reason};
+use crate::guides;
+use crate::tools::{self, Ctx, Method, Tool};
+
+/// An answer, ready for the shell to send.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    pub status: u16,
+    pub content_type: &'static str,
+    pub body: String,
+    pub allow: Option<String>,
+}
+
+impl Reply {
+    pub fn json(status: u16, value: &Value) -> Self {
+        Reply { status, content_type: "application/json", body: value.to_string(), allow: None }
+    }
+
+    pub fn problem(problem: &Problem) -> Self {
+        Reply {
+            status: problem.status(),
+            content_type: "application/problem+json",
+            body: problem.document().to_string(),
+            allow: None,
+        }
+    }
+}
+
+pub struct HttpRequest<'a> {
+    pub method: &'a str,
+    pub path: &'a str,
+    pub query: &'a str,
+    pub body: &'a [u8],
+}
+
+pub async fn handle(ctx: &Ctx<'_>, req: &HttpRequest<'_>) -> Reply {
+    if req.path == "/v1/guides" {
+        return if req.method == "GET" { guide_list() } else { not_allowed("GET") };
+    }
+    let mut allowed = Vec::new();
+    for tool in tools::all() {
+        let Some(params) = match_path(tool.path, req.path) else { continue };
+        if tool.method.as_str() != req.method {
+            allowed.push(tool.method.as_str());
+            continue;
+        }
+        return match run_route(ctx, tool, params, req).await {
+            Ok(reply) => reply,
+            Err(problem) => Reply::problem(&problem),
+        };
+    }
+    if !allowed.is_empty() {
+        return not_allowed(&allowed.join(", "));
+    }
+    Reply::problem(&Problem::not_found(format!(
+        "No route {} {}. The HTTP API lives under /v1/orgs/{{org}}/playbooks and /v1/guides; MCP clients connect to /mcp.",
+        req.method, req.path
+    )))
+}
+
+fn not_allowed(allow: &str) -> Reply {
+    let p = Problem::new(Reason::MethodNotAllowed, format!("This route answers {allow} only."));
+    Reply { allow: Some(allow.to_string()), ..Reply::problem(&p) }
+}
+
+fn guide_list() -> Reply {
+    let list: Vec<Value> = guides::all()
+        .iter()
+        .map(|g| json!({ "name": g.name, "title": g.title, "description": g.description }))
+        .collect();
+    Reply::json(200, &json!({ "guides": list }))
+}
+
+async fn run_route(ctx: &Ctx<'_>, tool: &Tool, params: Vec<(&str, String)>, req: &HttpRequest<'_>) -> Result<Reply, Problem> {
+    let schema = (tool.input_schema)();
+    let mut args = Map::new();
+    for (name, value) in params {
+        if name == "org" {
+            if value != ctx.caller.org {
+                return Err(Problem::forbidden(format!(
+                    "This caller acts in the org {}; it cannot reach the org {value}.",
+                    ctx.caller.org
+                )));
+            }
+            continue;
+        }
+        args.insert(name.to_string(), Value::String(value));
+    }
+    for (name, raw) in query_pairs(req.query) {
+        let value = from_query(&schema, &name, &raw)?;
+        if args.insert(name.clone(), value).is_some() {
+            return Err(Problem::invalid(format!("/{name}"), "is given twice, or both in the path and the query"));
+        }
+    }
+    if matches!(tool.method, Method::Post | Method::Put) && !req.body.iter().all(u8::is_ascii_whitespace) {
+        let body: Value = serde_json::from_slice(req.body)
+            .map_err(|e| Problem::invalid("", format!("The body is not JSON: {e}.")))?;
+        let Value::Object(fields) = body else {
+            return Err(Problem::invalid("", "The body must be a JSON object."));
+        };
+        for (name, value) in fields {
+            if args.contains_key(&name) {
+                return Err(Problem::invalid(format!("/{name}"), "is given by the path or the query; leave it out of the body"));
+            }
+            args.insert(name, value);
+        }
+    }
+    if tool.name == "get_guide" {
+        // The HTTP door serves the guide as Markdown rather than wrapped in JSON.
+        let name = args.get("guide").and_then(Value::as_str).unwrap_or_default();
+        let g = tools::find_guide(name)?;
+        return Ok(Reply { status: 200, content_type: "text/markdown; charset=utf-8", body: g.text.to_string(), allow: None });
+    }
+    let output = tools::call(ctx, tool, Value::Object(args)).await?;
+    Ok(Reply::json(output.status, &output.value))
+}
+
+/// Matches `/v1/orgs/{org}/playbooks/{playbook}` against a path, giving each braced name its segment.
+fn match_path<'p>(pattern: &'p str, path: &str) -> Option<Vec<(&'p str, String)>> {
+    let pat: Vec<&str> = pattern.trim_end_matches('/').split('/').collect();
+    let got: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    if pat.len() != got.len() {
+        return None;
+    }
+    let mut params = Vec::new();
+    for (p, g) in pat.iter().zip(got.iter()) {
+        if let Some(name) = p.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
+            if g.is_empty() {
+                return None;
+            }
+            params.push((name, percent_decode(g)?));
+        } else if p != g {
+            return None;
+        }
+    }
+    Some(params)
+}
+
+fn query_pairs(query: &str) -> Vec<(String, String)> {
+    query
+        .split('&')
+        .filter(|s| !s.is_empty())
+        .filter_map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            Some((percent_decode(&k.replace('+', " "))?, percent_decode(&v.replace('+', " "))?))
+        })
+        .collect()
+}
+
+/// A query value is text; the schema says what type the argument takes.
+fn from_query(schema: &Value, name: &str, raw: &str) -> Result<Value, Problem> {
+    let kind = schema["properties"][name]["type"].as_str();
+    match kind {
+        None => Err(Problem::invalid(format!("/{name}"), "is not an argument this route takes")),
+        Some("boolean") => match raw {
+            "true" | "1" | "" => Ok(Value::Bool(true)),
+            "false" | "0" => Ok(Value::Bool(false)),
+            _ => Err(Problem::invalid(format!("/{name}"), "must be true or false")),
+        },
+        Some("integer") => raw
+            .parse::<i64>()
+            .map(Value::from)
+            .map_err(|_| Problem::invalid(format!("/{name}"), "must be a whole number")),
+        _ => Ok(Value::String(raw.to_string())),
+    }
+}
+
+fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_match_with_their_params() {
+        let m = match_path("/v1/orgs/{org}/playbooks/{playbook}", "/v1/orgs/local/playbooks/pb_1").unwrap();
+        assert_eq!(m, vec![("org", "local".to_string()), ("playbook", "pb_1".to_string())]);
+        assert!(match_path("/v1/orgs/{org}/playbooks", "/v1/orgs/local/playbooks/x").is_none());
+        assert!(match_path("/v1/orgs/{org}/playbooks", "/v1/orgs//playbooks").is_none());
+    }
+
+    #[test]
+    fn query_values_take_the_schema_type() {
+        let schema = json!({"properties": {"include_retired": {"type": "boolean"}, "limit": {"type": "integer"}}});
+        assert_eq!(from_query(&schema, "include_retired", "true").unwrap(), json!(true));
+        assert_eq!(from_query(&schema, "limit", "5").unwrap(), json!(5));
+        assert_eq!(from_query(&schema, "limit", "x").unwrap_err().errors[0].pointer, "/limit");
+        assert_eq!(from_query(&schema, "nope", "1").unwrap_err().errors[0].pointer, "/nope");
+        assert_eq!(query_pairs("a=1&b=x%20y"), vec![("a".into(), "1".into()), ("b".into(), "x y".into())]);
+    }
+}

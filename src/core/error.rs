@@ -1,0 +1,220 @@
+//! The problem document: the one shape every refusal takes, over HTTP and inside MCP tool results.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// Why an operation was refused. Each reason maps to one HTTP status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    InvalidInput,
+    Unauthorized,
+    Forbidden,
+    NotFound,
+    MethodNotAllowed,
+    NotAcceptable,
+    Conflict,
+    PayloadTooLarge,
+    UnsupportedMediaType,
+    Unavailable,
+    Internal,
+}
+
+impl Reason {
+    pub fn status(self) -> u16 {
+        match self {
+            Reason::InvalidInput => 400,
+            Reason::Unauthorized => 401,
+            Reason::Forbidden => 403,
+            Reason::NotFound => 404,
+            Reason::MethodNotAllowed => 405,
+            Reason::NotAcceptable => 406,
+            Reason::Conflict => 409,
+            Reason::PayloadTooLarge => 413,
+            Reason::UnsupportedMediaType => 415,
+            Reason::Unavailable => 503,
+            Reason::Internal => 500,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::InvalidInput => "invalid_input",
+            Reason::Unauthorized => "unauthorized",
+            Reason::Forbidden => "forbidden",
+            Reason::NotFound => "not_found",
+            Reason::MethodNotAllowed => "method_not_allowed",
+            Reason::NotAcceptable => "not_acceptable",
+            Reason::Conflict => "conflict",
+            Reason::PayloadTooLarge => "payload_too_large",
+            Reason::UnsupportedMediaType => "unsupported_media_type",
+            Reason::Unavailable => "unavailable",
+            Reason::Internal => "internal",
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            Reason::InvalidInput => "Invalid input",
+            Reason::Unauthorized => "Unauthorized",
+            Reason::Forbidden => "Forbidden",
+            Reason::NotFound => "Not found",
+            Reason::MethodNotAllowed => "Method not allowed",
+            Reason::NotAcceptable => "Not acceptable",
+            Reason::Conflict => "Conflict",
+            Reason::PayloadTooLarge => "Payload too large",
+            Reason::UnsupportedMediaType => "Unsupported media type",
+            Reason::Unavailable => "Unavailable",
+            Reason::Internal => "Internal error",
+        }
+    }
+}
+
+/// One bad field, named by a JSON pointer into the input the caller sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldError {
+    pub pointer: String,
+    pub detail: String,
+}
+
+/// A refusal: what failed, in words an agent can act on, and where.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Problem {
+    pub reason: Reason,
+    pub detail: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<FieldError>,
+    /// A finer kind within the reason, such as `input_schema`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+}
+
+impl Problem {
+    pub fn new(reason: Reason, detail: impl Into<String>) -> Self {
+        Problem { reason, detail: detail.into(), errors: Vec::new(), kind: None }
+    }
+
+    pub fn invalid(pointer: impl Into<String>, detail: impl Into<String>) -> Self {
+        let detail = detail.into();
+        let pointer = pointer.into();
+        let whole = if pointer.is_empty() { detail.clone() } else { format!("{pointer}: {detail}") };
+        Problem::new(Reason::InvalidInput, whole).with_field(pointer, detail)
+    }
+
+    /// Many bad fields at once; the detail lists them all so that words alone suffice.
+    pub fn invalid_fields(errors: Vec<FieldError>) -> Self {
+        let detail = match errors.as_slice() {
+            [] => "The input is not valid.".to_string(),
+            [one] => format!("{} is not valid: {}", pointer_words(&one.pointer), one.detail),
+            many => {
+                let parts: Vec<String> =
+                    many.iter().map(|e| format!("{}: {}", pointer_words(&e.pointer), e.detail)).collect();
+                format!("{} fields are not valid. {}", many.len(), parts.join("; "))
+            }
+        };
+        Problem { reason: Reason::InvalidInput, detail, errors, kind: None }
+    }
+
+    pub fn not_found(detail: impl Into<String>) -> Self {
+        Problem::new(Reason::NotFound, detail)
+    }
+
+    pub fn conflict(detail: impl Into<String>) -> Self {
+        Problem::new(Reason::Conflict, detail)
+    }
+
+    pub fn forbidden(detail: impl Into<String>) -> Self {
+        Problem::new(Reason::Forbidden, detail)
+    }
+
+    pub fn unavailable(detail: impl Into<String>) -> Self {
+        Problem::new(Reason::Unavailable, detail)
+    }
+
+    pub fn internal(detail: impl Into<String>) -> Self {
+        Problem::new(Reason::Internal, detail)
+    }
+
+    pub fn with_field(mut self, pointer: impl Into<String>, detail: impl Into<String>) -> Self {
+        self.errors.push(FieldError { pointer: pointer.into(), detail: detail.into() });
+        self
+    }
+
+    pub fn with_kind(mut self, kind: impl Into<String>) -> Self {
+        self.kind = Some(kind.into());
+        self
+    }
+
+    pub fn status(&self) -> u16 {
+        self.reason.status()
+    }
+
+    /// The RFC 9457 problem document, with `reason` and the field pointers as extensions.
+    pub fn document(&self) -> Value {
+        let mut doc = json!({
+            "type": "about:blank",
+            "title": self.reason.title(),
+            "status": self.status(),
+            "reason": self.reason.as_str(),
+            "detail": self.detail,
+        });
+        if let Some(kind) = &self.kind {
+            doc["kind"] = json!(kind);
+        }
+        if !self.errors.is_empty() {
+            doc["errors"] = json!(self.errors);
+        }
+        doc
+    }
+
+    /// The words an agent reads first: what failed and what to change.
+    pub fn words(&self) -> String {
+        match self.reason {
+            Reason::InvalidInput if !self.errors.is_empty() => {
+                format!("{} Correct the field{} named and call again.", self.detail, plural(self.errors.len()))
+            }
+            _ => self.detail.clone(),
+        }
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn pointer_words(pointer: &str) -> String {
+    if pointer.is_empty() {
+        "The input".to_string()
+    } else {
+        format!("`{pointer}`")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn document_carries_reason_status_and_pointers() {
+        let p = Problem::invalid("/name", "is longer than 80 characters");
+        let doc = p.document();
+        assert_eq!(doc["status"], 400);
+        assert_eq!(doc["reason"], "invalid_input");
+        assert_eq!(doc["errors"][0]["pointer"], "/name");
+        assert!(p.words().contains("/name"));
+    }
+
+    #[test]
+    fn many_fields_are_all_named_in_the_detail() {
+        let p = Problem::invalid_fields(vec![
+            FieldError { pointer: "/name".into(), detail: "is required".into() },
+            FieldError { pointer: "/page".into(), detail: "must be a string".into() },
+        ]);
+        assert!(p.detail.contains("/name") && p.detail.contains("/page"));
+        assert_eq!(p.status(), 400);
+    }
+}

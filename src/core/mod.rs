@@ -1,0 +1,11 @@
+//! The pure core: no I/O, no clock, no randomness. The shell hands in time, ids and storage.
+
+pub mod caller;
+pub mod directory;
+pub mod error;
+pub mod ids;
+pub mod playbook;
+pub mod text;
+
+pub use caller::Caller;
+pub use error::{FieldError, Problem, Reason};

@@ -1,0 +1,65 @@
+//! The words of summaries: quoting names, counting, joining, and the length rules results follow.
+
+/// The most characters a summary takes (spec: Successful results).
+pub const SUMMARY_MAX: usize = 400;
+/// The most characters of words an agent relays whole, such as a welcome.
+pub const RELAY_MAX: usize = 1000;
+
+/// A name in typographic quotes, as every summary writes one.
+pub fn quote(name: &str) -> String {
+    format!("\u{201c}{name}\u{201d}")
+}
+
+/// `1 playbook`, `2 playbooks`.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+pub fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// Cuts `text` to at most `max` characters, ending with an ellipsis when it cut.
+pub fn cap(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('\u{2026}');
+    out
+}
+
+/// Appends `extra` (with a space) only where the whole still fits in a summary.
+pub fn append_if_room(mut summary: String, extra: &str) -> String {
+    if summary.chars().count() + 1 + extra.chars().count() <= SUMMARY_MAX {
+        summary.push(' ');
+        summary.push_str(extra);
+    }
+    summary
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joins_counts_and_caps() {
+        assert_eq!(join_and(&["a".into(), "b".into(), "c".into()]), "a, b and c");
+        assert_eq!(count(1, "playbook"), "1 playbook");
+        assert_eq!(count(0, "playbook"), "0 playbooks");
+        let long = "x".repeat(500);
+        assert_eq!(cap(&long, SUMMARY_MAX).chars().count(), SUMMARY_MAX);
+        assert_eq!(cap("short", SUMMARY_MAX), "short");
+        assert_eq!(append_if_room("a".into(), "b"), "a b");
+        assert_eq!(append_if_room("a".repeat(399), "bb"), "a".repeat(399));
+    }
+}

@@ -1,0 +1,133 @@
+//! Answers one MCP request: the handshake or discovery, lists, reads, and tool calls. Each tool
+//! call runs the same operation as its HTTP route, through `tools::call`.
+
+use serde_json::{json, Map, Value};
+
+use super::jsonrpc::{self, RpcError};
+use super::transport::Era;
+use super::{prompts, resources, result, revision, SERVER_NAME, SERVER_TITLE, SERVER_VERSION};
+use crate::core::Caller;
+use crate::tools::{self, Ctx, Tool};
+
+/// The methods a 2026-07-28 request may name; anything else is refused before handling.
+pub const MODERN_METHODS: [&str; 8] = [
+    "server/discover",
+    "tools/list",
+    "tools/call",
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+];
+
+/// How long a 2026-07-28 client may keep a list: tool lists change only with a deploy.
+const LIST_TTL_MS: u64 = 300_000;
+
+/// The whole JSON-RPC response to one request.
+pub async fn answer(ctx: &Ctx<'_>, era: &Era, id: &Value, method: &str, params: &Option<Value>) -> Value {
+    match dispatch(ctx, era, method, params).await {
+        Ok(mut result) => {
+            if let Era::Modern { .. } = era {
+                stamp_modern(&mut result, method);
+            }
+            jsonrpc::success(id, result)
+        }
+        Err(e) => jsonrpc::failure(id, &e),
+    }
+}
+
+async fn dispatch(ctx: &Ctx<'_>, era: &Era, method: &str, params: &Option<Value>) -> Result<Value, RpcError> {
+    let p = jsonrpc::params_object(params)?;
+    let listed: Vec<&str> = tools::offered(ctx.caller).map(|t| t.name).collect();
+    let modern = matches!(era, Era::Modern { .. });
+    match method {
+        "initialize" if !modern => Ok(initialize(ctx.caller, &p)),
+        "ping" if !modern => Ok(json!({})),
+        "server/discover" => Ok(discover(ctx.caller)),
+        "tools/list" => Ok(json!({ "tools": tools::offered(ctx.caller).map(describe).collect::<Vec<_>>() })),
+        "tools/call" => call_tool(ctx, &p).await,
+        "prompts/list" => Ok(prompts::list(&listed)),
+        "prompts/get" => prompts::get(&listed, &p),
+        "resources/list" => Ok(resources::list()),
+        "resources/read" => resources::read(&p, modern),
+        "resources/templates/list" => Ok(json!({ "resourceTemplates": [] })),
+        _ => Err(RpcError::method_not_found(method)),
+    }
+}
+
+fn capabilities() -> Value {
+    json!({
+        "tools": { "listChanged": false },
+        "prompts": { "listChanged": false },
+        "resources": { "subscribe": false, "listChanged": false }
+    })
+}
+
+fn server_info() -> Value {
+    json!({ "name": SERVER_NAME, "title": SERVER_TITLE, "version": SERVER_VERSION })
+}
+
+fn initialize(caller: &Caller, params: &Map<String, Value>) -> Value {
+    let requested = params.get("protocolVersion").and_then(Value::as_str);
+    json!({
+        "protocolVersion": revision::negotiate(requested),
+        "capabilities": capabilities(),
+        "serverInfo": server_info(),
+        "instructions": super::instructions::text(caller)
+    })
+}
+
+fn discover(caller: &Caller) -> Value {
+    json!({
+        "supportedVersions": revision::all_supported(),
+        "capabilities": capabilities(),
+        "instructions": super::instructions::text(caller)
+    })
+}
+
+/// 2026-07-28 results say they are complete, name the server, and say how long a list keeps.
+fn stamp_modern(result: &mut Value, method: &str) {
+    let Some(obj) = result.as_object_mut() else { return };
+    obj.insert("resultType".into(), json!("complete"));
+    obj.insert("_meta".into(), json!({ "io.modelcontextprotocol/serverInfo": server_info() }));
+    if matches!(method, "server/discover" | "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" | "resources/read") {
+        obj.insert("ttlMs".into(), json!(LIST_TTL_MS));
+        // Lists depend on the caller's permissions, so no shared cache may keep them.
+        obj.insert("cacheScope".into(), json!("private"));
+    }
+}
+
+fn describe(tool: &Tool) -> Value {
+    json!({
+        "name": tool.name,
+        "title": tool.title,
+        "description": tool.description,
+        "inputSchema": (tool.input_schema)(),
+        "annotations": {
+            "title": tool.title,
+            "readOnlyHint": tool.hints.read_only,
+            "destructiveHint": tool.hints.destructive,
+            "idempotentHint": tool.hints.idempotent,
+            "openWorldHint": tool.hints.open_world
+        }
+    })
+}
+
+async fn call_tool(ctx: &Ctx<'_>, params: &Map<String, Value>) -> Result<Value, RpcError> {
+    let Some(name) = params.get("name").and_then(Value::as_str) else {
+        return Err(RpcError::invalid_params("tools/call needs the argument name, the tool's name."));
+    };
+    let Some(tool) = tools::offered(ctx.caller).find(|t| t.name == name) else {
+        return Err(RpcError::invalid_params(format!("Unknown tool: {name}. tools/list names the tools this connection offers.")));
+    };
+    let args = match params.get("arguments") {
+        None | Some(Value::Null) => json!({}),
+        Some(a @ Value::Object(_)) => a.clone(),
+        Some(_) => return Err(RpcError::invalid_params("arguments must be an object.")),
+    };
+    Ok(match tools::call(ctx, tool, args).await {
+        Ok(output) => result::success(&output),
+        Err(problem) => result::failure(&problem),
+    })
+}

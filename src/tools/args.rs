@@ -1,0 +1,87 @@
+//! Arguments are checked against the tool's input schema, the one statement of their rules,
+//! and every violation comes back with a JSON pointer at the field.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::Validator;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::Tool;
+use crate::core::{FieldError, Problem};
+
+thread_local! {
+    // Compiled once per isolate: a Worker isolate is single-threaded and lives across requests.
+    static VALIDATORS: RefCell<HashMap<&'static str, Validator>> = RefCell::new(HashMap::new());
+}
+
+pub fn check_args(tool: &Tool, args: &Value) -> Result<(), Problem> {
+    if !args.is_object() {
+        return Err(Problem::invalid("", "The arguments must be a JSON object."));
+    }
+    let errors = VALIDATORS.with(|cell| {
+        let mut map = cell.borrow_mut();
+        if !map.contains_key(tool.name) {
+            match jsonschema::validator_for(&(tool.input_schema)()) {
+                Ok(v) => {
+                    map.insert(tool.name, v);
+                }
+                Err(e) => return Err(Problem::internal(format!("The input schema of {} does not compile: {e}", tool.name))),
+            }
+        }
+        let Some(validator) = map.get(tool.name) else {
+            return Err(Problem::internal("validator missing"));
+        };
+        Ok(validator.iter_errors(args).map(|e| field_error(&e)).collect::<Vec<_>>())
+    })?;
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(Problem::invalid_fields(errors))
+    }
+}
+
+fn field_error(e: &jsonschema::ValidationError<'_>) -> FieldError {
+    let at = e.instance_path().as_str().to_string();
+    match e.kind() {
+        ValidationErrorKind::Required { property } => FieldError {
+            pointer: format!("{at}/{}", escape(property.as_str().unwrap_or_default())),
+            detail: "is required".into(),
+        },
+        ValidationErrorKind::AdditionalProperties { unexpected } => FieldError {
+            pointer: format!("{at}/{}", escape(unexpected.first().map(String::as_str).unwrap_or_default())),
+            detail: format!("is not an argument this takes ({})", unexpected.join(", ")),
+        },
+        _ => FieldError { pointer: at, detail: e.to_string() },
+    }
+}
+
+fn escape(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+/// Arguments the schema already checked, as the operation's own type.
+pub fn parse<T: DeserializeOwned>(args: Value) -> Result<T, Problem> {
+    serde_json::from_value(args).map_err(|e| Problem::invalid("", format!("The arguments do not fit: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn each_bad_field_gets_a_pointer() {
+        let tool = super::super::find("create_playbook").unwrap();
+        let p = check_args(tool, &json!({"name": 5, "colour": "red"})).unwrap_err();
+        let pointers: Vec<&str> = p.errors.iter().map(|e| e.pointer.as_str()).collect();
+        assert!(pointers.contains(&"/name"), "{pointers:?}");
+        assert!(pointers.contains(&"/colour"), "{pointers:?}");
+        let p = check_args(tool, &json!({})).unwrap_err();
+        assert_eq!(p.errors[0].pointer, "/name");
+        assert!(check_args(tool, &json!({"name": "Ok"})).is_ok());
+        assert!(check_args(tool, &json!([])).is_err());
+    }
+}

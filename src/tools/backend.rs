@@ -1,0 +1,30 @@
+//! What an operation may reach: the caller, the clock's reading, fresh randomness, and storage
+//! through the `Backend` port, which the shell implements with Durable Objects.
+
+use futures::future::LocalBoxFuture;
+
+use crate::core::directory::{Command, ListPage};
+use crate::core::ids::RANDOM_CHARS;
+use crate::core::playbook::Playbook;
+use crate::core::{Caller, Problem};
+
+/// Storage as operations see it. Every playbook change goes through the org's directory, which
+/// keeps names unique and the list in one place; a read of one playbook goes to the playbook.
+pub trait Backend {
+    fn change<'a>(&'a self, org: &'a str, command: Command) -> LocalBoxFuture<'a, Result<Playbook, Problem>>;
+    fn list<'a>(
+        &'a self,
+        org: &'a str,
+        query: crate::core::directory::ListQuery,
+    ) -> LocalBoxFuture<'a, Result<ListPage, Problem>>;
+    fn get<'a>(&'a self, org: &'a str, playbook: &'a str) -> LocalBoxFuture<'a, Result<Playbook, Problem>>;
+}
+
+pub struct Ctx<'a> {
+    pub caller: &'a Caller,
+    pub backend: &'a dyn Backend,
+    /// The time of the request, RFC 3339 with milliseconds.
+    pub now: String,
+    /// Fresh random bytes for the one id a request may mint.
+    pub random: [u8; RANDOM_CHARS],
+}

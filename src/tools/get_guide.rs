@@ -1,0 +1,61 @@
+//! `get_guide`: `GET /v1/guides/{guide}`.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::{args, Ctx, Hints, Method, Output, Tool};
+use crate::core::caller::Scope;
+use crate::core::text::{cap, quote, SUMMARY_MAX};
+use crate::core::Problem;
+use crate::guides;
+
+pub const TOOL: Tool = Tool {
+    name: "get_guide",
+    title: "Read a guide",
+    description: "Return one of the runtime's guides in full, by its name. Read start first: it says what a playbook is made of and which guide each task needs. terminology says what the words mean; playbooks is the reference of playbook management.",
+    hints: Hints::READ,
+    scope: Scope::OrgRead,
+    method: Method::Get,
+    path: "/v1/guides/{guide}",
+    input_schema,
+    run: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "guide": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 64,
+                "description": format!("The guide's name: one of {}.", guides::names().join(", "))
+            }
+        },
+        "required": ["guide"],
+        "additionalProperties": false
+    })
+}
+
+#[derive(Deserialize)]
+struct Args {
+    guide: String,
+}
+
+async fn run(_ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
+    let Args { guide } = args::parse(args)?;
+    let g = find(&guide)?;
+    let summary = cap(
+        &format!("The guide {} ({}): {} Its text follows in full.", quote(&g.title), g.name, g.description),
+        SUMMARY_MAX,
+    );
+    Ok(Output::ok(summary, json!({ "name": g.name, "title": g.title, "text": g.text })))
+}
+
+/// A guide by name, or `not_found` naming the guides there are.
+pub fn find(name: &str) -> Result<guides::Guide, Problem> {
+    guides::find(name).ok_or_else(|| {
+        Problem::not_found(format!("There is no guide {}. The guides are: {}.", quote(name), guides::names().join(", ")))
+            .with_field("/guide", "names no guide")
+    })
+}

@@ -1,0 +1,49 @@
+//! `get_playbook`: `GET /v1/orgs/{org}/playbooks/{playbook}`.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::playbook_summary::{fits, named, playbook_arg};
+use super::{args, Ctx, Hints, Method, Output, Tool};
+use crate::core::caller::Scope;
+use crate::core::text::count;
+use crate::core::Problem;
+
+pub const TOOL: Tool = Tool {
+    name: "get_playbook",
+    title: "Read a playbook",
+    description: "Read one playbook by its id: its name, description, whether it is active or retired, when it was made and changed, and the Markdown source of its page. A retired playbook stays readable here.",
+    hints: Hints::READ,
+    scope: Scope::PlaybookRead,
+    method: Method::Get,
+    path: "/v1/orgs/{org}/playbooks/{playbook}",
+    input_schema,
+    run: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": { "playbook": playbook_arg() },
+        "required": ["playbook"],
+        "additionalProperties": false
+    })
+}
+
+#[derive(Deserialize)]
+struct Args {
+    playbook: String,
+}
+
+async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
+    let Args { playbook } = args::parse(args)?;
+    let p = ctx.backend.get(&ctx.caller.org, &playbook).await?;
+    let state = if p.is_retired() { "retired; restore_playbook makes it active again" } else { "active" };
+    let page = if p.page.is_empty() {
+        "It has no page yet.".to_string()
+    } else {
+        format!("Its page holds {} of Markdown.", count(p.page.len(), "byte"))
+    };
+    let summary = fits(format!("The playbook {} is {state}. {page}", named(&p)));
+    Ok(Output::ok(summary, serde_json::to_value(&p).unwrap_or_default()))
+}

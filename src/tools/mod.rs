@@ -1,0 +1,161 @@
+//! The operations, one per file. Each is one tool and one HTTP route: both doors call `call`,
+//! so a tool and its route share every field, limit and refusal.
+
+mod args;
+mod backend;
+mod create_playbook;
+mod get_guide;
+mod get_playbook;
+mod list_playbooks;
+mod playbook_summary;
+mod restore_playbook;
+mod retire_playbook;
+mod update_playbook;
+
+pub use args::check_args;
+pub use backend::{Backend, Ctx};
+pub use get_guide::find as find_guide;
+
+use futures::future::LocalBoxFuture;
+use serde_json::Value;
+
+use crate::core::caller::Scope;
+use crate::core::Problem;
+
+/// The four hints a client reads to decide how careful to be (spec: Annotations).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hints {
+    pub read_only: bool,
+    pub destructive: bool,
+    pub idempotent: bool,
+    pub open_world: bool,
+}
+
+impl Hints {
+    pub const READ: Hints = Hints { read_only: true, destructive: false, idempotent: true, open_world: false };
+    pub const WRITE: Hints = Hints { read_only: false, destructive: true, idempotent: false, open_world: false };
+    pub const WRITE_IDEMPOTENT: Hints =
+        Hints { read_only: false, destructive: true, idempotent: true, open_world: false };
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Get,
+    Post,
+    Put,
+    Delete,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Delete => "DELETE",
+        }
+    }
+}
+
+/// What an operation answers: the output, and the words that say it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Output {
+    pub summary: String,
+    pub value: Value,
+    /// The summary is words the agent relays whole (up to 1,000 characters), not a summary.
+    pub relay: bool,
+    /// The HTTP status of a success: 201 where a thing was created.
+    pub status: u16,
+}
+
+impl Output {
+    pub fn ok(summary: String, value: Value) -> Self {
+        Output { summary, value, relay: false, status: 200 }
+    }
+
+    pub fn created(summary: String, value: Value) -> Self {
+        Output { summary, value, relay: false, status: 201 }
+    }
+}
+
+pub type Run = for<'a> fn(&'a Ctx<'a>, Value) -> LocalBoxFuture<'a, Result<Output, Problem>>;
+
+pub struct Tool {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    pub hints: Hints,
+    /// The permission a caller needs to be offered and to call the tool.
+    pub scope: Scope,
+    pub method: Method,
+    /// The HTTP route, with `{org}` and the tool's path arguments in braces.
+    pub path: &'static str,
+    pub input_schema: fn() -> Value,
+    pub run: Run,
+}
+
+/// Every tool, in the order `tools/list` gives them.
+pub fn all() -> &'static [Tool] {
+    static TOOLS: [Tool; 7] = [
+        create_playbook::TOOL,
+        list_playbooks::TOOL,
+        get_playbook::TOOL,
+        update_playbook::TOOL,
+        retire_playbook::TOOL,
+        restore_playbook::TOOL,
+        get_guide::TOOL,
+    ];
+    &TOOLS
+}
+
+pub fn find(name: &str) -> Option<&'static Tool> {
+    all().iter().find(|t| t.name == name)
+}
+
+/// The tools a caller may call: those whose scope it holds.
+pub fn offered(caller: &crate::core::Caller) -> impl Iterator<Item = &'static Tool> + '_ {
+    all().iter().filter(move |t| caller.allows(t.scope))
+}
+
+/// Runs one operation for either door: checks the caller's permission and the arguments
+/// against the tool's input schema, then runs it.
+pub async fn call(ctx: &Ctx<'_>, tool: &Tool, args: Value) -> Result<Output, Problem> {
+    if !ctx.caller.allows(tool.scope) {
+        return Err(Problem::forbidden(format!(
+            "{} needs the permission {}, which this caller does not hold.",
+            tool.name,
+            tool.scope.as_str()
+        )));
+    }
+    check_args(tool, &args)?;
+    (tool.run)(ctx, args).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_schemas_compile() {
+        let mut seen = std::collections::HashSet::new();
+        for t in all() {
+            assert!(seen.insert(t.name), "{} listed twice", t.name);
+            let schema = (t.input_schema)();
+            assert_eq!(schema["type"], "object", "{}", t.name);
+            assert!(jsonschema::validator_for(&schema).is_ok(), "{}", t.name);
+            assert!(t.description.len() > 40, "{} needs a description that says when to use it", t.name);
+        }
+    }
+
+    #[test]
+    fn hints_follow_the_spec_table() {
+        let h = |n: &str| find(n).map(|t| t.hints);
+        assert_eq!(h("list_playbooks"), Some(Hints::READ));
+        assert_eq!(h("get_playbook"), Some(Hints::READ));
+        assert_eq!(h("get_guide"), Some(Hints::READ));
+        assert_eq!(h("create_playbook"), Some(Hints::WRITE));
+        assert_eq!(h("restore_playbook"), Some(Hints::WRITE));
+        assert_eq!(h("update_playbook"), Some(Hints::WRITE_IDEMPOTENT));
+        assert_eq!(h("retire_playbook"), Some(Hints::WRITE_IDEMPOTENT));
+    }
+}

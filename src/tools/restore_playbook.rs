@@ -1,0 +1,43 @@
+//! `restore_playbook`: `POST /v1/orgs/{org}/playbooks/{playbook}/restore`.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::playbook_summary::{fits, named, playbook_arg};
+use super::{args, Ctx, Hints, Method, Output, Tool};
+use crate::core::caller::Scope;
+use crate::core::directory::Command;
+use crate::core::Problem;
+
+pub const TOOL: Tool = Tool {
+    name: "restore_playbook",
+    title: "Restore a playbook",
+    description: "Bring a retired playbook back, active again under its id. Refused as a conflict while an active playbook has the same name: rename one of them with update_playbook first.",
+    hints: Hints::WRITE,
+    scope: Scope::OrgWrite,
+    method: Method::Post,
+    path: "/v1/orgs/{org}/playbooks/{playbook}/restore",
+    input_schema,
+    run: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": { "playbook": playbook_arg() },
+        "required": ["playbook"],
+        "additionalProperties": false
+    })
+}
+
+#[derive(Deserialize)]
+struct Args {
+    playbook: String,
+}
+
+async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
+    let Args { playbook } = args::parse(args)?;
+    let p = ctx.backend.change(&ctx.caller.org, Command::Restore { id: playbook, now: ctx.now.clone() }).await?;
+    let summary = fits(format!("The playbook {} is active again.", named(&p)));
+    Ok(Output::ok(summary, serde_json::to_value(&p).unwrap_or_default()))
+}

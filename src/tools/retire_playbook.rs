@@ -1,0 +1,46 @@
+//! `retire_playbook`: `POST /v1/orgs/{org}/playbooks/{playbook}/retire`.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::playbook_summary::{fits, named, playbook_arg};
+use super::{args, Ctx, Hints, Method, Output, Tool};
+use crate::core::caller::Scope;
+use crate::core::directory::Command;
+use crate::core::Problem;
+
+pub const TOOL: Tool = Tool {
+    name: "retire_playbook",
+    title: "Retire a playbook",
+    description: "Retire a playbook: it keeps its id and everything in it, stays readable with get_playbook, and is listed only with include_retired. Retiring a retired playbook changes nothing. restore_playbook makes it active again.",
+    hints: Hints::WRITE_IDEMPOTENT,
+    scope: Scope::OrgWrite,
+    method: Method::Post,
+    path: "/v1/orgs/{org}/playbooks/{playbook}/retire",
+    input_schema,
+    run: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": { "playbook": playbook_arg() },
+        "required": ["playbook"],
+        "additionalProperties": false
+    })
+}
+
+#[derive(Deserialize)]
+struct Args {
+    playbook: String,
+}
+
+async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
+    let Args { playbook } = args::parse(args)?;
+    let p = ctx.backend.change(&ctx.caller.org, Command::Retire { id: playbook, now: ctx.now.clone() }).await?;
+    let summary = fits(format!(
+        "The playbook {} is retired. It keeps its id and stays readable; restore_playbook makes it active again.",
+        named(&p)
+    ));
+    Ok(Output::ok(summary, serde_json::to_value(&p).unwrap_or_default()))
+}

@@ -1,0 +1,130 @@
+// Starts and stops the playbook runtime the way a developer does: `wrangler dev` serving the built Worker
+// (build/worker/shim.mjs) in workerd on a loopback port, with its Durable Object state in a directory of
+// the caller's choosing. startRuntime() resolves once GET /v1/guides answers; logs() returns everything
+// wrangler and the Worker printed, so a test can assert that no "panicked" line appeared.
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import net from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (/work/main). */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** Node 22 shipped as an npm package; wrangler and the conformance CLI need it (system node may be 20). */
+export const NODE22 = join(ROOT, 'node_modules', '.bin', 'node');
+const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
+
+/** A free TCP port on 127.0.0.1, found by binding port 0 and releasing it. */
+export function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/**
+ * Runs `wrangler dev` for the runtime and waits until it serves.
+ * @param {{stateDir: string, port?: number, localUser?: string, timeoutMs?: number, config?: string}} options
+ *   config: another wrangler configuration file (default: the repository's wrangler.toml)
+ * @returns {Promise<{url: string, port: number, stop: () => Promise<void>, logs: () => string}>}
+ */
+export async function startRuntime({ stateDir, port, localUser = 'tester', timeoutMs = 90_000, config } = {}) {
+  if (!stateDir) throw new Error('startRuntime needs a stateDir');
+  mkdirSync(stateDir, { recursive: true });
+  const listenPort = port ?? (await freePort());
+  // An explicit inspector port, chosen like the listening port, so two runtimes never race for 9229.
+  const inspectorPort = await freePort();
+  const args = [
+    'dev',
+    '--ip', '127.0.0.1',
+    '--port', String(listenPort),
+    '--inspector-port', String(inspectorPort),
+    '--persist-to', stateDir,
+    '--var', `LOCAL_USER:${localUser}`,
+    '--show-interactive-dev-session=false', // no hotkeys, no prompt on stdin
+    '--live-reload=false',
+  ];
+  if (config) args.push('--config', config);
+  const env = {
+    ...process.env,
+    // node_modules/.bin first: wrangler's `#!/usr/bin/env node` then finds Node 22.
+    PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
+    WRANGLER_HIDE_BANNER: 'true', // the banner is what runs the npm update check
+    WRANGLER_SEND_METRICS: 'false',
+    WRANGLER_SEND_ERROR_REPORTS: 'false',
+    DO_NOT_TRACK: '1',
+    WRANGLER_NO_SKILLS_UPDATE_PROMPTS: 'true',
+    WRANGLER_CI_DISABLE_CONFIG_WATCHING: 'true',
+    WRANGLER_REGISTRY_PATH: join(stateDir, '.dev-registry'), // keep runtimes of parallel runs apart
+    WRANGLER_LOG_PATH: join(stateDir, '.wrangler-logs'),
+    FORCE_COLOR: '0',
+    NO_COLOR: '1',
+  };
+  const child = spawn(WRANGLER, args, {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // its own process group, so stop() reaches workerd too
+  });
+  let log = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk) => { log += chunk; });
+  child.stderr.setEncoding('utf8').on('data', (chunk) => { log += chunk; });
+  let exited = null;
+  const exitPromise = new Promise((resolveExit) => {
+    child.on('exit', (code, signal) => {
+      exited = { code, signal };
+      resolveExit(exited);
+    });
+    child.on('error', (error) => {
+      log += `\n[harness] spawn error: ${error.message}\n`;
+      exited = { code: -1, signal: null };
+      resolveExit(exited);
+    });
+  });
+
+  const url = `http://127.0.0.1:${listenPort}`;
+  const stop = async () => {
+    if (exited) return;
+    for (const [signal, waitMs] of [['SIGTERM', 10_000], ['SIGKILL', 5_000]]) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch (error) {
+        if (error.code === 'ESRCH') return;
+        throw error;
+      }
+      const done = await Promise.race([exitPromise, sleep(waitMs).then(() => null)]);
+      if (done) break;
+    }
+    // The group leader may be gone while workerd lingers: make sure the whole group is.
+    try { process.kill(-child.pid, 'SIGKILL'); } catch { /* group already empty */ }
+  };
+
+  const deadline = Date.now() + timeoutMs;
+  let lastError = 'no attempt yet';
+  while (Date.now() < deadline) {
+    if (exited) {
+      throw new Error(`wrangler dev exited (${JSON.stringify(exited)}) before serving ${url}\n--- log ---\n${log}`);
+    }
+    try {
+      const res = await fetch(`${url}/v1/guides`, { signal: AbortSignal.timeout(5_000) });
+      await res.arrayBuffer();
+      return { url, port: listenPort, stop, logs: () => log };
+    } catch (error) {
+      lastError = error.cause?.code ?? error.message;
+    }
+    await sleep(250);
+  }
+  await stop();
+  throw new Error(`runtime at ${url} did not answer GET /v1/guides within ${timeoutMs} ms (${lastError})\n--- log ---\n${log}`);
+}
+
+/** The lines of a log that report a Rust panic. */
+export function panicLines(log) {
+  return log.split('\n').filter((line) => line.includes('panicked'));
+}

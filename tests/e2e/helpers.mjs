@@ -1,0 +1,211 @@
+// Shared helpers of the end-to-end tests: the runtime's URL, raw MCP over HTTP (POST + SSE parsing),
+// the expectations of the contract (instructions, tool annotations, the get-started prompt), and the
+// checks every successful or failed tool result must pass. Not a test file itself.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+
+/** The URL of the runtime run.mjs started (no trailing slash). */
+export function runtimeUrl() {
+  const url = process.env.RUNTIME_URL;
+  assert.ok(url, 'RUNTIME_URL is not set: run the suite with `node tests/e2e/run.mjs`');
+  return url.replace(/\/+$/, '');
+}
+
+/** A name no other test uses: the org `local` is shared by every test file on one server. */
+export function uniqueName(prefix = 'e2e') {
+  return `${prefix} ${randomBytes(5).toString('hex')}`;
+}
+
+export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
+export const MODERN_VERSION = '2026-07-28';
+
+export const INSTRUCTION_SENTENCE_1 =
+  'Before building or changing anything, read the guide start with get_guide: it says which function type each part of a job takes.';
+export const INSTRUCTION_SENTENCE_2 =
+  'A playbook is built from the job: each part is a function of the type its work needs, and a workflow runs the parts in order.';
+export const LOCAL_USER = 'tester'; // harness.mjs passes --var LOCAL_USER:tester
+export const IDENTITY_SENTENCE = `This connection acts as the local developer ${LOCAL_USER} (local) in the org local.`;
+
+export const GET_STARTED_TEXT =
+  'Create a playbook in Auto with one function and run it on a made-up example. Ask me what the playbook is for and anything else you need first, then give me a link to the run in Studio.';
+export const WELCOME_START = 'This organization has no playbooks yet.';
+export const GUIDES = ['start', 'terminology', 'playbooks'];
+
+/** The contract's annotation table: [readOnly, destructive, idempotent, openWorld]. */
+export const TOOL_HINTS = {
+  create_playbook: [false, true, false, false],
+  list_playbooks: [true, false, true, false],
+  get_playbook: [true, false, true, false],
+  update_playbook: [false, true, true, false],
+  retire_playbook: [false, true, true, false],
+  restore_playbook: [false, true, false, false],
+  get_guide: [true, false, true, false],
+};
+
+/** Asserts the instructions of the contract; `label` names the revision for messages. */
+export function assertInstructions(instructions, label = '') {
+  assert.equal(typeof instructions, 'string', `${label} instructions missing`);
+  assert.ok(instructions.startsWith(INSTRUCTION_SENTENCE_1),
+    `${label} instructions must open with the guide-start sentence; got: ${instructions.slice(0, 200)}`);
+  const end2 = instructions.indexOf(INSTRUCTION_SENTENCE_2);
+  assert.ok(end2 > 0, `${label} instructions lack the sentence about building a playbook from the job`);
+  assert.ok(end2 + INSTRUCTION_SENTENCE_2.length <= 512,
+    `${label} the first two sentences must end within 512 characters (they end at ${end2 + INSTRUCTION_SENTENCE_2.length})`);
+  assert.ok(instructions.includes(IDENTITY_SENTENCE),
+    `${label} instructions must say "${IDENTITY_SENTENCE}"; got: ${instructions}`);
+}
+
+/** Asserts tools/list holds exactly the seven tools with the contract's annotations. */
+export function assertToolList(tools) {
+  assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(TOOL_HINTS).sort());
+  for (const tool of tools) {
+    const [readOnlyHint, destructiveHint, idempotentHint, openWorldHint] = TOOL_HINTS[tool.name];
+    assert.equal(typeof tool.title, 'string', `${tool.name}: title`);
+    assert.ok(tool.title.length > 0, `${tool.name}: empty title`);
+    assert.equal(typeof tool.description, 'string', `${tool.name}: description`);
+    assert.ok(tool.description.length > 20, `${tool.name}: description too short`);
+    assert.equal(tool.inputSchema?.type, 'object', `${tool.name}: inputSchema.type`);
+    assert.equal(tool.outputSchema, undefined, `${tool.name}: no tool has an output schema`);
+    assert.deepEqual(tool.annotations,
+      { title: tool.title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint },
+      `${tool.name}: annotations`);
+  }
+}
+
+function isJson(text) {
+  try { JSON.parse(text); return true; } catch { return false; }
+}
+
+/** A successful tool result: summary ≤ limit and not JSON, content[1] = structuredContent. Returns it. */
+export function assertToolSuccess(result, { summaryLimit = 400 } = {}) {
+  assert.notEqual(result.isError, true, `tool failed: ${JSON.stringify(result.content)}`);
+  assert.ok(Array.isArray(result.content) && result.content.length >= 2, 'two content blocks');
+  const [summary, json] = result.content;
+  assert.equal(summary.type, 'text');
+  assert.ok(summary.text.length > 0, 'empty summary');
+  assert.ok(summary.text.length <= summaryLimit, `summary of ${summary.text.length} chars: ${summary.text}`);
+  assert.ok(!isJson(summary.text), `the first text block must not be JSON: ${summary.text}`);
+  assert.equal(json.type, 'text');
+  assert.ok(result.structuredContent && typeof result.structuredContent === 'object', 'structuredContent');
+  assert.deepEqual(JSON.parse(json.text), result.structuredContent, 'content[1].text must parse to structuredContent');
+  return result.structuredContent;
+}
+
+/** A failed tool result: isError, no structuredContent, words then a problem document. Returns the problem. */
+export function assertToolFailure(result, reason) {
+  assert.equal(result.isError, true, `expected a failure, got ${JSON.stringify(result)}`);
+  assert.equal(result.structuredContent, undefined, 'a failure has no structuredContent');
+  const [words, json] = result.content;
+  assert.equal(words.type, 'text');
+  assert.ok(words.text.length > 0 && !isJson(words.text), `the first block explains in words: ${words.text}`);
+  assert.equal(json.type, 'text');
+  const problem = JSON.parse(json.text);
+  assert.equal(problem.reason, reason, `problem reason: ${json.text}`);
+  assert.equal(typeof problem.detail, 'string', 'problem detail');
+  return problem;
+}
+
+/** The pointers of a problem document's errors. */
+export function pointers(problem) {
+  return (problem.errors ?? []).map((e) => e.pointer);
+}
+
+export const PLAYBOOK_ID = /^pb_[a-z2-7]{16}$/;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** The fields of a playbook; `withPage` for get/create/update answers. */
+export function assertPlaybook(pb, { withPage }) {
+  assert.match(pb.id, PLAYBOOK_ID);
+  assert.equal(typeof pb.name, 'string');
+  assert.equal(typeof pb.description, 'string');
+  assert.ok(['active', 'retired'].includes(pb.status), `status ${pb.status}`);
+  assert.match(pb.created_at, RFC3339);
+  assert.match(pb.updated_at, RFC3339);
+  if (pb.status === 'retired') assert.match(pb.retired_at, RFC3339);
+  else assert.equal(pb.retired_at, undefined, 'an active playbook has no retired_at');
+  if (withPage) assert.equal(typeof pb.page, 'string', 'page');
+  else assert.equal(pb.page, undefined, 'a listed playbook has no page');
+}
+
+// ---- raw MCP over HTTP ----
+
+/** Parses a text/event-stream body into events {event, data, id, comments}. */
+export function parseSse(text) {
+  const events = [];
+  for (const block of text.split(/\r?\n\r?\n/)) {
+    if (!block.trim()) continue;
+    const ev = { event: 'message', data: '', comments: [], hasEventField: false };
+    const data = [];
+    for (const line of block.split(/\r?\n/)) {
+      if (line.startsWith(':')) ev.comments.push(line.slice(1).trim());
+      else if (line.startsWith('event:')) { ev.event = line.slice(6).trim(); ev.hasEventField = true; }
+      else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      else if (line.startsWith('id:')) ev.id = line.slice(3).trim();
+    }
+    ev.data = data.join('\n');
+    if (data.length) events.push(ev);
+  }
+  return events;
+}
+
+export const ACCEPT_BOTH = 'application/json, text/event-stream';
+
+/**
+ * POSTs a body (object → JSON, string as is) to /mcp and reads the answer.
+ * Returns {status, headers, text, json}: json is the JSON-RPC message, from a JSON body or the SSE stream's
+ * single message event.
+ */
+export async function postMcp(body, { headers = {}, url = runtimeUrl() } = {}) {
+  const res = await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const contentType = res.headers.get('content-type') ?? '';
+  let json;
+  let events;
+  if (contentType.startsWith('text/event-stream')) {
+    events = parseSse(text);
+    const messages = events.filter((e) => e.event === 'message');
+    assert.equal(messages.length, 1, `one message event expected in: ${text}`);
+    json = JSON.parse(messages[0].data);
+  } else if (text && /json/.test(contentType)) {
+    json = JSON.parse(text);
+  }
+  return { status: res.status, headers: res.headers, text, json, events };
+}
+
+/** The `_meta` a 2026-07-28 request carries. */
+export function modernMeta(version = MODERN_VERSION) {
+  return {
+    'io.modelcontextprotocol/protocolVersion': version,
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'e2e-raw', version: '1.0.0' },
+  };
+}
+
+/** A 2026-07-28 request: body with `_meta`, headers MCP-Protocol-Version, Mcp-Method and Mcp-Name. */
+export function postModern(method, params = {}, { id = 1, headers = {}, version = MODERN_VERSION } = {}) {
+  const body = { jsonrpc: '2.0', id, method, params: { ...params, _meta: modernMeta(version) } };
+  const h = { 'mcp-protocol-version': version, 'mcp-method': method };
+  if (params.name !== undefined) h['mcp-name'] = params.name;
+  if (params.uri !== undefined) h['mcp-name'] = params.uri;
+  return postMcp(body, { headers: { ...h, ...headers } });
+}
+
+/** A request through node:http, which lets a test set Host (fetch does not). */
+export function rawHttp(url, { method = 'GET', headers = {}, body } = {}) {
+  return new Promise((resolveRes, reject) => {
+    const req = http.request(url, { method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => { text += chunk; });
+      res.on('end', () => resolveRes({ status: res.statusCode, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}

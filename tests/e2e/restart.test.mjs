@@ -1,0 +1,80 @@
+// A runtime of its own on a fresh state directory: an empty org answers list_playbooks with the welcome
+// (MCP and HTTP), and a playbook created before a restart is there after it, read back from the same
+// state directory by get_playbook and over HTTP. Neither run's log may show a panic.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { panicLines, startRuntime } from './harness.mjs';
+import { assertToolSuccess, WELCOME_START } from './helpers.mjs';
+
+async function withClient(url, fn) {
+  const client = new Client({ name: 'e2e-restart', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
+  try {
+    return await fn((name, args = {}) => client.callTool({ name, arguments: args }));
+  } finally {
+    await client.close();
+  }
+}
+
+describe('a runtime of its own', { timeout: 300_000 }, () => {
+  const stateDir = mkdtempSync(join(tmpdir(), 'runtime-restart-'));
+  const runtimes = [];
+  after(async () => {
+    for (const runtime of runtimes) await runtime.stop();
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  let created;
+
+  test('an empty org answers list_playbooks with the welcome', async () => {
+    const runtime = await startRuntime({ stateDir });
+    runtimes.push(runtime);
+    await withClient(runtime.url, async (call) => {
+      const result = await call('list_playbooks');
+      const out = assertToolSuccess(result, { summaryLimit: 1000 });
+      assert.ok(result.content[0].text.startsWith(WELCOME_START), `welcome: ${result.content[0].text}`);
+      assert.deepEqual(out.playbooks, []);
+      assert.equal(out.next_cursor, null);
+      assert.equal(typeof out.welcome, 'string');
+      assert.equal(result.content[0].text, out.welcome, 'the welcome is relayed whole, in place of the summary');
+      assert.ok(out.welcome.length <= 1000);
+      assert.match(out.welcome, /read the guide start with get_guide/);
+    });
+    const http = await fetch(`${runtime.url}/v1/orgs/local/playbooks`);
+    assert.equal(http.status, 200);
+    const body = await http.json();
+    assert.deepEqual(body.playbooks, []);
+    assert.ok(body.welcome?.startsWith(WELCOME_START), `HTTP welcome: ${JSON.stringify(body)}`);
+  });
+
+  test('a playbook survives a restart on the same state directory', async () => {
+    const first = runtimes[0];
+    assert.ok(first, 'the first runtime started');
+    created = await withClient(first.url, async (call) => assertToolSuccess(await call('create_playbook',
+      { name: 'Survives restarts', description: 'Kept in the Durable Object.', page: '# Kept' })));
+    await first.stop();
+    assert.deepEqual(panicLines(first.logs()), [], 'first run: no panic');
+
+    const second = await startRuntime({ stateDir });
+    runtimes.push(second);
+    await withClient(second.url, async (call) => {
+      const got = assertToolSuccess(await call('get_playbook', { playbook: created.id }));
+      assert.deepEqual(got, created);
+      const result = await call('list_playbooks');
+      const listed = assertToolSuccess(result);
+      assert.deepEqual(listed.playbooks.map((p) => p.id), [created.id]);
+      assert.equal(listed.welcome, undefined, 'an org with a playbook answers no welcome');
+      assert.ok(!result.content[0].text.startsWith(WELCOME_START), 'a summary, not the welcome');
+    });
+    const http = await fetch(`${second.url}/v1/orgs/local/playbooks/${created.id}`);
+    assert.equal(http.status, 200);
+    assert.deepEqual(await http.json(), created);
+    assert.deepEqual(panicLines(second.logs()), [], 'second run: no panic');
+  });
+});
+
