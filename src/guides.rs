@@ -28,7 +28,10 @@ struct FrontMatter {
 /// Every guide, parsed. A guide whose front matter does not parse keeps its name as its title;
 /// the unit tests make sure none ships that way.
 pub fn all() -> Vec<Guide> {
-    SOURCES.iter().map(|(name, source)| parse(name, source)).collect()
+    SOURCES
+        .iter()
+        .map(|(name, source)| parse(name, source))
+        .collect()
 }
 
 pub fn names() -> Vec<&'static str> {
@@ -36,26 +39,49 @@ pub fn names() -> Vec<&'static str> {
 }
 
 pub fn find(name: &str) -> Option<Guide> {
-    SOURCES.iter().find(|(n, _)| *n == name).map(|(n, source)| parse(n, source))
+    SOURCES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(n, source)| parse(n, source))
 }
 
 fn parse(name: &'static str, source: &'static str) -> Guide {
     match split_front_matter(source) {
         Some((yaml, body)) => match serde_saphyr::from_str::<FrontMatter>(yaml) {
-            Ok(fm) => Guide { name, title: fm.title, description: fm.description, text: body },
-            Err(_) => Guide { name, title: name.to_string(), description: String::new(), text: body },
+            Ok(fm) => Guide {
+                name,
+                title: fm.title,
+                description: fm.description,
+                text: body,
+            },
+            Err(_) => Guide {
+                name,
+                title: name.to_string(),
+                description: String::new(),
+                text: body,
+            },
         },
-        None => Guide { name, title: name.to_string(), description: String::new(), text: source },
+        None => Guide {
+            name,
+            title: name.to_string(),
+            description: String::new(),
+            text: source,
+        },
     }
 }
 
 /// `---\n<yaml>\n---\n<body>` → (yaml, body).
 pub fn split_front_matter(source: &str) -> Option<(&str, &str)> {
-    let rest = source.strip_prefix("---\n").or_else(|| source.strip_prefix("---\r\n"))?;
+    let rest = source
+        .strip_prefix("---\n")
+        .or_else(|| source.strip_prefix("---\r\n"))?;
     let end = rest.find("\n---")?;
     let yaml = &rest[..end];
     let after = &rest[end + 4..];
-    let body = after.strip_prefix("\r\n").or_else(|| after.strip_prefix('\n')).unwrap_or(after);
+    let body = after
+        .strip_prefix("\r\n")
+        .or_else(|| after.strip_prefix('\n'))
+        .unwrap_or(after);
     Some((yaml, body.trim_start_matches(['\r', '\n'])))
 }
 
@@ -66,9 +92,14 @@ mod tests {
     #[test]
     fn every_guide_has_front_matter_and_a_body() {
         for (name, source) in SOURCES {
-            let (yaml, body) = split_front_matter(source).unwrap_or_else(|| panic!("{name}: no front matter"));
-            let fm: FrontMatter = serde_saphyr::from_str(yaml).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert!(!fm.title.is_empty() && fm.description.chars().count() <= 160, "{name}");
+            let (yaml, body) =
+                split_front_matter(source).unwrap_or_else(|| panic!("{name}: no front matter"));
+            let fm: FrontMatter =
+                serde_saphyr::from_str(yaml).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(
+                !fm.title.is_empty() && fm.description.chars().count() <= 160,
+                "{name}"
+            );
             assert!(body.len() > 200, "{name}: body too short");
         }
     }

@@ -18,7 +18,12 @@ pub struct Reply {
 
 impl Reply {
     pub fn json(status: u16, value: &Value) -> Self {
-        Reply { status, content_type: "application/json", body: value.to_string(), allow: None }
+        Reply {
+            status,
+            content_type: "application/json",
+            body: value.to_string(),
+            allow: None,
+        }
     }
 
     pub fn problem(problem: &Problem) -> Self {
@@ -40,11 +45,17 @@ pub struct HttpRequest<'a> {
 
 pub async fn handle(ctx: &Ctx<'_>, req: &HttpRequest<'_>) -> Reply {
     if req.path == "/v1/guides" {
-        return if req.method == "GET" { guide_list() } else { not_allowed("GET") };
+        return if req.method == "GET" {
+            guide_list()
+        } else {
+            not_allowed("GET")
+        };
     }
     let mut allowed = Vec::new();
     for tool in tools::all() {
-        let Some(params) = match_path(tool.path, req.path) else { continue };
+        let Some(params) = match_path(tool.path, req.path) else {
+            continue;
+        };
         if tool.method.as_str() != req.method {
             allowed.push(tool.method.as_str());
             continue;
@@ -64,8 +75,14 @@ pub async fn handle(ctx: &Ctx<'_>, req: &HttpRequest<'_>) -> Reply {
 }
 
 fn not_allowed(allow: &str) -> Reply {
-    let p = Problem::new(Reason::MethodNotAllowed, format!("This route answers {allow} only."));
-    Reply { allow: Some(allow.to_string()), ..Reply::problem(&p) }
+    let p = Problem::new(
+        Reason::MethodNotAllowed,
+        format!("This route answers {allow} only."),
+    );
+    Reply {
+        allow: Some(allow.to_string()),
+        ..Reply::problem(&p)
+    }
 }
 
 fn guide_list() -> Reply {
@@ -76,7 +93,12 @@ fn guide_list() -> Reply {
     Reply::json(200, &json!({ "guides": list }))
 }
 
-async fn run_route(ctx: &Ctx<'_>, tool: &Tool, params: Vec<(&str, String)>, req: &HttpRequest<'_>) -> Result<Reply, Problem> {
+async fn run_route(
+    ctx: &Ctx<'_>,
+    tool: &Tool,
+    params: Vec<(&str, String)>,
+    req: &HttpRequest<'_>,
+) -> Result<Reply, Problem> {
     let schema = (tool.input_schema)();
     let mut args = Map::new();
     for (name, value) in params {
@@ -94,10 +116,15 @@ async fn run_route(ctx: &Ctx<'_>, tool: &Tool, params: Vec<(&str, String)>, req:
     for (name, raw) in query_pairs(req.query) {
         let value = from_query(&schema, &name, &raw)?;
         if args.insert(name.clone(), value).is_some() {
-            return Err(Problem::invalid(format!("/{name}"), "is given twice, or both in the path and the query"));
+            return Err(Problem::invalid(
+                format!("/{name}"),
+                "is given twice, or both in the path and the query",
+            ));
         }
     }
-    if matches!(tool.method, Method::Post | Method::Put) && !req.body.iter().all(u8::is_ascii_whitespace) {
+    if matches!(tool.method, Method::Post | Method::Put)
+        && !req.body.iter().all(u8::is_ascii_whitespace)
+    {
         let body: Value = serde_json::from_slice(req.body)
             .map_err(|e| Problem::invalid("", format!("The body is not JSON: {e}.")))?;
         let Value::Object(fields) = body else {
@@ -105,16 +132,27 @@ async fn run_route(ctx: &Ctx<'_>, tool: &Tool, params: Vec<(&str, String)>, req:
         };
         for (name, value) in fields {
             if args.contains_key(&name) {
-                return Err(Problem::invalid(format!("/{name}"), "is given by the path or the query; leave it out of the body"));
+                return Err(Problem::invalid(
+                    format!("/{name}"),
+                    "is given by the path or the query; leave it out of the body",
+                ));
             }
             args.insert(name, value);
         }
     }
     if tool.name == "get_guide" {
         // The HTTP door serves the guide as Markdown rather than wrapped in JSON.
-        let name = args.get("guide").and_then(Value::as_str).unwrap_or_default();
+        let name = args
+            .get("guide")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         let g = tools::find_guide(name)?;
-        return Ok(Reply { status: 200, content_type: "text/markdown; charset=utf-8", body: g.text.to_string(), allow: None });
+        return Ok(Reply {
+            status: 200,
+            content_type: "text/markdown; charset=utf-8",
+            body: g.text.to_string(),
+            allow: None,
+        });
     }
     let output = tools::call(ctx, tool, Value::Object(args)).await?;
     Ok(Reply::json(output.status, &output.value))
@@ -147,7 +185,10 @@ fn query_pairs(query: &str) -> Vec<(String, String)> {
         .filter(|s| !s.is_empty())
         .filter_map(|pair| {
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-            Some((percent_decode(&k.replace('+', " "))?, percent_decode(&v.replace('+', " "))?))
+            Some((
+                percent_decode(&k.replace('+', " "))?,
+                percent_decode(&v.replace('+', " "))?,
+            ))
         })
         .collect()
 }
@@ -156,11 +197,17 @@ fn query_pairs(query: &str) -> Vec<(String, String)> {
 fn from_query(schema: &Value, name: &str, raw: &str) -> Result<Value, Problem> {
     let kind = schema["properties"][name]["type"].as_str();
     match kind {
-        None => Err(Problem::invalid(format!("/{name}"), "is not an argument this route takes")),
+        None => Err(Problem::invalid(
+            format!("/{name}"),
+            "is not an argument this route takes",
+        )),
         Some("boolean") => match raw {
             "true" | "1" | "" => Ok(Value::Bool(true)),
             "false" | "0" => Ok(Value::Bool(false)),
-            _ => Err(Problem::invalid(format!("/{name}"), "must be true or false")),
+            _ => Err(Problem::invalid(
+                format!("/{name}"),
+                "must be true or false",
+            )),
         },
         Some("integer") => raw
             .parse::<i64>()
@@ -193,8 +240,18 @@ mod tests {
 
     #[test]
     fn paths_match_with_their_params() {
-        let m = match_path("/v1/orgs/{org}/playbooks/{playbook}", "/v1/orgs/local/playbooks/pb_1").unwrap();
-        assert_eq!(m, vec![("org", "local".to_string()), ("playbook", "pb_1".to_string())]);
+        let m = match_path(
+            "/v1/orgs/{org}/playbooks/{playbook}",
+            "/v1/orgs/local/playbooks/pb_1",
+        )
+        .unwrap();
+        assert_eq!(
+            m,
+            vec![
+                ("org", "local".to_string()),
+                ("playbook", "pb_1".to_string())
+            ]
+        );
         assert!(match_path("/v1/orgs/{org}/playbooks", "/v1/orgs/local/playbooks/x").is_none());
         assert!(match_path("/v1/orgs/{org}/playbooks", "/v1/orgs//playbooks").is_none());
     }
@@ -202,10 +259,22 @@ mod tests {
     #[test]
     fn query_values_take_the_schema_type() {
         let schema = json!({"properties": {"include_retired": {"type": "boolean"}, "limit": {"type": "integer"}}});
-        assert_eq!(from_query(&schema, "include_retired", "true").unwrap(), json!(true));
+        assert_eq!(
+            from_query(&schema, "include_retired", "true").unwrap(),
+            json!(true)
+        );
         assert_eq!(from_query(&schema, "limit", "5").unwrap(), json!(5));
-        assert_eq!(from_query(&schema, "limit", "x").unwrap_err().errors[0].pointer, "/limit");
-        assert_eq!(from_query(&schema, "nope", "1").unwrap_err().errors[0].pointer, "/nope");
-        assert_eq!(query_pairs("a=1&b=x%20y"), vec![("a".into(), "1".into()), ("b".into(), "x y".into())]);
+        assert_eq!(
+            from_query(&schema, "limit", "x").unwrap_err().errors[0].pointer,
+            "/limit"
+        );
+        assert_eq!(
+            from_query(&schema, "nope", "1").unwrap_err().errors[0].pointer,
+            "/nope"
+        );
+        assert_eq!(
+            query_pairs("a=1&b=x%20y"),
+            vec![("a".into(), "1".into()), ("b".into(), "x y".into())]
+        );
     }
 }

@@ -91,13 +91,22 @@ pub struct Problem {
 
 impl Problem {
     pub fn new(reason: Reason, detail: impl Into<String>) -> Self {
-        Problem { reason, detail: detail.into(), errors: Vec::new(), kind: None }
+        Problem {
+            reason,
+            detail: detail.into(),
+            errors: Vec::new(),
+            kind: None,
+        }
     }
 
     pub fn invalid(pointer: impl Into<String>, detail: impl Into<String>) -> Self {
         let detail = detail.into();
         let pointer = pointer.into();
-        let whole = if pointer.is_empty() { detail.clone() } else { format!("{pointer}: {detail}") };
+        let whole = if pointer.is_empty() {
+            detail.clone()
+        } else {
+            format!("{pointer}: {detail}")
+        };
         Problem::new(Reason::InvalidInput, whole).with_field(pointer, detail)
     }
 
@@ -105,14 +114,25 @@ impl Problem {
     pub fn invalid_fields(errors: Vec<FieldError>) -> Self {
         let detail = match errors.as_slice() {
             [] => "The input is not valid.".to_string(),
-            [one] => format!("{} is not valid: {}", pointer_words(&one.pointer), one.detail),
+            [one] => format!(
+                "{} is not valid: {}",
+                pointer_words(&one.pointer),
+                one.detail
+            ),
             many => {
-                let parts: Vec<String> =
-                    many.iter().map(|e| format!("{}: {}", pointer_words(&e.pointer), e.detail)).collect();
+                let parts: Vec<String> = many
+                    .iter()
+                    .map(|e| format!("{}: {}", pointer_words(&e.pointer), e.detail))
+                    .collect();
                 format!("{} fields are not valid. {}", many.len(), parts.join("; "))
             }
         };
-        Problem { reason: Reason::InvalidInput, detail, errors, kind: None }
+        Problem {
+            reason: Reason::InvalidInput,
+            detail,
+            errors,
+            kind: None,
+        }
     }
 
     pub fn not_found(detail: impl Into<String>) -> Self {
@@ -136,7 +156,10 @@ impl Problem {
     }
 
     pub fn with_field(mut self, pointer: impl Into<String>, detail: impl Into<String>) -> Self {
-        self.errors.push(FieldError { pointer: pointer.into(), detail: detail.into() });
+        self.errors.push(FieldError {
+            pointer: pointer.into(),
+            detail: detail.into(),
+        });
         self
     }
 
@@ -171,7 +194,11 @@ impl Problem {
     pub fn words(&self) -> String {
         match self.reason {
             Reason::InvalidInput if !self.errors.is_empty() => {
-                format!("{} Correct the field{} named and call again.", self.detail, plural(self.errors.len()))
+                format!(
+                    "{} Correct the field{} named and call again.",
+                    self.detail,
+                    plural(self.errors.len())
+                )
             }
             _ => self.detail.clone(),
         }
@@ -211,8 +238,14 @@ mod tests {
     #[test]
     fn many_fields_are_all_named_in_the_detail() {
         let p = Problem::invalid_fields(vec![
-            FieldError { pointer: "/name".into(), detail: "is required".into() },
-            FieldError { pointer: "/page".into(), detail: "must be a string".into() },
+            FieldError {
+                pointer: "/name".into(),
+                detail: "is required".into(),
+            },
+            FieldError {
+                pointer: "/page".into(),
+                detail: "must be a string".into(),
+            },
         ]);
         assert!(p.detail.contains("/name") && p.detail.contains("/page"));
         assert_eq!(p.status(), 400);

@@ -66,7 +66,10 @@ impl Changes {
         let mut errors = Vec::new();
         if let Some(name) = &self.name {
             if let Some(why) = name_problem(name) {
-                errors.push(FieldError { pointer: "/name".into(), detail: why });
+                errors.push(FieldError {
+                    pointer: "/name".into(),
+                    detail: why,
+                });
             }
         }
         if let Some(d) = &self.description {
@@ -81,7 +84,10 @@ impl Changes {
             if p.len() > PAGE_MAX_BYTES {
                 errors.push(FieldError {
                     pointer: "/page".into(),
-                    detail: format!("is {} bytes, more than the {PAGE_MAX_BYTES} a page may hold", p.len()),
+                    detail: format!(
+                        "is {} bytes, more than the {PAGE_MAX_BYTES} a page may hold",
+                        p.len()
+                    ),
                 });
             }
         }
@@ -99,7 +105,9 @@ fn name_problem(name: &str) -> Option<String> {
         return Some("must not be empty".into());
     }
     if n > NAME_MAX_CHARS {
-        return Some(format!("is {n} characters, more than the {NAME_MAX_CHARS} a name may have"));
+        return Some(format!(
+            "is {n} characters, more than the {NAME_MAX_CHARS} a name may have"
+        ));
     }
     if name.chars().any(char::is_control) {
         return Some("must not contain control characters such as a line break or a tab".into());
@@ -120,7 +128,10 @@ mod tests {
     use super::*;
 
     fn named(name: &str) -> Changes {
-        Changes { name: Some(name.into()), ..Changes::default() }
+        Changes {
+            name: Some(name.into()),
+            ..Changes::default()
+        }
     }
 
     #[test]
@@ -135,7 +146,10 @@ mod tests {
 
     #[test]
     fn page_limit_counts_bytes() {
-        let c = Changes { page: Some("é".repeat(PAGE_MAX_BYTES / 2 + 1)), ..Changes::default() };
+        let c = Changes {
+            page: Some("é".repeat(PAGE_MAX_BYTES / 2 + 1)),
+            ..Changes::default()
+        };
         assert_eq!(c.check().unwrap_err().errors[0].pointer, "/page");
     }
 

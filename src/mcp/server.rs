@@ -25,7 +25,13 @@ pub const MODERN_METHODS: [&str; 8] = [
 const LIST_TTL_MS: u64 = 300_000;
 
 /// The whole JSON-RPC response to one request.
-pub async fn answer(ctx: &Ctx<'_>, era: &Era, id: &Value, method: &str, params: &Option<Value>) -> Value {
+pub async fn answer(
+    ctx: &Ctx<'_>,
+    era: &Era,
+    id: &Value,
+    method: &str,
+    params: &Option<Value>,
+) -> Value {
     match dispatch(ctx, era, method, params).await {
         Ok(mut result) => {
             if let Era::Modern { .. } = era {
@@ -37,7 +43,12 @@ pub async fn answer(ctx: &Ctx<'_>, era: &Era, id: &Value, method: &str, params: 
     }
 }
 
-async fn dispatch(ctx: &Ctx<'_>, era: &Era, method: &str, params: &Option<Value>) -> Result<Value, RpcError> {
+async fn dispatch(
+    ctx: &Ctx<'_>,
+    era: &Era,
+    method: &str,
+    params: &Option<Value>,
+) -> Result<Value, RpcError> {
     let p = jsonrpc::params_object(params)?;
     let listed: Vec<&str> = tools::offered(ctx.caller).map(|t| t.name).collect();
     let modern = matches!(era, Era::Modern { .. });
@@ -45,7 +56,9 @@ async fn dispatch(ctx: &Ctx<'_>, era: &Era, method: &str, params: &Option<Value>
         "initialize" if !modern => Ok(initialize(ctx.caller, &p)),
         "ping" if !modern => Ok(json!({})),
         "server/discover" => Ok(discover(ctx.caller)),
-        "tools/list" => Ok(json!({ "tools": tools::offered(ctx.caller).map(describe).collect::<Vec<_>>() })),
+        "tools/list" => {
+            Ok(json!({ "tools": tools::offered(ctx.caller).map(describe).collect::<Vec<_>>() }))
+        }
         "tools/call" => call_tool(ctx, &p).await,
         "prompts/list" => Ok(prompts::list(&listed)),
         "prompts/get" => prompts::get(&listed, &p),
@@ -88,10 +101,23 @@ fn discover(caller: &Caller) -> Value {
 
 /// 2026-07-28 results say they are complete, name the server, and say how long a list keeps.
 fn stamp_modern(result: &mut Value, method: &str) {
-    let Some(obj) = result.as_object_mut() else { return };
+    let Some(obj) = result.as_object_mut() else {
+        return;
+    };
     obj.insert("resultType".into(), json!("complete"));
-    obj.insert("_meta".into(), json!({ "io.modelcontextprotocol/serverInfo": server_info() }));
-    if matches!(method, "server/discover" | "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" | "resources/read") {
+    obj.insert(
+        "_meta".into(),
+        json!({ "io.modelcontextprotocol/serverInfo": server_info() }),
+    );
+    if matches!(
+        method,
+        "server/discover"
+            | "tools/list"
+            | "prompts/list"
+            | "resources/list"
+            | "resources/templates/list"
+            | "resources/read"
+    ) {
         obj.insert("ttlMs".into(), json!(LIST_TTL_MS));
         // Lists depend on the caller's permissions, so no shared cache may keep them.
         obj.insert("cacheScope".into(), json!("private"));
@@ -116,10 +142,14 @@ fn describe(tool: &Tool) -> Value {
 
 async fn call_tool(ctx: &Ctx<'_>, params: &Map<String, Value>) -> Result<Value, RpcError> {
     let Some(name) = params.get("name").and_then(Value::as_str) else {
-        return Err(RpcError::invalid_params("tools/call needs the argument name, the tool's name."));
+        return Err(RpcError::invalid_params(
+            "tools/call needs the argument name, the tool's name.",
+        ));
     };
     let Some(tool) = tools::offered(ctx.caller).find(|t| t.name == name) else {
-        return Err(RpcError::invalid_params(format!("Unknown tool: {name}. tools/list names the tools this connection offers.")));
+        return Err(RpcError::invalid_params(format!(
+            "Unknown tool: {name}. tools/list names the tools this connection offers."
+        )));
     };
     let args = match params.get("arguments") {
         None | Some(Value::Null) => json!({}),

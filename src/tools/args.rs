@@ -28,13 +28,21 @@ pub fn check_args(tool: &Tool, args: &Value) -> Result<(), Problem> {
                 Ok(v) => {
                     map.insert(tool.name, v);
                 }
-                Err(e) => return Err(Problem::internal(format!("The input schema of {} does not compile: {e}", tool.name))),
+                Err(e) => {
+                    return Err(Problem::internal(format!(
+                        "The input schema of {} does not compile: {e}",
+                        tool.name
+                    )))
+                }
             }
         }
         let Some(validator) = map.get(tool.name) else {
             return Err(Problem::internal("validator missing"));
         };
-        Ok(validator.iter_errors(args).map(|e| field_error(&e)).collect::<Vec<_>>())
+        Ok(validator
+            .iter_errors(args)
+            .map(|e| field_error(&e))
+            .collect::<Vec<_>>())
     })?;
     if errors.is_empty() {
         Ok(())
@@ -51,10 +59,16 @@ fn field_error(e: &jsonschema::ValidationError<'_>) -> FieldError {
             detail: "is required".into(),
         },
         ValidationErrorKind::AdditionalProperties { unexpected } => FieldError {
-            pointer: format!("{at}/{}", escape(unexpected.first().map(String::as_str).unwrap_or_default())),
+            pointer: format!(
+                "{at}/{}",
+                escape(unexpected.first().map(String::as_str).unwrap_or_default())
+            ),
             detail: format!("is not an argument this takes ({})", unexpected.join(", ")),
         },
-        _ => FieldError { pointer: at, detail: e.to_string() },
+        _ => FieldError {
+            pointer: at,
+            detail: e.to_string(),
+        },
     }
 }
 
@@ -64,7 +78,8 @@ fn escape(segment: &str) -> String {
 
 /// Arguments the schema already checked, as the operation's own type.
 pub fn parse<T: DeserializeOwned>(args: Value) -> Result<T, Problem> {
-    serde_json::from_value(args).map_err(|e| Problem::invalid("", format!("The arguments do not fit: {e}")))
+    serde_json::from_value(args)
+        .map_err(|e| Problem::invalid("", format!("The arguments do not fit: {e}")))
 }
 
 #[cfg(test)]

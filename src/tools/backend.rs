@@ -11,13 +11,21 @@ use crate::core::{Caller, Problem};
 /// Storage as operations see it. Every playbook change goes through the org's directory, which
 /// keeps names unique and the list in one place; a read of one playbook goes to the playbook.
 pub trait Backend {
-    fn change<'a>(&'a self, org: &'a str, command: Command) -> LocalBoxFuture<'a, Result<Playbook, Problem>>;
+    fn change<'a>(
+        &'a self,
+        org: &'a str,
+        command: Command,
+    ) -> LocalBoxFuture<'a, Result<Playbook, Problem>>;
     fn list<'a>(
         &'a self,
         org: &'a str,
         query: crate::core::directory::ListQuery,
     ) -> LocalBoxFuture<'a, Result<ListPage, Problem>>;
-    fn get<'a>(&'a self, org: &'a str, playbook: &'a str) -> LocalBoxFuture<'a, Result<Playbook, Problem>>;
+    fn get<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Playbook, Problem>>;
 }
 
 pub struct Ctx<'a> {

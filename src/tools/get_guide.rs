@@ -46,16 +46,28 @@ async fn run(_ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let Args { guide } = args::parse(args)?;
     let g = find(&guide)?;
     let summary = cap(
-        &format!("The guide {} ({}): {} Its text follows in full.", quote(&g.title), g.name, g.description),
+        &format!(
+            "The guide {} ({}): {} Its text follows in full.",
+            quote(&g.title),
+            g.name,
+            g.description
+        ),
         SUMMARY_MAX,
     );
-    Ok(Output::ok(summary, json!({ "name": g.name, "title": g.title, "text": g.text })))
+    Ok(Output::ok(
+        summary,
+        json!({ "name": g.name, "title": g.title, "text": g.text }),
+    ))
 }
 
 /// A guide by name, or `not_found` naming the guides there are.
 pub fn find(name: &str) -> Result<guides::Guide, Problem> {
     guides::find(name).ok_or_else(|| {
-        Problem::not_found(format!("There is no guide {}. The guides are: {}.", quote(name), guides::names().join(", ")))
-            .with_field("/guide", "names no guide")
+        Problem::not_found(format!(
+            "There is no guide {}. The guides are: {}.",
+            quote(name),
+            guides::names().join(", ")
+        ))
+        .with_field("/guide", "names no guide")
     })
 }

@@ -32,10 +32,24 @@ pub struct Hints {
 }
 
 impl Hints {
-    pub const READ: Hints = Hints { read_only: true, destructive: false, idempotent: true, open_world: false };
-    pub const WRITE: Hints = Hints { read_only: false, destructive: true, idempotent: false, open_world: false };
-    pub const WRITE_IDEMPOTENT: Hints =
-        Hints { read_only: false, destructive: true, idempotent: true, open_world: false };
+    pub const READ: Hints = Hints {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+    };
+    pub const WRITE: Hints = Hints {
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+        open_world: false,
+    };
+    pub const WRITE_IDEMPOTENT: Hints = Hints {
+        read_only: false,
+        destructive: true,
+        idempotent: true,
+        open_world: false,
+    };
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,11 +84,21 @@ pub struct Output {
 
 impl Output {
     pub fn ok(summary: String, value: Value) -> Self {
-        Output { summary, value, relay: false, status: 200 }
+        Output {
+            summary,
+            value,
+            relay: false,
+            status: 200,
+        }
     }
 
     pub fn created(summary: String, value: Value) -> Self {
-        Output { summary, value, relay: false, status: 201 }
+        Output {
+            summary,
+            value,
+            relay: false,
+            status: 201,
+        }
     }
 }
 
@@ -143,7 +167,11 @@ mod tests {
             let schema = (t.input_schema)();
             assert_eq!(schema["type"], "object", "{}", t.name);
             assert!(jsonschema::validator_for(&schema).is_ok(), "{}", t.name);
-            assert!(t.description.len() > 40, "{} needs a description that says when to use it", t.name);
+            assert!(
+                t.description.len() > 40,
+                "{} needs a description that says when to use it",
+                t.name
+            );
         }
     }
 

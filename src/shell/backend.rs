@@ -1,0 +1,91 @@
+//! The storage port, served by Durable Objects: one Organization per org, one Playbook per playbook.
+
+use futures::future::LocalBoxFuture;
+use worker::{Env, Stub};
+
+use super::do_rpc::{self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_GET};
+use super::env::{ORGANIZATIONS, PLAYBOOKS};
+use crate::core::directory::{Change, Command, ListPage, ListQuery};
+use crate::core::ids::is_playbook_id;
+use crate::core::playbook::Playbook;
+use crate::core::Problem;
+use crate::tools::Backend;
+
+pub struct Objects<'e> {
+    pub env: &'e Env,
+}
+
+/// The object of an org, by its name.
+pub fn organization(env: &Env, org: &str) -> Result<Stub, Problem> {
+    stub(env, ORGANIZATIONS, org)
+}
+
+/// The object of a playbook, named by its org and id so that no two orgs share one.
+pub fn playbook(env: &Env, org: &str, id: &str) -> Result<Stub, Problem> {
+    stub(env, PLAYBOOKS, &format!("{org}/{id}"))
+}
+
+fn stub(env: &Env, binding: &str, name: &str) -> Result<Stub, Problem> {
+    env.durable_object(binding)
+        .and_then(|ns| ns.get_by_name(name))
+        .map_err(|e| {
+            worker::console_error!("binding {binding}: {e}");
+            Problem::unavailable("Storage is not reachable just now; try again.")
+        })
+}
+
+pub fn unknown(id: &str) -> Problem {
+    Problem::not_found(format!("No playbook {id} is in this org. list_playbooks lists its playbooks, with include_retired for retired ones."))
+        .with_field("/playbook", "names no playbook of this org")
+}
+
+impl Backend for Objects<'_> {
+    fn change<'a>(
+        &'a self,
+        org: &'a str,
+        command: Command,
+    ) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
+        Box::pin(async move {
+            if !is_playbook_id(command.id()) {
+                return Err(unknown(command.id()));
+            }
+            do_rpc::call(
+                &organization(self.env, org)?,
+                DIRECTORY_CHANGE,
+                &Change {
+                    org: org.to_string(),
+                    command,
+                },
+            )
+            .await
+        })
+    }
+
+    fn list<'a>(
+        &'a self,
+        org: &'a str,
+        query: ListQuery,
+    ) -> LocalBoxFuture<'a, Result<ListPage, Problem>> {
+        Box::pin(async move {
+            do_rpc::call(&organization(self.env, org)?, DIRECTORY_LIST, &query).await
+        })
+    }
+
+    fn get<'a>(
+        &'a self,
+        org: &'a str,
+        id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
+        Box::pin(async move {
+            if !is_playbook_id(id) {
+                return Err(unknown(id));
+            }
+            do_rpc::call(
+                &playbook(self.env, org, id)?,
+                PLAYBOOK_GET,
+                &serde_json::json!({ "id": id }),
+            )
+            .await
+        })
+    }
+}

@@ -1,0 +1,61 @@
+//! How the Worker and the Durable Objects talk: named endpoints, JSON bodies, and a reply that is
+//! either the value or the problem document of a refusal.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use worker::{Method, Request, RequestInit, Response, Stub};
+
+use crate::core::Problem;
+
+pub const DIRECTORY_CHANGE: &str = "/change";
+pub const DIRECTORY_LIST: &str = "/list";
+pub const PLAYBOOK_GET: &str = "/get";
+pub const PLAYBOOK_SAVE: &str = "/save";
+
+/// Sends `body` to the object's `endpoint` and reads its reply.
+pub async fn call<T: DeserializeOwned>(
+    stub: &Stub,
+    endpoint: &str,
+    body: &impl Serialize,
+) -> Result<T, Problem> {
+    let text = serde_json::to_string(body)
+        .map_err(|e| Problem::internal(format!("could not encode a call: {e}")))?;
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post).with_body(Some(text.into()));
+    let req =
+        Request::new_with_init(&format!("https://object{endpoint}"), &init).map_err(unavailable)?;
+    let mut resp = stub.fetch_with_request(req).await.map_err(unavailable)?;
+    let status = resp.status_code();
+    let reply = resp.text().await.map_err(unavailable)?;
+    if status == 200 {
+        serde_json::from_str(&reply).map_err(|e| {
+            Problem::internal(format!("an object answered what could not be read: {e}"))
+        })
+    } else {
+        Err(serde_json::from_str::<Problem>(&reply).unwrap_or_else(|_| {
+            Problem::unavailable("Storage did not answer just now; try again.")
+        }))
+    }
+}
+
+fn unavailable(e: worker::Error) -> Problem {
+    worker::console_error!("durable object call failed: {e}");
+    Problem::unavailable("Storage did not answer just now, so nothing was changed; try again.")
+}
+
+/// The object side: a value, or a refusal as the problem it is.
+pub fn reply<T: Serialize>(result: Result<T, Problem>) -> worker::Result<Response> {
+    match result {
+        Ok(v) => Response::from_json(&v),
+        Err(p) => Ok(Response::from_json(&p)?.with_status(p.status().max(400))),
+    }
+}
+
+pub async fn read_body<T: DeserializeOwned>(req: &mut Request) -> Result<T, Problem> {
+    let text = req
+        .text()
+        .await
+        .map_err(|e| Problem::internal(format!("could not read a call: {e}")))?;
+    serde_json::from_str(&text)
+        .map_err(|e| Problem::internal(format!("a call could not be read: {e}")))
+}

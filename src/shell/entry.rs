@@ -1,0 +1,103 @@
+//! The Worker's fetch handler: the route table, and the caller resolved once per request.
+
+use worker::{event, Context, Env, Request, Response};
+
+use super::backend::Objects;
+use super::env::{self, Settings};
+use super::mcp_http;
+use crate::api::{self, HttpRequest, Reply};
+use crate::core::Problem;
+use crate::tools::Ctx;
+
+#[event(fetch)]
+async fn fetch(mut req: Request, env: Env, _ctx: Context) -> worker::Result<Response> {
+    let settings = Settings::read(&env);
+    let url = req.url()?;
+    let caller = match env::caller(&url, &settings) {
+        Ok(c) => c,
+        Err(p) => return send(Reply::problem(&p)),
+    };
+    let path = url.path().to_string();
+    match path.as_str() {
+        "/mcp" => mcp_http::serve(req, &url, env, &settings, caller).await,
+        "/" => send(Reply::json(200, &index())),
+        p if p.starts_with("/v1/") => {
+            let body = match read_limited(&mut req, settings.max_body_bytes).await {
+                Ok(b) => b,
+                Err(p) => return send(Reply::problem(&p)),
+            };
+            let random = match env::random() {
+                Ok(r) => r,
+                Err(p) => return send(Reply::problem(&p)),
+            };
+            let backend = Objects { env: &env };
+            let ctx = Ctx {
+                caller: &caller,
+                backend: &backend,
+                now: env::now(),
+                random,
+            };
+            let method = req.method().to_string();
+            let reply = api::handle(
+                &ctx,
+                &HttpRequest {
+                    method: &method,
+                    path: &path,
+                    query: url.query().unwrap_or_default(),
+                    body: &body,
+                },
+            )
+            .await;
+            send(reply)
+        }
+        _ => send(Reply::problem(&Problem::not_found(format!(
+            "Nothing is at {path}. MCP clients connect to /mcp; the HTTP API is under /v1."
+        )))),
+    }
+}
+
+fn index() -> serde_json::Value {
+    serde_json::json!({
+        "name": crate::mcp::SERVER_TITLE,
+        "version": crate::mcp::SERVER_VERSION,
+        "mcp": "/mcp",
+        "http": { "playbooks": "/v1/orgs/{org}/playbooks", "guides": "/v1/guides" }
+    })
+}
+
+/// Reads a body, refusing one over the limit before and after reading it.
+pub async fn read_limited(req: &mut Request, max: usize) -> Result<Vec<u8>, Problem> {
+    let too_large = || {
+        Problem::new(
+            crate::core::Reason::PayloadTooLarge,
+            format!("The body is larger than the {max} bytes a request may carry."),
+        )
+    };
+    let declared = req
+        .headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|v| v.trim().parse::<usize>().ok());
+    if declared.is_some_and(|n| n > max) {
+        return Err(too_large());
+    }
+    let bytes = req
+        .bytes()
+        .await
+        .map_err(|_| Problem::invalid("", "The body could not be read."))?;
+    if bytes.len() > max {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
+pub fn send(reply: Reply) -> worker::Result<Response> {
+    let mut resp = Response::ok(reply.body)?.with_status(reply.status);
+    let headers = resp.headers_mut();
+    headers.set("content-type", reply.content_type)?;
+    if let Some(allow) = reply.allow {
+        headers.set("allow", &allow)?;
+    }
+    Ok(resp)
+}

@@ -1,0 +1,10 @@
+//! The thin shell: the only code that names the Workers platform. It reads requests, resolves the
+//! caller, hands pure code what it needs (time, randomness, storage), and writes responses.
+
+mod backend;
+mod do_rpc;
+mod entry;
+mod env;
+mod mcp_http;
+mod organization;
+mod playbook;

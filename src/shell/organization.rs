@@ -1,0 +1,244 @@
+//! The Organization Durable Object: the org's directory of playbooks. It lists them without
+//! asking each one, and it is where a name is claimed, so it serializes every change: the pure
+//! `decide` says what a command does, the playbook's object keeps it, then the row follows.
+
+use futures::lock::Mutex;
+use serde::Deserialize;
+use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
+
+use super::backend;
+use super::do_rpc::{self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_GET, PLAYBOOK_SAVE};
+use super::playbook::storage;
+use crate::core::directory::{
+    decide, Change, Command, Cursor, Decision, ListPage, ListQuery, LIST_LIMIT_MAX,
+};
+use crate::core::playbook::{name_key, Playbook, Status};
+use crate::core::Problem;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS playbooks (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  name_key TEXT NOT NULL,
+  description TEXT NOT NULL,
+  status TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  retired_at TEXT
+);
+CREATE INDEX IF NOT EXISTS playbooks_newest ON playbooks (created_at DESC, id DESC);
+CREATE UNIQUE INDEX IF NOT EXISTS playbooks_active_name ON playbooks (name_key) WHERE status = 'active';
+";
+
+#[durable_object]
+pub struct OrganizationObject {
+    sql: SqlStorage,
+    env: Env,
+    /// One change at a time: a change awaits the playbook's object, and a name claimed by one
+    /// change must not be claimed by another meanwhile.
+    changing: Mutex<()>,
+}
+
+#[derive(Deserialize)]
+struct Row {
+    id: String,
+    name: String,
+    description: String,
+    status: String,
+    created_at: String,
+    updated_at: String,
+    retired_at: Option<String>,
+}
+
+impl Row {
+    fn into_playbook(self) -> Playbook {
+        Playbook {
+            id: self.id,
+            name: self.name,
+            description: self.description,
+            status: if self.status == "retired" {
+                Status::Retired
+            } else {
+                Status::Active
+            },
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+            retired_at: self.retired_at,
+            page: String::new(),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct Id {
+    id: String,
+}
+
+#[derive(Deserialize)]
+struct Count {
+    n: i64,
+}
+
+impl DurableObject for OrganizationObject {
+    fn new(state: State, env: Env) -> Self {
+        let sql = state.storage().sql();
+        if let Err(e) = sql.exec(SCHEMA, None) {
+            worker::console_error!("organization schema: {e}");
+        }
+        OrganizationObject {
+            sql,
+            env,
+            changing: Mutex::new(()),
+        }
+    }
+
+    async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
+        let result = match req.path().as_str() {
+            DIRECTORY_CHANGE => match do_rpc::read_body::<Change>(&mut req).await {
+                Ok(Change { org, command }) => self
+                    .change(&org, command)
+                    .await
+                    .map(|p| serde_json::to_value(p).unwrap_or_default()),
+                Err(p) => Err(p),
+            },
+            DIRECTORY_LIST => match do_rpc::read_body::<ListQuery>(&mut req).await {
+                Ok(query) => self
+                    .list(query)
+                    .map(|p| serde_json::to_value(p).unwrap_or_default()),
+                Err(p) => Err(p),
+            },
+            other => Err(Problem::internal(format!("no endpoint {other}"))),
+        };
+        do_rpc::reply(result)
+    }
+}
+
+impl OrganizationObject {
+    async fn change(&self, org: &str, command: Command) -> Result<Playbook, Problem> {
+        let _turn = self.changing.lock().await;
+        let current = self.row(command.id())?;
+        let holder = match command.claimed_name(current.as_ref()) {
+            Some(name) => self.active_holder(name)?,
+            None => None,
+        };
+        let stub = backend::playbook(&self.env, org, command.id())?;
+        match decide(&command, current.as_ref(), holder.as_deref())? {
+            Decision::Unchanged => {
+                do_rpc::call(
+                    &stub,
+                    PLAYBOOK_GET,
+                    &serde_json::json!({ "id": command.id() }),
+                )
+                .await
+            }
+            Decision::Save(save) => {
+                // The playbook keeps its record before the directory lists it, so a listed
+                // playbook can always be read.
+                let saved: Playbook = do_rpc::call(&stub, PLAYBOOK_SAVE, &save).await?;
+                self.put_row(&saved)?;
+                Ok(saved)
+            }
+        }
+    }
+
+    fn row(&self, id: &str) -> Result<Option<Playbook>, Problem> {
+        let rows: Vec<Row> = self
+            .sql
+            .exec("SELECT * FROM playbooks WHERE id = ?", vec![id.into()])
+            .and_then(|c| c.to_array())
+            .map_err(storage)?;
+        Ok(rows.into_iter().next().map(Row::into_playbook))
+    }
+
+    fn active_holder(&self, name: &str) -> Result<Option<String>, Problem> {
+        let rows: Vec<Id> = self
+            .sql
+            .exec(
+                "SELECT id FROM playbooks WHERE name_key = ? AND status = 'active'",
+                vec![name_key(name).into()],
+            )
+            .and_then(|c| c.to_array())
+            .map_err(storage)?;
+        Ok(rows.into_iter().next().map(|r| r.id))
+    }
+
+    fn put_row(&self, p: &Playbook) -> Result<(), Problem> {
+        let status = if p.is_retired() { "retired" } else { "active" };
+        self.sql
+            .exec(
+                "INSERT INTO playbooks (id, name, name_key, description, status, created_at, updated_at, retired_at)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                 ON CONFLICT(id) DO UPDATE SET name = excluded.name, name_key = excluded.name_key,
+                   description = excluded.description, status = excluded.status,
+                   updated_at = excluded.updated_at, retired_at = excluded.retired_at",
+                vec![
+                    p.id.clone().into(),
+                    p.name.clone().into(),
+                    name_key(&p.name).into(),
+                    p.description.clone().into(),
+                    status.into(),
+                    p.created_at.clone().into(),
+                    p.updated_at.clone().into(),
+                    p.retired_at.clone().into(),
+                ],
+            )
+            .map_err(storage)?;
+        Ok(())
+    }
+
+    fn list(&self, query: ListQuery) -> Result<ListPage, Problem> {
+        let limit = query.limit.clamp(1, LIST_LIMIT_MAX);
+        let (after_time, after_id) = match &query.after {
+            Some(c) => (c.created_at.clone(), c.id.clone()),
+            None => ("\u{10ffff}".to_string(), String::new()),
+        };
+        // One more row than the page tells whether another page follows.
+        let rows: Vec<Row> = self
+            .sql
+            .exec(
+                "SELECT * FROM playbooks
+                 WHERE (? OR status = 'active')
+                   AND (created_at < ? OR (created_at = ? AND id < ?))
+                 ORDER BY created_at DESC, id DESC LIMIT ?",
+                vec![
+                    query.include_retired.into(),
+                    after_time.clone().into(),
+                    after_time.into(),
+                    after_id.into(),
+                    ((limit + 1) as i64).into(),
+                ],
+            )
+            .and_then(|c| c.to_array())
+            .map_err(storage)?;
+        let more = rows.len() > limit;
+        let page: Vec<Playbook> = rows
+            .into_iter()
+            .take(limit)
+            .map(Row::into_playbook)
+            .collect();
+        let next_cursor = if more {
+            page.last().map(|p| {
+                Cursor {
+                    created_at: p.created_at.clone(),
+                    id: p.id.clone(),
+                }
+                .encode()
+            })
+        } else {
+            None
+        };
+        let org_has_playbooks = !page.is_empty() || {
+            let counts: Vec<Count> = self
+                .sql
+                .exec("SELECT COUNT(*) AS n FROM playbooks", None)
+                .and_then(|c| c.to_array())
+                .map_err(storage)?;
+            counts.first().is_some_and(|c| c.n > 0)
+        };
+        Ok(ListPage {
+            playbooks: page.iter().map(Playbook::listed).collect(),
+            next_cursor,
+            org_has_playbooks,
+        })
+    }
+}

@@ -1,0 +1,90 @@
+//! The Playbook Durable Object: one per playbook, the record of truth for it. Its org's directory
+//! saves it; everyone else reads it.
+
+use serde::Deserialize;
+use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
+
+use super::backend::unknown;
+use super::do_rpc::{self, PLAYBOOK_GET, PLAYBOOK_SAVE};
+use crate::core::directory::Save;
+use crate::core::playbook::Playbook;
+use crate::core::Problem;
+
+#[durable_object]
+pub struct PlaybookObject {
+    sql: SqlStorage,
+}
+
+#[derive(Deserialize)]
+struct Get {
+    id: String,
+}
+
+impl DurableObject for PlaybookObject {
+    fn new(state: State, _env: Env) -> Self {
+        let sql = state.storage().sql();
+        // The record is one JSON row; later tables (definitions, runs) sit beside it.
+        if let Err(e) = sql.exec(
+            "CREATE TABLE IF NOT EXISTS playbook (id TEXT PRIMARY KEY, record TEXT NOT NULL)",
+            None,
+        ) {
+            worker::console_error!("playbook schema: {e}");
+        }
+        PlaybookObject { sql }
+    }
+
+    async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
+        let path = req.path();
+        let result = match path.as_str() {
+            PLAYBOOK_GET => match do_rpc::read_body::<Get>(&mut req).await {
+                Ok(g) => self.load(&g.id),
+                Err(p) => Err(p),
+            },
+            PLAYBOOK_SAVE => match do_rpc::read_body::<Save>(&mut req).await {
+                Ok(save) => self.save(save),
+                Err(p) => Err(p),
+            },
+            other => Err(Problem::internal(format!("no endpoint {other}"))),
+        };
+        do_rpc::reply(result)
+    }
+}
+
+#[derive(Deserialize)]
+struct Row {
+    record: String,
+}
+
+impl PlaybookObject {
+    fn load(&self, id: &str) -> Result<Playbook, Problem> {
+        let rows: Vec<Row> = self
+            .sql
+            .exec("SELECT record FROM playbook WHERE id = ?", vec![id.into()])
+            .and_then(|c| c.to_array())
+            .map_err(storage)?;
+        let row = rows.into_iter().next().ok_or_else(|| unknown(id))?;
+        serde_json::from_str(&row.record)
+            .map_err(|e| Problem::internal(format!("a stored playbook could not be read: {e}")))
+    }
+
+    fn save(&self, save: Save) -> Result<Playbook, Problem> {
+        let mut record = save.record;
+        if save.keep_page {
+            record.page = self.load(&record.id).map(|p| p.page).unwrap_or_default();
+        }
+        let text = serde_json::to_string(&record)
+            .map_err(|e| Problem::internal(format!("could not encode: {e}")))?;
+        self.sql
+            .exec(
+                "INSERT INTO playbook (id, record) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET record = excluded.record",
+                vec![record.id.clone().into(), text.into()],
+            )
+            .map_err(storage)?;
+        Ok(record)
+    }
+}
+
+pub fn storage(e: worker::Error) -> Problem {
+    worker::console_error!("storage: {e}");
+    Problem::unavailable("Storage failed just now, so nothing was changed; try again.")
+}
