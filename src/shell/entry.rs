@@ -7,6 +7,7 @@ use super::env::{self, Settings};
 use super::mcp_http;
 use crate::api::{self, HttpRequest, Reply};
 use crate::core::Problem;
+use crate::mcp::transport::origin_allowed;
 use crate::tools::Ctx;
 
 #[event(fetch)]
@@ -17,9 +18,18 @@ async fn fetch(mut req: Request, env: Env, _ctx: Context) -> worker::Result<Resp
         Ok(c) => c,
         Err(p) => return send(Reply::problem(&p)),
     };
+    // A browser page of another origin must not drive the runtime (DNS rebinding, CSRF).
+    let origin = req.headers().get("origin").ok().flatten();
+    let own = url.origin().ascii_serialization();
+    if !origin_allowed(origin.as_deref(), &own, &settings.allowed_origins) {
+        return send(Reply::problem(&Problem::forbidden(format!(
+            "Requests from the browser origin {} are refused, to protect this runtime from DNS rebinding. List the origin in ALLOWED_ORIGINS to allow it.",
+            origin.unwrap_or_default()
+        ))));
+    }
     let path = url.path().to_string();
     match path.as_str() {
-        "/mcp" => mcp_http::serve(req, &url, env, &settings, caller).await,
+        "/mcp" => mcp_http::serve(req, env, &settings, caller).await,
         "/" => send(Reply::json(200, &index())),
         p if p.starts_with("/v1/") => {
             let body = match read_limited(&mut req, settings.max_body_bytes).await {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use futures::future::{select, Either, LocalBoxFuture};
 use futures::stream;
 use serde_json::{json, Value};
-use worker::{Delay, Env, Request, Response, Url};
+use worker::{Delay, Env, Request, Response};
 
 use super::backend::Objects;
 use super::entry::{read_limited, send};
@@ -15,14 +15,13 @@ use super::env::{self, Settings};
 use crate::api::Reply;
 use crate::core::{Caller, Problem, Reason};
 use crate::mcp::jsonrpc;
-use crate::mcp::transport::{self, origin_allowed, Era, Item, Plan, Post};
+use crate::mcp::transport::{self, Era, Item, Plan, Post};
 use crate::tools::Ctx;
 
 const HEARTBEAT: Duration = Duration::from_secs(5);
 
 pub async fn serve(
     mut req: Request,
-    url: &Url,
     env: Env,
     settings: &Settings,
     caller: Caller,
@@ -33,15 +32,6 @@ pub async fn serve(
             allow: Some("POST".into()),
             ..Reply::problem(&p)
         });
-    }
-    let own = url.origin().ascii_serialization();
-    let origin = header(&req, "origin");
-    if !origin_allowed(origin.as_deref(), &own, &settings.allowed_origins) {
-        let p = Problem::forbidden(format!(
-            "Requests from the browser origin {} are refused, to protect this runtime from DNS rebinding. List the origin in ALLOWED_ORIGINS to allow it.",
-            origin.unwrap_or_default()
-        ));
-        return send(Reply::problem(&p));
     }
     let body = match read_limited(&mut req, settings.max_body_bytes).await {
         Ok(b) => b,
