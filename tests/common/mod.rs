@@ -1,0 +1,119 @@
+//! An in-memory backend that applies the directory's own `decide`, so host tests drive the tools
+//! and the MCP dispatch exactly as the Durable Objects would, without workerd.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+use futures::future::LocalBoxFuture;
+use playbook_runtime::core::directory::{decide, Command, Cursor, Decision, ListPage, ListQuery};
+use playbook_runtime::core::playbook::{name_key, Playbook};
+use playbook_runtime::core::{Caller, Problem};
+use playbook_runtime::tools::{Backend, Ctx};
+
+#[derive(Default)]
+pub struct Memory {
+    playbooks: RefCell<BTreeMap<String, Playbook>>,
+}
+
+impl Backend for Memory {
+    fn change<'a>(
+        &'a self,
+        _org: &'a str,
+        command: Command,
+    ) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
+        Box::pin(async move {
+            let mut map = self.playbooks.borrow_mut();
+            let current = map.get(command.id()).cloned().map(|mut p| {
+                p.page = String::new();
+                p
+            });
+            let holder = command.claimed_name(current.as_ref()).and_then(|name| {
+                map.values()
+                    .find(|p| !p.is_retired() && name_key(&p.name) == name_key(name))
+                    .map(|p| p.id.clone())
+            });
+            match decide(&command, current.as_ref(), holder.as_deref())? {
+                Decision::Unchanged => Ok(map[command.id()].clone()),
+                Decision::Save(save) => {
+                    let mut record = save.record;
+                    if save.keep_page {
+                        record.page = map
+                            .get(&record.id)
+                            .map(|p| p.page.clone())
+                            .unwrap_or_default();
+                    }
+                    map.insert(record.id.clone(), record.clone());
+                    Ok(record)
+                }
+            }
+        })
+    }
+
+    fn list<'a>(
+        &'a self,
+        _org: &'a str,
+        q: ListQuery,
+    ) -> LocalBoxFuture<'a, Result<ListPage, Problem>> {
+        Box::pin(async move {
+            let map = self.playbooks.borrow();
+            let mut all: Vec<&Playbook> = map
+                .values()
+                .filter(|p| q.include_retired || !p.is_retired())
+                .collect();
+            all.sort_by(|a, b| (&b.created_at, &b.id).cmp(&(&a.created_at, &a.id)));
+            let after: Vec<&Playbook> = match &q.after {
+                Some(c) => all
+                    .into_iter()
+                    .filter(|p| (&p.created_at, &p.id) < (&c.created_at, &c.id))
+                    .collect(),
+                None => all,
+            };
+            let more = after.len() > q.limit;
+            let page: Vec<&Playbook> = after.into_iter().take(q.limit).collect();
+            let next_cursor = if more {
+                page.last().map(|p| {
+                    Cursor {
+                        created_at: p.created_at.clone(),
+                        id: p.id.clone(),
+                    }
+                    .encode()
+                })
+            } else {
+                None
+            };
+            Ok(ListPage {
+                playbooks: page.iter().map(|p| p.listed()).collect(),
+                next_cursor,
+                org_has_playbooks: !map.is_empty(),
+            })
+        })
+    }
+
+    fn get<'a>(
+        &'a self,
+        _org: &'a str,
+        id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
+        Box::pin(async move {
+            self.playbooks
+                .borrow()
+                .get(id)
+                .cloned()
+                .ok_or_else(|| Problem::not_found(format!("No playbook {id}.")))
+        })
+    }
+}
+
+/// A context for one request at a given second, with randomness drawn from `seed`.
+pub fn ctx<'a>(caller: &'a Caller, backend: &'a Memory, second: u32, seed: u8) -> Ctx<'a> {
+    let mut random = [0u8; 16];
+    for (i, b) in random.iter_mut().enumerate() {
+        *b = seed.wrapping_mul(31).wrapping_add(i as u8 * 7);
+    }
+    Ctx {
+        caller,
+        backend,
+        now: format!("2026-12-02T10:00:{second:02}.000Z"),
+        random,
+    }
+}

@@ -1,0 +1,198 @@
+//! The MCP dispatch on the host: a playbook walked through every tool, each answer checked for
+//! the shape agents read (summary, JSON text, structured content) and each refusal for its pointer.
+
+mod common;
+
+use futures::executor::block_on;
+use playbook_runtime::core::Caller;
+use playbook_runtime::mcp::server::answer;
+use playbook_runtime::mcp::transport::Era;
+use serde_json::{json, Value};
+
+fn legacy() -> Era {
+    Era::Legacy {
+        version: "2025-11-25".into(),
+    }
+}
+
+fn call(backend: &common::Memory, second: u32, name: &str, args: Value) -> Value {
+    let caller = Caller::local(Some("ada".into()));
+    let ctx = common::ctx(&caller, backend, second, second as u8);
+    let params = Some(json!({ "name": name, "arguments": args }));
+    let reply = block_on(answer(
+        &ctx,
+        &legacy(),
+        &json!(second),
+        "tools/call",
+        &params,
+    ));
+    reply["result"].clone()
+}
+
+fn assert_agrees(result: &Value) {
+    assert_eq!(result["isError"], false, "{result}");
+    let summary = result["content"][0]["text"].as_str().unwrap();
+    assert!(
+        summary.chars().count() <= 400 && serde_json::from_str::<Value>(summary).is_err(),
+        "{summary}"
+    );
+    let text: Value = serde_json::from_str(result["content"][1]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(text, result["structuredContent"]);
+}
+
+#[test]
+fn a_playbook_walks_through_every_tool() {
+    let m = common::Memory::default();
+    let welcome = call(&m, 1, "list_playbooks", json!({}));
+    assert!(welcome["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("This organization has no playbooks yet."));
+    assert_eq!(welcome["structuredContent"]["playbooks"], json!([]));
+
+    let created = call(
+        &m,
+        2,
+        "create_playbook",
+        json!({ "name": "Month-end close", "description": "Closes the books." }),
+    );
+    assert_agrees(&created);
+    let id = created["structuredContent"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(created["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("Month-end close"));
+
+    let updated = call(
+        &m,
+        3,
+        "update_playbook",
+        json!({ "playbook": id, "page": "# Close" }),
+    );
+    assert_agrees(&updated);
+    assert_eq!(updated["structuredContent"]["page"], "# Close");
+    let again = call(
+        &m,
+        4,
+        "update_playbook",
+        json!({ "playbook": id, "page": "# Close" }),
+    );
+    assert!(
+        again["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("nothing changed"),
+        "{again}"
+    );
+
+    let retired = call(&m, 5, "retire_playbook", json!({ "playbook": id }));
+    assert_agrees(&retired);
+    assert_eq!(retired["structuredContent"]["status"], "retired");
+    assert_eq!(
+        retired["structuredContent"]["page"], "# Close",
+        "retiring keeps the page"
+    );
+    let active = call(&m, 6, "list_playbooks", json!({}));
+    assert_eq!(active["structuredContent"]["playbooks"], json!([]));
+    assert!(
+        active["structuredContent"].get("welcome").is_none(),
+        "an org that has a playbook is not welcomed"
+    );
+    let all = call(&m, 7, "list_playbooks", json!({ "include_retired": true }));
+    assert_eq!(all["structuredContent"]["playbooks"][0]["id"], json!(id));
+    assert!(all["structuredContent"]["playbooks"][0]
+        .get("page")
+        .is_none());
+
+    let restored = call(&m, 8, "restore_playbook", json!({ "playbook": id }));
+    assert_eq!(restored["structuredContent"]["status"], "active");
+    assert!(restored["structuredContent"].get("retired_at").is_none());
+}
+
+#[test]
+fn refusals_name_the_field() {
+    let m = common::Memory::default();
+    let bad = call(&m, 1, "create_playbook", json!({ "name": "x".repeat(81) }));
+    assert_eq!(bad["isError"], true);
+    assert!(bad.get("structuredContent").is_none());
+    let doc: Value = serde_json::from_str(bad["content"][1]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        (doc["reason"].as_str(), doc["errors"][0]["pointer"].as_str()),
+        (Some("invalid_input"), Some("/name"))
+    );
+
+    call(&m, 2, "create_playbook", json!({ "name": "Payroll" }));
+    let dup = call(&m, 3, "create_playbook", json!({ "name": "PAYROLL" }));
+    let doc: Value = serde_json::from_str(dup["content"][1]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(doc["reason"], "conflict");
+
+    let guide = call(&m, 4, "get_guide", json!({ "guide": "nope" }));
+    assert!(
+        guide["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("start"),
+        "{guide}"
+    );
+}
+
+#[test]
+fn unknown_tools_and_methods_are_protocol_errors() {
+    let m = common::Memory::default();
+    let caller = Caller::local(None);
+    let ctx = common::ctx(&caller, &m, 1, 1);
+    let r = block_on(answer(
+        &ctx,
+        &legacy(),
+        &json!(1),
+        "tools/call",
+        &Some(json!({ "name": "nope" })),
+    ));
+    assert_eq!(r["error"]["code"], -32602);
+    assert!(r["error"]["message"].as_str().unwrap().contains("nope"));
+    let r = block_on(answer(&ctx, &legacy(), &json!(2), "no/such", &None));
+    assert_eq!(r["error"]["code"], -32601);
+    let modern = Era::Modern {
+        capabilities: json!({}),
+    };
+    let r = block_on(answer(&ctx, &modern, &json!(3), "tools/list", &None));
+    assert_eq!(r["result"]["resultType"], "complete");
+    assert_eq!(r["result"]["tools"].as_array().map(Vec::len), Some(7));
+}
+
+#[test]
+fn pages_follow_the_cursor() {
+    let m = common::Memory::default();
+    for i in 0..5 {
+        call(
+            &m,
+            10 + i,
+            "create_playbook",
+            json!({ "name": format!("Playbook {i}") }),
+        );
+    }
+    let first = call(&m, 20, "list_playbooks", json!({ "limit": 2 }));
+    assert_eq!(
+        first["structuredContent"]["playbooks"][0]["name"],
+        "Playbook 4"
+    );
+    let cursor = first["structuredContent"]["next_cursor"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let second = call(
+        &m,
+        21,
+        "list_playbooks",
+        json!({ "limit": 2, "cursor": cursor }),
+    );
+    assert_eq!(
+        second["structuredContent"]["playbooks"][0]["name"],
+        "Playbook 2"
+    );
+    let bad = call(&m, 22, "list_playbooks", json!({ "cursor": "zz" }));
+    assert_eq!(bad["isError"], true);
+}
