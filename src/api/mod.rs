@@ -40,6 +40,7 @@ pub struct HttpRequest<'a> {
     pub method: &'a str,
     pub path: &'a str,
     pub query: &'a str,
+    pub content_type: Option<&'a str>,
     pub body: &'a [u8],
 }
 
@@ -125,6 +126,16 @@ async fn run_route(
     if matches!(tool.method, Method::Post | Method::Put)
         && !req.body.iter().all(u8::is_ascii_whitespace)
     {
+        let json_type = req
+            .content_type
+            .and_then(|t| t.split(';').next())
+            .map(str::trim);
+        if !json_type.is_some_and(|t| t.eq_ignore_ascii_case("application/json")) {
+            return Err(Problem::new(
+                Reason::UnsupportedMediaType,
+                "A body must be JSON, sent with Content-Type: application/json.",
+            ));
+        }
         let body: Value = serde_json::from_slice(req.body)
             .map_err(|e| Problem::invalid("", format!("The body is not JSON: {e}.")))?;
         let Value::Object(fields) = body else {

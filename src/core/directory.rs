@@ -138,6 +138,14 @@ impl Command {
     }
 }
 
+/// The refusal of an id that names no playbook of the org.
+pub fn unknown_playbook(id: &str) -> Problem {
+    Problem::not_found(format!(
+        "No playbook {id} is in this org. list_playbooks lists its playbooks, with include_retired for retired ones."
+    ))
+    .with_field("/playbook", "names no playbook of this org")
+}
+
 pub fn decide(
     command: &Command,
     current: Option<&Playbook>,
@@ -152,9 +160,9 @@ pub fn decide(
     };
     let held_by_other = |id: &str| name_held_by.is_some_and(|holder| holder != id);
     match (command, current) {
-        (Command::Create { id, .. }, Some(_)) => {
-            Err(Problem::conflict(format!("A playbook {id} exists already; nothing was created.")))
-        }
+        (Command::Create { id, .. }, Some(_)) => Err(Problem::conflict(format!(
+            "A playbook {id} exists already; nothing was created."
+        ))),
         (Command::Create { id, changes, now }, None) => {
             let name = changes.name.clone().unwrap_or_default();
             if held_by_other(id) {
@@ -174,11 +182,7 @@ pub fn decide(
                 keep_page: false,
             }))
         }
-        (_, None) => Err(Problem::not_found(format!(
-            "No playbook {} is in this org. list_playbooks lists its playbooks, with include_retired for retired ones.",
-            command.id()
-        ))
-        .with_field("/playbook", "names no playbook of this org")),
+        (_, None) => Err(unknown_playbook(command.id())),
         (Command::Update { id, changes, now }, Some(cur)) => {
             if cur.is_retired() {
                 return Err(Problem::conflict(format!(
@@ -190,7 +194,10 @@ pub fn decide(
             if changes.name.is_some() && held_by_other(id) {
                 return Err(taken(&name));
             }
-            let description = changes.description.clone().unwrap_or_else(|| cur.description.clone());
+            let description = changes
+                .description
+                .clone()
+                .unwrap_or_else(|| cur.description.clone());
             if name == cur.name && description == cur.description && changes.page.is_none() {
                 return Ok(Decision::Unchanged);
             }
@@ -199,7 +206,10 @@ pub fn decide(
             record.description = description;
             record.updated_at = now.clone();
             record.page = changes.page.clone().unwrap_or_default();
-            Ok(Decision::Save(Save { record, keep_page: changes.page.is_none() }))
+            Ok(Decision::Save(Save {
+                record,
+                keep_page: changes.page.is_none(),
+            }))
         }
         (Command::Retire { now, .. }, Some(cur)) => {
             if cur.is_retired() {
@@ -209,7 +219,10 @@ pub fn decide(
             record.status = Status::Retired;
             record.retired_at = Some(now.clone());
             record.updated_at = now.clone();
-            Ok(Decision::Save(Save { record, keep_page: true }))
+            Ok(Decision::Save(Save {
+                record,
+                keep_page: true,
+            }))
         }
         (Command::Restore { id, now }, Some(cur)) => {
             if !cur.is_retired() {
@@ -222,7 +235,10 @@ pub fn decide(
             record.status = Status::Active;
             record.retired_at = None;
             record.updated_at = now.clone();
-            Ok(Decision::Save(Save { record, keep_page: true }))
+            Ok(Decision::Save(Save {
+                record,
+                keep_page: true,
+            }))
         }
     }
 }

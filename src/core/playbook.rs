@@ -42,6 +42,22 @@ impl Playbook {
     pub fn is_retired(&self) -> bool {
         self.status == Status::Retired
     }
+
+    /// What to keep when `incoming` is saved over `stored`: a save that changes nothing but the
+    /// time keeps the record as it was, so that repeating an update changes nothing at all.
+    pub fn settle(stored: Option<Playbook>, incoming: Playbook) -> Playbook {
+        match stored {
+            Some(s)
+                if Playbook {
+                    updated_at: s.updated_at.clone(),
+                    ..incoming.clone()
+                } == s =>
+            {
+                s
+            }
+            _ => incoming,
+        }
+    }
 }
 
 /// The fields a create sets and an update may change; `None` leaves a field as it is.
@@ -151,6 +167,34 @@ mod tests {
             ..Changes::default()
         };
         assert_eq!(c.check().unwrap_err().errors[0].pointer, "/page");
+    }
+
+    #[test]
+    fn a_save_that_changes_nothing_keeps_the_time() {
+        let stored = Playbook {
+            id: "pb_x".into(),
+            name: "n".into(),
+            description: String::new(),
+            status: Status::Active,
+            created_at: "t0".into(),
+            updated_at: "t1".into(),
+            retired_at: None,
+            page: String::new(),
+        };
+        let same = Playbook {
+            updated_at: "t2".into(),
+            ..stored.clone()
+        };
+        assert_eq!(
+            Playbook::settle(Some(stored.clone()), same).updated_at,
+            "t1"
+        );
+        let other = Playbook {
+            page: "p".into(),
+            updated_at: "t2".into(),
+            ..stored.clone()
+        };
+        assert_eq!(Playbook::settle(Some(stored), other).updated_at, "t2");
     }
 
     #[test]

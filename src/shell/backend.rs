@@ -5,7 +5,7 @@ use worker::{Env, Stub};
 
 use super::do_rpc::{self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_GET};
 use super::env::{ORGANIZATIONS, PLAYBOOKS};
-use crate::core::directory::{Change, Command, ListPage, ListQuery};
+use crate::core::directory::{unknown_playbook, Change, Command, ListPage, ListQuery};
 use crate::core::ids::is_playbook_id;
 use crate::core::playbook::Playbook;
 use crate::core::Problem;
@@ -34,11 +34,6 @@ fn stub(env: &Env, binding: &str, name: &str) -> Result<Stub, Problem> {
         })
 }
 
-pub fn unknown(id: &str) -> Problem {
-    Problem::not_found(format!("No playbook {id} is in this org. list_playbooks lists its playbooks, with include_retired for retired ones."))
-        .with_field("/playbook", "names no playbook of this org")
-}
-
 impl Backend for Objects<'_> {
     fn change<'a>(
         &'a self,
@@ -47,7 +42,7 @@ impl Backend for Objects<'_> {
     ) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
         Box::pin(async move {
             if !is_playbook_id(command.id()) {
-                return Err(unknown(command.id()));
+                return Err(unknown_playbook(command.id()));
             }
             do_rpc::call(
                 &organization(self.env, org)?,
@@ -78,7 +73,7 @@ impl Backend for Objects<'_> {
     ) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
         Box::pin(async move {
             if !is_playbook_id(id) {
-                return Err(unknown(id));
+                return Err(unknown_playbook(id));
             }
             do_rpc::call(
                 &playbook(self.env, org, id)?,

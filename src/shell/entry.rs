@@ -48,12 +48,14 @@ async fn fetch(mut req: Request, env: Env, _ctx: Context) -> worker::Result<Resp
                 random,
             };
             let method = req.method().to_string();
+            let content_type = req.headers().get("content-type").ok().flatten();
             let reply = api::handle(
                 &ctx,
                 &HttpRequest {
                     method: &method,
                     path: &path,
                     query: url.query().unwrap_or_default(),
+                    content_type: content_type.as_deref(),
                     body: &body,
                 },
             )

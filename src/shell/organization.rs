@@ -201,7 +201,7 @@ impl OrganizationObject {
                    AND (created_at < ? OR (created_at = ? AND id < ?))
                  ORDER BY created_at DESC, id DESC LIMIT ?",
                 vec![
-                    query.include_retired.into(),
+                    i64::from(query.include_retired).into(),
                     after_time.clone().into(),
                     after_time.into(),
                     after_id.into(),

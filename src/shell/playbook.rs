@@ -4,9 +4,8 @@
 use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
-use super::backend::unknown;
 use super::do_rpc::{self, PLAYBOOK_GET, PLAYBOOK_SAVE};
-use crate::core::directory::Save;
+use crate::core::directory::{unknown_playbook, Save};
 use crate::core::playbook::Playbook;
 use crate::core::Problem;
 
@@ -62,16 +61,21 @@ impl PlaybookObject {
             .exec("SELECT record FROM playbook WHERE id = ?", vec![id.into()])
             .and_then(|c| c.to_array())
             .map_err(storage)?;
-        let row = rows.into_iter().next().ok_or_else(|| unknown(id))?;
+        let row = rows
+            .into_iter()
+            .next()
+            .ok_or_else(|| unknown_playbook(id))?;
         serde_json::from_str(&row.record)
             .map_err(|e| Problem::internal(format!("a stored playbook could not be read: {e}")))
     }
 
     fn save(&self, save: Save) -> Result<Playbook, Problem> {
+        let stored = self.load(&save.record.id).ok();
         let mut record = save.record;
         if save.keep_page {
-            record.page = self.load(&record.id).map(|p| p.page).unwrap_or_default();
+            record.page = stored.as_ref().map(|p| p.page.clone()).unwrap_or_default();
         }
+        let record = Playbook::settle(stored, record);
         let text = serde_json::to_string(&record)
             .map_err(|e| Problem::internal(format!("could not encode: {e}")))?;
         self.sql

@@ -46,12 +46,6 @@ struct Args {
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let Args { playbook, changes } = args::parse(args)?;
-    if changes.is_empty() {
-        return Err(Problem::invalid(
-            "",
-            "Give at least one of name, description and page to change.",
-        ));
-    }
     changes.check()?;
     let before = ctx.backend.get(&ctx.caller.org, &playbook).await?;
     let command = Command::Update {

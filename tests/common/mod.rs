@@ -5,7 +5,9 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use futures::future::LocalBoxFuture;
-use playbook_runtime::core::directory::{decide, Command, Cursor, Decision, ListPage, ListQuery};
+use playbook_runtime::core::directory::{
+    decide, unknown_playbook, Command, Cursor, Decision, ListPage, ListQuery,
+};
 use playbook_runtime::core::playbook::{name_key, Playbook};
 use playbook_runtime::core::{Caller, Problem};
 use playbook_runtime::tools::{Backend, Ctx};
@@ -42,6 +44,7 @@ impl Backend for Memory {
                             .map(|p| p.page.clone())
                             .unwrap_or_default();
                     }
+                    let record = Playbook::settle(map.get(&record.id).cloned(), record);
                     map.insert(record.id.clone(), record.clone());
                     Ok(record)
                 }
@@ -99,7 +102,7 @@ impl Backend for Memory {
                 .borrow()
                 .get(id)
                 .cloned()
-                .ok_or_else(|| Problem::not_found(format!("No playbook {id}.")))
+                .ok_or_else(|| unknown_playbook(id))
         })
     }
 }
