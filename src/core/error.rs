@@ -124,7 +124,11 @@ impl Problem {
                     .iter()
                     .map(|e| format!("{}: {}", pointer_words(&e.pointer), e.detail))
                     .collect();
-                format!("{} fields are not valid. {}", many.len(), parts.join("; "))
+                format!(
+                    "{} fields are not valid. {}",
+                    many.len(),
+                    sentence(&parts.join("; "))
+                )
             }
         };
         Problem {
@@ -202,6 +206,16 @@ impl Problem {
             }
             _ => self.detail.clone(),
         }
+    }
+}
+
+/// Ends `text` with a full stop unless it already ends a sentence.
+fn sentence(text: &str) -> String {
+    let t = text.trim_end();
+    if t.ends_with(['.', '!', '?']) {
+        t.to_string()
+    } else {
+        format!("{t}.")
     }
 }
 

@@ -15,6 +15,25 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const NODE22 = join(ROOT, 'node_modules', '.bin', 'node');
 const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
 
+// Process groups of the runtimes this process started and has not stopped. If the process ends without
+// stopping them (a test killed by the runner, Ctrl-C), the exit hook kills them so no workerd is orphaned.
+const liveGroups = new Set();
+let hooksInstalled = false;
+function installExitHooks() {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  process.on('exit', () => {
+    for (const pgid of liveGroups) {
+      try { process.kill(-pgid, 'SIGKILL'); } catch { /* already gone */ }
+    }
+  });
+  // Without a handler these signals end the process without running 'exit' hooks. A caller that handles
+  // a signal itself (run.mjs handles SIGINT) keeps its own handling.
+  for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]]) {
+    if (process.listenerCount(signal) === 0) process.on(signal, () => process.exit(code));
+  }
+}
+
 /** A free TCP port on 127.0.0.1, found by binding port 0 and releasing it. */
 export function freePort() {
   return new Promise((resolvePort, reject) => {
@@ -72,6 +91,8 @@ export async function startRuntime({ stateDir, port, localUser = 'tester', timeo
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group, so stop() reaches workerd too
   });
+  installExitHooks();
+  liveGroups.add(child.pid);
   let log = '';
   child.stdout.setEncoding('utf8').on('data', (chunk) => { log += chunk; });
   child.stderr.setEncoding('utf8').on('data', (chunk) => { log += chunk; });
@@ -79,6 +100,7 @@ export async function startRuntime({ stateDir, port, localUser = 'tester', timeo
   const exitPromise = new Promise((resolveExit) => {
     child.on('exit', (code, signal) => {
       exited = { code, signal };
+      // workerd may outlive wrangler for a moment: the group is killed in stop() or the exit hook.
       resolveExit(exited);
     });
     child.on('error', (error) => {
@@ -89,20 +111,25 @@ export async function startRuntime({ stateDir, port, localUser = 'tester', timeo
   });
 
   const url = `http://127.0.0.1:${listenPort}`;
-  const stop = async () => {
-    if (exited) return;
-    for (const [signal, waitMs] of [['SIGTERM', 10_000], ['SIGKILL', 5_000]]) {
-      try {
-        process.kill(-child.pid, signal);
-      } catch (error) {
-        if (error.code === 'ESRCH') return;
-        throw error;
-      }
-      const done = await Promise.race([exitPromise, sleep(waitMs).then(() => null)]);
-      if (done) break;
+  const killGroup = (signal) => {
+    try {
+      process.kill(-child.pid, signal);
+      return true;
+    } catch (error) {
+      if (error.code === 'ESRCH') return false; // nothing of the group is left
+      throw error;
     }
-    // The group leader may be gone while workerd lingers: make sure the whole group is.
-    try { process.kill(-child.pid, 'SIGKILL'); } catch { /* group already empty */ }
+  };
+  const stop = async () => {
+    if (!liveGroups.has(child.pid)) return;
+    if (!exited && killGroup('SIGTERM')) {
+      const done = await Promise.race([exitPromise, sleep(10_000).then(() => null)]);
+      if (!done) killGroup('SIGKILL');
+      await Promise.race([exitPromise, sleep(5_000)]);
+    }
+    // wrangler may be gone while workerd lingers: make sure the whole group is.
+    killGroup('SIGKILL');
+    liveGroups.delete(child.pid);
   };
 
   const deadline = Date.now() + timeoutMs;

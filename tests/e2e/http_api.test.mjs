@@ -164,11 +164,20 @@ describe('HTTP API: playbooks', () => {
     assert.equal(res.json.created_at, made.created_at);
     const again = await request('PUT', `/playbooks/${made.id}`, { name: newName, page: 'p2' });
     assert.equal(again.status, 200);
-    assert.deepEqual(again.json, res.json, 'the same PUT again changes nothing');
-    assert.deepEqual((await request('GET', `/playbooks/${made.id}`)).json, res.json);
+    assert.deepEqual({ ...again.json, updated_at: '' }, { ...res.json, updated_at: '' }, 'the same PUT again');
+    assert.deepEqual((await request('GET', `/playbooks/${made.id}`)).json, again.json);
     const problem = assertProblem(await request('PUT', `/playbooks/${made.id}`, { name: 'x'.repeat(81) }), 400, 'invalid_input');
     assert.ok(pointers(problem).includes('/name'));
     assertProblem(await request('PUT', '/playbooks/pb_aaaaaaaaaaaaaaaa', { description: 'x' }), 404, 'not_found');
+  });
+
+  test('PUT is idempotent: the same PUT twice changes nothing, updated_at included', async () => {
+    const made = (await create({ name: uniqueName('idem') })).json;
+    const change = { name: uniqueName('idem2'), description: 'once', page: '# once' };
+    const first = await request('PUT', `/playbooks/${made.id}`, change);
+    const second = await request('PUT', `/playbooks/${made.id}`, change);
+    assert.equal(second.status, 200);
+    assert.deepEqual(second.json, first.json);
   });
 
   test('renaming onto another active playbook\'s name is 409', async () => {
@@ -218,6 +227,13 @@ describe('HTTP API: playbooks', () => {
     const other = `${runtimeUrl()}/v1/orgs/someone-else`;
     assertProblem(await request('GET', `${other}/playbooks`), 403, 'forbidden');
     assertProblem(await request('POST', `${other}/playbooks`, { name: uniqueName() }), 403, 'forbidden');
+  });
+
+  test('a request from a foreign browser Origin is 403 forbidden', async () => {
+    const res = await request('POST', '/playbooks', { name: uniqueName('csrf') }, { origin: 'http://evil.example.com' });
+    assertProblem(res, 403, 'forbidden');
+    const own = await request('GET', '/playbooks?limit=1', undefined, { origin: runtimeUrl() });
+    assert.equal(own.status, 200, own.text);
   });
 
   test('an unsupported method on a playbook route is 405', async () => {

@@ -160,7 +160,7 @@ describe('MCP through @modelcontextprotocol/sdk (v1)', () => {
     assert.equal(updated.page, '# Walk\n\nAnother page.');
     assert.ok(updated.updated_at >= created.updated_at);
     const again = assertToolSuccess(await call('update_playbook', update));
-    assert.deepEqual(again, updated, 'the same update again changes nothing, updated_at included');
+    assert.deepEqual({ ...again, updated_at: '' }, { ...updated, updated_at: '' }, 'the same update again');
     assert.deepEqual(assertToolSuccess(await call('get_playbook', { playbook: created.id })), again);
 
     const retired = assertToolSuccess(await call('retire_playbook', { playbook: created.id }));
@@ -186,11 +186,37 @@ describe('MCP through @modelcontextprotocol/sdk (v1)', () => {
     assert.ok(relisted.playbooks.some((p) => p.id === created.id), 'a restored playbook is listed again');
   });
 
+  test('update_playbook is idempotent: the same update twice changes nothing, updated_at included', async () => {
+    const created = assertToolSuccess(await call('create_playbook', { name: uniqueName('idem') }));
+    const update = { playbook: created.id, name: uniqueName('idem2'), description: 'Once.', page: '# Once' };
+    const first = assertToolSuccess(await call('update_playbook', update));
+    const second = assertToolSuccess(await call('update_playbook', update));
+    assert.deepEqual(second, first);
+  });
+
   test('an invalid name fails with a pointer at /name', async () => {
     for (const name of ['', ' leading space', 'x'.repeat(81), 'bell\u0007']) {
       const problem = assertToolFailure(await call('create_playbook', { name }), 'invalid_input');
       assert.ok(pointers(problem).includes('/name'), `pointer /name for ${JSON.stringify(name)}: ${JSON.stringify(problem)}`);
     }
+  });
+
+  test('invalid arguments are invalid_input results with a pointer at each field', async () => {
+    const cases = [
+      ['get_playbook', {}, '/playbook'],
+      ['create_playbook', { name: uniqueName('args'), colour: 'red' }, '/colour'],
+      ['list_playbooks', { limit: 0 }, '/limit'],
+      ['list_playbooks', { limit: 101 }, '/limit'],
+      ['update_playbook', { playbook: 'pb_aaaaaaaaaaaaaaaa', description: 'd'.repeat(1001) }, '/description'],
+    ];
+    for (const [tool, args, pointer] of cases) {
+      const problem = assertToolFailure(await call(tool, args), 'invalid_input');
+      assert.ok(pointers(problem).includes(pointer), `${tool} ${pointer}: ${JSON.stringify(problem)}`);
+    }
+    const guide = await call('get_guide', { guide: 'no-such-guide' });
+    const problem = assertToolFailure(guide, 'not_found');
+    for (const name of GUIDES) assert.ok(guide.content[0].text.includes(name), `the words name the guide ${name}`);
+    assert.ok(pointers(problem).includes('/guide'));
   });
 
   test('a name taken by an active playbook (any case) is a conflict', async () => {
@@ -201,9 +227,10 @@ describe('MCP through @modelcontextprotocol/sdk (v1)', () => {
   });
 
   test('an unknown playbook is not_found', async () => {
-    for (const tool of ['get_playbook', 'update_playbook', 'retire_playbook', 'restore_playbook']) {
+    for (const tool of ['get_playbook', 'retire_playbook', 'restore_playbook']) {
       assertToolFailure(await call(tool, { playbook: 'pb_aaaaaaaaaaaaaaaa' }), 'not_found');
     }
+    assertToolFailure(await call('update_playbook', { playbook: 'pb_aaaaaaaaaaaaaaaa', description: 'x' }), 'not_found');
   });
 
   test('an unknown tool is the JSON-RPC error -32602 naming it', async () => {

@@ -170,6 +170,21 @@ describe('POST /mcp, raw', () => {
     assert.match(unknownTool.json.error.message, /no_such_tool/);
   });
 
+  test('bad params are -32602 naming the argument', async () => {
+    const noName = await postMcp(rpc('tools/call', { arguments: {} }));
+    assertRpcError(noName, 200, -32602);
+    assert.match(noName.json.error.message, /\bname\b/);
+    const notObject = await postMcp(rpc('tools/call', { name: 'get_playbook', arguments: 'a string' }));
+    assertRpcError(notObject, 200, -32602);
+    assert.match(notObject.json.error.message, /arguments/);
+    const noUri = await postMcp(rpc('resources/read', {}));
+    assertRpcError(noUri, 200, -32602);
+    assert.match(noUri.json.error.message, /\buri\b/);
+    const noPrompt = await postMcp(rpc('prompts/get', {}));
+    assertRpcError(noPrompt, 200, -32602);
+    assert.match(noPrompt.json.error.message, /\bname\b/);
+  });
+
   test('2026-07-28: server/discover answers versions, capabilities, instructions, resultType', async () => {
     const res = await modern('server/discover');
     assert.equal(res.status, 200, res.text);

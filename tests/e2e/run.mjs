@@ -28,10 +28,14 @@ let runtime;
 let testProcess;
 let interrupted = false;
 
-async function cleanUp() {
-  if (testProcess && testProcess.exitCode === null) testProcess.kill('SIGTERM');
-  if (runtime) await runtime.stop();
-  rmSync(stateDir, { recursive: true, force: true });
+let cleaning;
+function cleanUp() {
+  cleaning ??= (async () => {
+    if (testProcess && testProcess.exitCode === null) testProcess.kill('SIGTERM');
+    if (runtime) await runtime.stop();
+    rmSync(stateDir, { recursive: true, force: true });
+  })();
+  return cleaning;
 }
 
 process.on('SIGINT', () => {
@@ -58,7 +62,7 @@ try {
     console.error(`\nthe Worker panicked ${panics.length} time(s):\n${panics.join('\n')}`);
     exitCode = exitCode || 1;
   }
-  if (exitCode !== 0 || process.env.E2E_SHOW_LOG) {
+  if (!interrupted && (exitCode !== 0 || process.env.E2E_SHOW_LOG)) {
     const logFile = join(tmpdir(), `runtime-e2e-${Date.now()}.log`);
     writeFileSync(logFile, runtime.logs());
     const tail = runtime.logs().split('\n').slice(-80).join('\n');
@@ -68,6 +72,6 @@ try {
   console.error(error.stack ?? String(error));
   exitCode = 1;
 } finally {
-  if (!interrupted) await cleanUp();
+  await cleanUp();
 }
-process.exit(exitCode);
+process.exit(interrupted ? 130 : exitCode);
