@@ -87,7 +87,7 @@ impl Cursor {
                 "is not a cursor this list gave; pass next_cursor as it came",
             )
         };
-        if token.len() % 2 != 0 || token.len() > 256 {
+        if !token.len().is_multiple_of(2) || token.len() > 256 {
             return Err(bad());
         }
         let bytes: Option<Vec<u8>> = (0..token.len())

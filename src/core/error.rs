@@ -70,11 +70,43 @@ impl Reason {
     }
 }
 
-/// One bad field, named by a JSON pointer into the input the caller sent.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// One bad field, named by a JSON pointer into the input the caller sent, or into a document's
+/// front matter; a problem in a document's body names its line and column instead.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FieldError {
     pub pointer: String,
     pub detail: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+}
+
+impl FieldError {
+    pub fn new(pointer: impl Into<String>, detail: impl Into<String>) -> Self {
+        FieldError {
+            pointer: pointer.into(),
+            detail: detail.into(),
+            line: None,
+            column: None,
+        }
+    }
+
+    /// Places the problem at a line and column of the document (both from 1).
+    pub fn at(mut self, line: usize, column: usize) -> Self {
+        self.line = Some(line);
+        self.column = Some(column);
+        self
+    }
+
+    fn place(&self) -> String {
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => format!("line {l}, column {c}"),
+            (Some(l), None) => format!("line {l}"),
+            _ if self.pointer.is_empty() => "The input".to_string(),
+            _ => format!("`{}`", self.pointer),
+        }
+    }
 }
 
 /// A refusal: what failed, in words an agent can act on, and where.
@@ -114,15 +146,11 @@ impl Problem {
     pub fn invalid_fields(errors: Vec<FieldError>) -> Self {
         let detail = match errors.as_slice() {
             [] => "The input is not valid.".to_string(),
-            [one] => format!(
-                "{} is not valid: {}",
-                pointer_words(&one.pointer),
-                one.detail
-            ),
+            [one] => format!("{} is not valid: {}", one.place(), sentence(&one.detail)),
             many => {
                 let parts: Vec<String> = many
                     .iter()
-                    .map(|e| format!("{}: {}", pointer_words(&e.pointer), e.detail))
+                    .map(|e| format!("{}: {}", e.place(), e.detail))
                     .collect();
                 format!(
                     "{} fields are not valid. {}",
@@ -160,10 +188,8 @@ impl Problem {
     }
 
     pub fn with_field(mut self, pointer: impl Into<String>, detail: impl Into<String>) -> Self {
-        self.errors.push(FieldError {
-            pointer: pointer.into(),
-            detail: detail.into(),
-        });
+        self.errors
+            .push(FieldError::new(pointer.into(), detail.into()));
         self
     }
 
@@ -227,14 +253,6 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-fn pointer_words(pointer: &str) -> String {
-    if pointer.is_empty() {
-        "The input".to_string()
-    } else {
-        format!("`{pointer}`")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,14 +270,8 @@ mod tests {
     #[test]
     fn many_fields_are_all_named_in_the_detail() {
         let p = Problem::invalid_fields(vec![
-            FieldError {
-                pointer: "/name".into(),
-                detail: "is required".into(),
-            },
-            FieldError {
-                pointer: "/page".into(),
-                detail: "must be a string".into(),
-            },
+            FieldError::new("/name", "is required"),
+            FieldError::new("/page", "must be a string"),
         ]);
         assert!(p.detail.contains("/name") && p.detail.contains("/page"));
         assert_eq!(p.status(), 400);

@@ -1,6 +1,7 @@
 //! The pure core: no I/O, no clock, no randomness. The shell hands in time, ids and storage.
 
 pub mod caller;
+pub mod definition;
 pub mod directory;
 pub mod error;
 pub mod ids;

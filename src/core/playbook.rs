@@ -82,29 +82,26 @@ impl Changes {
         let mut errors = Vec::new();
         if let Some(name) = &self.name {
             if let Some(why) = name_problem(name) {
-                errors.push(FieldError {
-                    pointer: "/name".into(),
-                    detail: why,
-                });
+                errors.push(FieldError::new("/name", why));
             }
         }
         if let Some(d) = &self.description {
             if d.chars().count() > DESCRIPTION_MAX_CHARS {
-                errors.push(FieldError {
-                    pointer: "/description".into(),
-                    detail: format!("is longer than {DESCRIPTION_MAX_CHARS} characters"),
-                });
+                errors.push(FieldError::new(
+                    "/description",
+                    format!("is longer than {DESCRIPTION_MAX_CHARS} characters"),
+                ));
             }
         }
         if let Some(p) = &self.page {
             if p.len() > PAGE_MAX_BYTES {
-                errors.push(FieldError {
-                    pointer: "/page".into(),
-                    detail: format!(
+                errors.push(FieldError::new(
+                    "/page",
+                    format!(
                         "is {} bytes, more than the {PAGE_MAX_BYTES} a page may hold",
                         p.len()
                     ),
-                });
+                ));
             }
         }
         if errors.is_empty() {

@@ -54,21 +54,18 @@ pub fn check_args(tool: &Tool, args: &Value) -> Result<(), Problem> {
 fn field_error(e: &jsonschema::ValidationError<'_>) -> FieldError {
     let at = e.instance_path().as_str().to_string();
     match e.kind() {
-        ValidationErrorKind::Required { property } => FieldError {
-            pointer: format!("{at}/{}", escape(property.as_str().unwrap_or_default())),
-            detail: "is required".into(),
-        },
-        ValidationErrorKind::AdditionalProperties { unexpected } => FieldError {
-            pointer: format!(
+        ValidationErrorKind::Required { property } => FieldError::new(
+            format!("{at}/{}", escape(property.as_str().unwrap_or_default())),
+            "is required",
+        ),
+        ValidationErrorKind::AdditionalProperties { unexpected } => FieldError::new(
+            format!(
                 "{at}/{}",
                 escape(unexpected.first().map(String::as_str).unwrap_or_default())
             ),
-            detail: format!("is not an argument this takes ({})", unexpected.join(", ")),
-        },
-        _ => FieldError {
-            pointer: at,
-            detail: e.to_string(),
-        },
+            format!("is not an argument this takes ({})", unexpected.join(", ")),
+        ),
+        _ => FieldError::new(at, e.to_string()),
     }
 }
 

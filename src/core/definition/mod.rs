@@ -1,0 +1,207 @@
+//! Definitions: a function written as one document, YAML front matter and a template body,
+//! checked by the rules of its type before it is saved.
+
+mod check;
+mod computation;
+mod document;
+mod interaction;
+mod lookup;
+mod overview;
+mod prediction;
+mod reasoning;
+pub mod record;
+pub mod template;
+
+pub use check::Findings;
+pub use document::Document;
+pub use overview::{check_diagram, check_extras, check_overview};
+pub use record::{Definition, DefinitionStatus, Version};
+
+use serde::{Deserialize, Serialize};
+
+use super::error::Problem;
+
+/// The types of definition. Every type is named here; `served` says which this runtime saves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Reasoning,
+    Lookup,
+    Interaction,
+    Prediction,
+    Computation,
+    Generation,
+    Workflow,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 7] = [
+        Kind::Reasoning,
+        Kind::Lookup,
+        Kind::Interaction,
+        Kind::Prediction,
+        Kind::Computation,
+        Kind::Generation,
+        Kind::Workflow,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Reasoning => "reasoning",
+            Kind::Lookup => "lookup",
+            Kind::Interaction => "interaction",
+            Kind::Prediction => "prediction",
+            Kind::Computation => "computation",
+            Kind::Generation => "generation",
+            Kind::Workflow => "workflow",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// Whether this runtime saves and runs definitions of the type yet.
+    pub fn served(self) -> bool {
+        !matches!(self, Kind::Generation | Kind::Workflow)
+    }
+
+    pub fn is_function(self) -> bool {
+        self != Kind::Workflow
+    }
+
+    /// `the reasoning function`, `the workflow`: how summaries name the type.
+    pub fn noun(self) -> String {
+        match self {
+            Kind::Workflow => "workflow".into(),
+            k => format!("{} function", k.as_str()),
+        }
+    }
+
+    /// The refusal of a type the runtime does not serve yet, at the `type` argument.
+    pub fn not_served(self) -> Problem {
+        let served: Vec<&str> = Kind::ALL
+            .iter()
+            .filter(|k| k.served())
+            .map(|k| k.as_str())
+            .collect();
+        Problem::unavailable(format!(
+            "This runtime does not serve {} definitions yet. It saves {} functions.",
+            self.as_str(),
+            super::text::join_and(&served.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+        ))
+        .with_kind("type_not_served")
+        .with_field("/type", format!("{} is not served yet", self.as_str()))
+    }
+}
+
+/// A definition named by its type and name, as a lookup or a step names another: `lookup/recent-briefs`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+pub struct Ref {
+    #[serde(rename = "type")]
+    pub kind: Kind,
+    pub name: String,
+}
+
+impl Ref {
+    pub fn parse(s: &str) -> Option<Ref> {
+        let (kind, name) = s.split_once('/')?;
+        let kind = Kind::parse(kind)?;
+        name_problem(name).is_none().then(|| Ref {
+            kind,
+            name: name.to_string(),
+        })
+    }
+
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.kind.as_str(), self.name)
+    }
+}
+
+pub const NAME_MAX: usize = 64;
+
+/// A definition's name is its id within its type and playbook: lowercase letters, digits and
+/// single hyphens, starting with a letter, 1 to 64 characters, as `approve-campaign-brief`.
+pub fn name_problem(name: &str) -> Option<String> {
+    if name.is_empty() || name.len() > NAME_MAX {
+        return Some(format!("must be 1 to {NAME_MAX} characters"));
+    }
+    if !name.starts_with(|c: char| c.is_ascii_lowercase()) {
+        return Some("must start with a lowercase letter".into());
+    }
+    if !name
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    {
+        return Some(
+            "may hold only lowercase letters, digits and hyphens, as approve-campaign-brief".into(),
+        );
+    }
+    if name.ends_with('-') || name.contains("--") {
+        return Some("must not end with a hyphen or hold two in a row".into());
+    }
+    None
+}
+
+/// What checking a document found out that saving needs: the definitions it uses.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Checked {
+    pub description: String,
+    pub has_page: bool,
+    /// Definitions of the playbook this one reads or runs; they count it in their `used_by`.
+    pub uses: Vec<Ref>,
+}
+
+/// Checks a document of `kind`, reporting every problem found at once.
+pub fn check_document(kind: Kind, source: &str) -> Result<Checked, Problem> {
+    if !kind.served() {
+        return Err(kind.not_served());
+    }
+    let doc = Document::parse(source)?;
+    let mut f = Findings::new(&doc);
+    let description = f.description();
+    let has_page = f.page();
+    let uses = match kind {
+        Kind::Reasoning => reasoning::check(&mut f),
+        Kind::Lookup => lookup::check(&mut f),
+        Kind::Interaction => interaction::check(&mut f),
+        Kind::Computation => computation::check(&mut f),
+        Kind::Prediction => prediction::check(&mut f),
+        Kind::Generation | Kind::Workflow => Vec::new(),
+    };
+    f.finish()?;
+    Ok(Checked {
+        description,
+        has_page,
+        uses,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert!(name_problem("approve-campaign-brief").is_none());
+        for bad in ["", "Approve", "1st", "a_b", "a--b", "a-", &"a".repeat(65)] {
+            assert!(name_problem(bad).is_some(), "{bad}");
+        }
+        assert_eq!(
+            Ref::parse("lookup/recent-briefs").map(|r| r.key()),
+            Some("lookup/recent-briefs".into())
+        );
+        assert!(Ref::parse("nope/x").is_none());
+    }
+
+    #[test]
+    fn unserved_types_say_so() {
+        let p = check_document(Kind::Workflow, "---\n---\n").unwrap_err();
+        assert!(
+            p.detail.contains("not serve workflow definitions yet"),
+            "{}",
+            p.detail
+        );
+        assert_eq!(p.errors[0].pointer, "/type");
+    }
+}
