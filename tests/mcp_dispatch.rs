@@ -160,7 +160,7 @@ fn unknown_tools_and_methods_are_protocol_errors() {
     };
     let r = block_on(answer(&ctx, &modern, &json!(3), "tools/list", &None));
     assert_eq!(r["result"]["resultType"], "complete");
-    assert_eq!(r["result"]["tools"].as_array().map(Vec::len), Some(7));
+    assert_eq!(r["result"]["tools"].as_array().map(Vec::len), Some(15));
 }
 
 #[test]

@@ -3,8 +3,11 @@
 use futures::future::LocalBoxFuture;
 use worker::{Env, Stub};
 
-use super::do_rpc::{self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_GET};
+use super::do_rpc::{self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_DEFINITIONS, PLAYBOOK_GET};
 use super::env::{ORGANIZATIONS, PLAYBOOKS};
+use crate::core::definition::store::{
+    DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView,
+};
 use crate::core::directory::{unknown_playbook, Change, Command, ListPage, ListQuery};
 use crate::core::ids::is_playbook_id;
 use crate::core::playbook::Playbook;
@@ -34,7 +37,40 @@ fn stub(env: &Env, binding: &str, name: &str) -> Result<Stub, Problem> {
         })
 }
 
+impl Objects<'_> {
+    async fn to_playbook<T: serde::de::DeserializeOwned>(
+        &self,
+        org: &str,
+        id: &str,
+        command: DefinitionCommand,
+    ) -> Result<T, Problem> {
+        if !is_playbook_id(id) {
+            return Err(unknown_playbook(id));
+        }
+        let body = serde_json::json!({ "playbook": id, "command": command });
+        do_rpc::call(&playbook(self.env, org, id)?, PLAYBOOK_DEFINITIONS, &body).await
+    }
+}
+
 impl Backend for Objects<'_> {
+    fn definition<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        command: DefinitionCommand,
+    ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
+        Box::pin(self.to_playbook(org, playbook, command))
+    }
+
+    fn list_definitions<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        query: DefinitionQuery,
+    ) -> LocalBoxFuture<'a, Result<DefinitionPage, Problem>> {
+        Box::pin(self.to_playbook(org, playbook, DefinitionCommand::List(query)))
+    }
+
     fn change<'a>(
         &'a self,
         org: &'a str,

@@ -11,6 +11,7 @@ pub const DIRECTORY_CHANGE: &str = "/change";
 pub const DIRECTORY_LIST: &str = "/list";
 pub const PLAYBOOK_GET: &str = "/get";
 pub const PLAYBOOK_SAVE: &str = "/save";
+pub const PLAYBOOK_DEFINITIONS: &str = "/definitions";
 
 /// Sends `body` to the object's `endpoint` and reads its reply.
 pub async fn call<T: DeserializeOwned>(

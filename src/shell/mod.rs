@@ -2,6 +2,7 @@
 //! caller, hands pure code what it needs (time, randomness, storage), and writes responses.
 
 mod backend;
+mod definitions;
 mod do_rpc;
 mod entry;
 mod env;

@@ -4,7 +4,9 @@
 use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
-use super::do_rpc::{self, PLAYBOOK_GET, PLAYBOOK_SAVE};
+use super::definitions::{self, Definitions};
+use super::do_rpc::{self, PLAYBOOK_DEFINITIONS, PLAYBOOK_GET, PLAYBOOK_SAVE};
+use crate::core::definition::store::DefinitionCommand;
 use crate::core::directory::{unknown_playbook, Save};
 use crate::core::playbook::Playbook;
 use crate::core::Problem;
@@ -23,10 +25,11 @@ impl DurableObject for PlaybookObject {
     fn new(state: State, _env: Env) -> Self {
         let sql = state.storage().sql();
         // The record is one JSON row; later tables (definitions, runs) sit beside it.
-        if let Err(e) = sql.exec(
-            "CREATE TABLE IF NOT EXISTS playbook (id TEXT PRIMARY KEY, record TEXT NOT NULL)",
-            None,
-        ) {
+        let schema = format!(
+            "CREATE TABLE IF NOT EXISTS playbook (id TEXT PRIMARY KEY, record TEXT NOT NULL);{}",
+            definitions::SCHEMA
+        );
+        if let Err(e) = sql.exec(&schema, None) {
             worker::console_error!("playbook schema: {e}");
         }
         PlaybookObject { sql }
@@ -43,10 +46,23 @@ impl DurableObject for PlaybookObject {
                 Ok(save) => self.save(save),
                 Err(p) => Err(p),
             },
+            PLAYBOOK_DEFINITIONS => {
+                return match do_rpc::read_body::<Addressed>(&mut req).await {
+                    Ok(a) => self.definitions(a),
+                    Err(p) => do_rpc::reply::<()>(Err(p)),
+                };
+            }
             other => Err(Problem::internal(format!("no endpoint {other}"))),
         };
         do_rpc::reply(result)
     }
+}
+
+/// A definition command, with the id of the playbook it is for.
+#[derive(Deserialize)]
+struct Addressed {
+    playbook: String,
+    command: DefinitionCommand,
 }
 
 #[derive(Deserialize)]
@@ -55,6 +71,26 @@ struct Row {
 }
 
 impl PlaybookObject {
+    fn definitions(&self, a: Addressed) -> worker::Result<Response> {
+        let playbook = match self.load(&a.playbook) {
+            Ok(p) => p,
+            Err(p) => return do_rpc::reply::<()>(Err(p)),
+        };
+        let writable = if playbook.is_retired() {
+            Err(Problem::conflict(format!(
+                "The playbook {} is retired, and nothing in a retired playbook changes. Restore it with restore_playbook first.",
+                crate::core::text::quote(&playbook.name)
+            )))
+        } else {
+            Ok(())
+        };
+        let store = Definitions { sql: &self.sql };
+        match a.command {
+            DefinitionCommand::List(q) => do_rpc::reply(store.list(q)),
+            command => do_rpc::reply(store.run(command, writable)),
+        }
+    }
+
     fn load(&self, id: &str) -> Result<Playbook, Problem> {
         let rows: Vec<Row> = self
             .sql

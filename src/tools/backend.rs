@@ -3,6 +3,9 @@
 
 use futures::future::LocalBoxFuture;
 
+use crate::core::definition::store::{
+    DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView,
+};
 use crate::core::directory::{Command, ListPage};
 use crate::core::ids::RANDOM_CHARS;
 use crate::core::playbook::Playbook;
@@ -26,6 +29,19 @@ pub trait Backend {
         org: &'a str,
         playbook: &'a str,
     ) -> LocalBoxFuture<'a, Result<Playbook, Problem>>;
+    /// A save, a change of state or a read of one definition, in the playbook's object.
+    fn definition<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        command: DefinitionCommand,
+    ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>>;
+    fn list_definitions<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        query: DefinitionQuery,
+    ) -> LocalBoxFuture<'a, Result<DefinitionPage, Problem>>;
 }
 
 pub struct Ctx<'a> {

@@ -3,13 +3,23 @@
 
 mod args;
 mod backend;
+mod create_definition;
 mod create_playbook;
+mod definition_change;
+mod definition_words;
+mod get_definition;
 mod get_guide;
 mod get_playbook;
+mod list_definitions;
 mod list_playbooks;
+mod pause_definition;
 mod playbook_summary;
+mod restore_definition;
 mod restore_playbook;
+mod resume_definition;
+mod retire_definition;
 mod retire_playbook;
+mod update_definition;
 mod update_playbook;
 
 pub use args::check_args;
@@ -120,13 +130,21 @@ pub struct Tool {
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> &'static [Tool] {
-    static TOOLS: [Tool; 7] = [
+    static TOOLS: [Tool; 15] = [
         create_playbook::TOOL,
         list_playbooks::TOOL,
         get_playbook::TOOL,
         update_playbook::TOOL,
         retire_playbook::TOOL,
         restore_playbook::TOOL,
+        create_definition::TOOL,
+        list_definitions::TOOL,
+        get_definition::TOOL,
+        update_definition::TOOL,
+        pause_definition::TOOL,
+        resume_definition::TOOL,
+        retire_definition::TOOL,
+        restore_definition::TOOL,
         get_guide::TOOL,
     ];
     &TOOLS
@@ -185,5 +203,14 @@ mod tests {
         assert_eq!(h("restore_playbook"), Some(Hints::WRITE));
         assert_eq!(h("update_playbook"), Some(Hints::WRITE_IDEMPOTENT));
         assert_eq!(h("retire_playbook"), Some(Hints::WRITE_IDEMPOTENT));
+        let open = Hints { open_world: true, ..Hints::WRITE };
+        assert_eq!(h("create_definition"), Some(open));
+        assert_eq!(h("update_definition"), Some(Hints { idempotent: true, ..open }));
+        for n in ["pause_definition", "resume_definition", "retire_definition"] {
+            assert_eq!(h(n), Some(Hints::WRITE_IDEMPOTENT), "{n}");
+        }
+        assert_eq!(h("restore_definition"), Some(Hints::WRITE));
+        assert_eq!(h("list_definitions"), Some(Hints::READ));
+        assert_eq!(h("get_definition"), Some(Hints::READ));
     }
 }

@@ -5,6 +5,9 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use futures::future::LocalBoxFuture;
+use playbook_runtime::core::definition::store::{
+    DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView,
+};
 use playbook_runtime::core::directory::{
     decide, unknown_playbook, Command, Cursor, Decision, ListPage, ListQuery,
 };
@@ -18,6 +21,26 @@ pub struct Memory {
 }
 
 impl Backend for Memory {
+    // Definitions are kept by the playbook's object; their rules are host-tested in the crate
+    // (`decide_save`, `Lifecycle::next`) and their storage end to end.
+    fn definition<'a>(
+        &'a self,
+        _org: &'a str,
+        _playbook: &'a str,
+        _command: DefinitionCommand,
+    ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
+        Box::pin(async { Err(Problem::unavailable("the host tests keep no definitions")) })
+    }
+
+    fn list_definitions<'a>(
+        &'a self,
+        _org: &'a str,
+        _playbook: &'a str,
+        _query: DefinitionQuery,
+    ) -> LocalBoxFuture<'a, Result<DefinitionPage, Problem>> {
+        Box::pin(async { Err(Problem::unavailable("the host tests keep no definitions")) })
+    }
+
     fn change<'a>(
         &'a self,
         _org: &'a str,

@@ -40,6 +40,14 @@ export const TOOL_HINTS = {
   update_playbook: [false, true, true, false],
   retire_playbook: [false, true, true, false],
   restore_playbook: [false, true, false, false],
+  create_definition: [false, true, false, true],
+  list_definitions: [true, false, true, false],
+  get_definition: [true, false, true, false],
+  update_definition: [false, true, true, true],
+  pause_definition: [false, true, true, false],
+  resume_definition: [false, true, true, false],
+  retire_definition: [false, true, true, false],
+  restore_definition: [false, true, false, false],
   get_guide: [true, false, true, false],
 };
 
@@ -56,7 +64,7 @@ export function assertInstructions(instructions, label = '') {
     `${label} instructions must say "${IDENTITY_SENTENCE}"; got: ${instructions}`);
 }
 
-/** Asserts tools/list holds exactly the seven tools with the contract's annotations. */
+/** Asserts tools/list holds exactly the tools of TOOL_HINTS with the spec's annotations. */
 export function assertToolList(tools) {
   assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(TOOL_HINTS).sort());
   for (const tool of tools) {

@@ -10,6 +10,7 @@ mod overview;
 mod prediction;
 mod reasoning;
 pub mod record;
+pub mod store;
 pub mod template;
 
 pub use check::Findings;

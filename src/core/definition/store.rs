@@ -1,0 +1,260 @@
+//! What the playbook's object is asked to do with definitions, and the pure rules of a save:
+//! a new definition, a new version, or nothing when the save repeats the current version.
+
+use serde::{Deserialize, Serialize};
+
+use super::record::{Definition, DefinitionStatus, Lifecycle, Version};
+use super::{Checked, Kind, Ref};
+use crate::core::error::Problem;
+use crate::core::text::quote;
+
+pub const LIST_LIMIT_MAX: usize = 100;
+
+/// A save, checked before it reaches storage.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SaveCommand {
+    #[serde(rename = "type")]
+    pub kind: Kind,
+    pub name: String,
+    pub source: String,
+    pub overview: String,
+    pub diagram: Option<String>,
+    pub description: String,
+    pub has_page: bool,
+    pub uses: Vec<Ref>,
+    pub now: String,
+}
+
+impl SaveCommand {
+    pub fn new(
+        kind: Kind,
+        name: String,
+        source: String,
+        overview: String,
+        diagram: Option<String>,
+        checked: Checked,
+        now: String,
+    ) -> Self {
+        SaveCommand {
+            kind,
+            name,
+            source,
+            overview,
+            diagram,
+            description: checked.description,
+            has_page: checked.has_page,
+            uses: checked.uses,
+            now,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum DefinitionCommand {
+    Create(SaveCommand),
+    Update(SaveCommand),
+    Change {
+        #[serde(rename = "type")]
+        kind: Kind,
+        name: String,
+        change: Lifecycle,
+        now: String,
+    },
+    Get {
+        #[serde(rename = "type")]
+        kind: Kind,
+        name: String,
+    },
+    List(DefinitionQuery),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DefinitionQuery {
+    #[serde(rename = "type")]
+    pub kind: Kind,
+    pub include_retired: bool,
+    pub limit: usize,
+    /// The name the page before ended on; pages go by name.
+    pub after: Option<String>,
+}
+
+/// A definition whole, as reads and saves answer it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DefinitionView {
+    #[serde(flatten)]
+    pub definition: Definition,
+    pub document: String,
+    pub overview: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagram: Option<String>,
+    pub used_by: Vec<Ref>,
+    /// Whether the call changed anything; a repeated save or change answers false.
+    #[serde(default)]
+    pub changed: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DefinitionPage {
+    pub definitions: Vec<Definition>,
+    pub next_cursor: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SaveDecision {
+    Keep(Definition, Version),
+    Unchanged,
+}
+
+/// Decides a create or update from the definition as it stands and the uses the playbook
+/// cannot satisfy (named definitions it does not hold, or holds retired).
+pub fn decide_save(
+    command: &DefinitionCommand,
+    existing: Option<(&Definition, &Version)>,
+    missing: &[Ref],
+) -> Result<SaveDecision, Problem> {
+    let (save, creating) = match command {
+        DefinitionCommand::Create(s) => (s, true),
+        DefinitionCommand::Update(s) => (s, false),
+        _ => return Err(Problem::internal("decide_save takes a create or an update")),
+    };
+    let me = Ref {
+        kind: save.kind,
+        name: save.name.clone(),
+    };
+    if save.uses.contains(&me) {
+        return Err(Problem::invalid(
+            "/source",
+            "a definition cannot read its own runs; name another definition of the playbook",
+        ));
+    }
+    if let Some(first) = missing.first() {
+        let names: Vec<String> = missing.iter().map(|r| r.key()).collect();
+        return Err(Problem::invalid(
+            "/source",
+            format!("names {}, which this playbook does not hold as an active or paused definition; create it first", names.join(", ")),
+        )
+        .with_kind("unknown_definition")
+        .with_field("/runs/of", format!("{} is not a definition of this playbook", first.key())));
+    }
+    match (creating, existing) {
+        (true, Some((def, _))) => Err(Problem::conflict(match def.status {
+            DefinitionStatus::Retired { .. } => format!(
+                "The {} {} exists, retired: a name stays with its definition. Bring it back with restore_definition, or choose another name.",
+                save.kind.noun(),
+                quote(&save.name)
+            ),
+            _ => format!(
+                "The {} {} exists already, at version {}. Change it with update_definition, or choose another name.",
+                save.kind.noun(),
+                quote(&save.name),
+                def.version
+            ),
+        })
+        .with_field("/name", "is taken in this playbook")),
+        (false, None) => Err(super::record::unknown_definition(save.kind, &save.name)),
+        (true, None) => Ok(SaveDecision::Keep(
+            Definition {
+                kind: save.kind,
+                name: save.name.clone(),
+                version: 1,
+                status: DefinitionStatus::Active,
+                description: save.description.clone(),
+                has_page: save.has_page,
+                created_at: save.now.clone(),
+                updated_at: save.now.clone(),
+            },
+            version(save, 1),
+        )),
+        (false, Some((def, current))) => {
+            if let DefinitionStatus::Retired { .. } = def.status {
+                return Err(Problem::conflict(format!(
+                    "The {} {} is retired, and a retired definition does not change. Restore it with restore_definition first.",
+                    save.kind.noun(),
+                    quote(&save.name)
+                )));
+            }
+            if current.source == save.source && current.overview == save.overview && current.diagram == save.diagram {
+                return Ok(SaveDecision::Unchanged);
+            }
+            let next = def.version + 1;
+            let updated = Definition {
+                version: next,
+                description: save.description.clone(),
+                has_page: save.has_page,
+                updated_at: save.now.clone(),
+                ..def.clone()
+            };
+            Ok(SaveDecision::Keep(updated, version(save, next)))
+        }
+    }
+}
+
+fn version(save: &SaveCommand, number: u32) -> Version {
+    Version {
+        version: number,
+        source: save.source.clone(),
+        overview: save.overview.clone(),
+        diagram: save.diagram.clone(),
+        uses: save.uses.clone(),
+        saved_at: save.now.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn save(source: &str) -> SaveCommand {
+        SaveCommand {
+            kind: Kind::Computation,
+            name: "add-vat".into(),
+            source: source.into(),
+            overview: "o".into(),
+            diagram: Some("flowchart TD\nA-->B".into()),
+            description: "Adds VAT".into(),
+            has_page: false,
+            uses: vec![],
+            now: "t1".into(),
+        }
+    }
+
+    #[test]
+    fn versions_grow_only_when_something_changed() {
+        let SaveDecision::Keep(def, v1) =
+            decide_save(&DefinitionCommand::Create(save("a")), None, &[]).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!((def.version, v1.version), (1, 1));
+        let same = DefinitionCommand::Update(save("a"));
+        assert_eq!(
+            decide_save(&same, Some((&def, &v1)), &[]).unwrap(),
+            SaveDecision::Unchanged
+        );
+        let SaveDecision::Keep(def2, _) = decide_save(
+            &DefinitionCommand::Update(save("b")),
+            Some((&def, &v1)),
+            &[],
+        )
+        .unwrap() else {
+            panic!()
+        };
+        assert_eq!(def2.version, 2);
+        assert_eq!(
+            decide_save(
+                &DefinitionCommand::Create(save("a")),
+                Some((&def, &v1)),
+                &[]
+            )
+            .unwrap_err()
+            .reason,
+            crate::core::Reason::Conflict
+        );
+        let missing = [Ref {
+            kind: Kind::Reasoning,
+            name: "x".into(),
+        }];
+        assert!(decide_save(&DefinitionCommand::Create(save("a")), None, &missing).is_err());
+    }
+}

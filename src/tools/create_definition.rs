@@ -1,0 +1,101 @@
+//! `create_definition`: `POST /v1/orgs/{org}/playbooks/{playbook}/definitions/{type}`.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::definition_words::{
+    capitalized, check_name, diagram_arg, name_arg, named, output, overview_arg, served_kind,
+    source_arg, type_arg, what_it_does, with_page_note,
+};
+use super::playbook_summary::playbook_arg;
+use super::{args, Ctx, Hints, Method, Output, Tool};
+use crate::core::caller::Scope;
+use crate::core::definition::store::{DefinitionCommand, SaveCommand};
+use crate::core::definition::{check_document, check_extras};
+use crate::core::Problem;
+
+pub const TOOL: Tool = Tool {
+    name: "create_definition",
+    title: "Create a function",
+    description: "Save a new function of a playbook from its document (source), its overview, and for a function its diagram. Each part of a job is its own function, of the type its work needs; a workflow owns one job the business does again and again, so a check, a test or a setup is not one. Read the guide of the type first (get_guide reasoning-function, lookup-function, interaction-function, prediction-function or computation-function): every problem in a document is reported at once, each at its place.",
+    hints: Hints { read_only: false, destructive: true, idempotent: false, open_world: true },
+    scope: Scope::PlaybookWrite,
+    method: Method::Post,
+    path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}",
+    input_schema,
+    run: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+pub fn save_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "playbook": playbook_arg(),
+            "type": type_arg(),
+            "name": name_arg(),
+            "source": source_arg(),
+            "overview": overview_arg(),
+            "diagram": diagram_arg(),
+        },
+        "required": ["playbook", "type", "name", "source", "overview"],
+        "additionalProperties": false
+    })
+}
+
+fn input_schema() -> Value {
+    save_schema()
+}
+
+#[derive(Deserialize)]
+pub struct SaveArgs {
+    pub playbook: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub name: String,
+    pub source: String,
+    pub overview: String,
+    pub diagram: Option<String>,
+}
+
+/// Checks a save whole, name, document, overview and diagram, and reports every problem at once.
+pub fn checked_save(a: SaveArgs, now: String) -> Result<(String, SaveCommand), Problem> {
+    let kind = served_kind(&a.kind)?;
+    let mut errors = Vec::new();
+    if let Err(p) = check_name(&a.name) {
+        errors.extend(p.errors);
+    }
+    let checked = match check_document(kind, &a.source) {
+        Ok(c) => Some(c),
+        Err(p) => {
+            errors.extend(p.errors);
+            None
+        }
+    };
+    if let Err(p) = check_extras(kind.is_function(), &a.overview, a.diagram.as_deref()) {
+        errors.extend(p.errors);
+    }
+    match checked {
+        Some(c) if errors.is_empty() => Ok((
+            a.playbook,
+            SaveCommand::new(kind, a.name, a.source, a.overview, a.diagram, c, now),
+        )),
+        _ => Err(Problem::invalid_fields(errors)),
+    }
+}
+
+async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
+    let (playbook, save) = checked_save(args::parse(args)?, ctx.now.clone())?;
+    let view = ctx
+        .backend
+        .definition(&ctx.caller.org, &playbook, DefinitionCommand::Create(save))
+        .await?;
+    let summary = format!(
+        "Created {}. {} It has been saved but has not been run yet.",
+        named(&view),
+        what_it_does(&view)
+    );
+    Ok(Output::created(
+        with_page_note(capitalized(summary), &view),
+        output(&view),
+    ))
+}

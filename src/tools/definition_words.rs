@@ -1,0 +1,99 @@
+//! Arguments and words the definition tools share.
+
+use serde_json::{json, Value};
+
+use crate::core::definition::store::DefinitionView;
+use crate::core::definition::{name_problem, Kind, NAME_MAX};
+use crate::core::text::{append_if_room, cap, quote, SUMMARY_MAX};
+use crate::core::Problem;
+
+/// What each type is for, by the job of the part it takes; the `type` argument's description.
+pub const TYPE_HELP: &str = "The type of definition, by the job of the part: reasoning when a model must judge, write or decide; lookup to read earlier runs or one tool that reads; interaction to ask a person and wait, or to notify; prediction to forecast a number from the playbook's events; computation for a deterministic calculation. workflow and generation are not served yet.";
+
+pub fn type_arg() -> Value {
+    let all: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
+    json!({ "type": "string", "enum": all, "description": TYPE_HELP })
+}
+
+pub fn name_arg() -> Value {
+    json!({
+        "type": "string",
+        "minLength": 1,
+        "maxLength": NAME_MAX,
+        "description": "The definition's name, its id within its type and playbook: lowercase letters, digits and single hyphens, starting with a letter, as approve-campaign-brief."
+    })
+}
+
+pub fn source_arg() -> Value {
+    json!({ "type": "string", "minLength": 1, "maxLength": 65536, "description": "The document: a line ---, the YAML front matter, a line ---, then the template body. The guide of the type (get_guide, such as reasoning-function) gives every key." })
+}
+
+pub fn overview_arg() -> Value {
+    json!({ "type": "string", "description": "Markdown for a person, 40 to 4,000 characters, no HTML: what the definition does, what it takes and what it answers." })
+}
+
+pub fn diagram_arg() -> Value {
+    json!({ "type": "string", "description": "A function's diagram, required on every save of a function and refused for a workflow: a Mermaid flowchart of how it works, first line flowchart TD (or LR), then its nodes and edges." })
+}
+
+/// The type named by the `type` argument, refused where the runtime does not serve it.
+pub fn served_kind(raw: &str) -> Result<Kind, Problem> {
+    let kind =
+        Kind::parse(raw).ok_or_else(|| Problem::invalid("/type", "names no type of definition"))?;
+    if kind.served() {
+        Ok(kind)
+    } else {
+        Err(kind.not_served())
+    }
+}
+
+pub fn check_name(name: &str) -> Result<(), Problem> {
+    match name_problem(name) {
+        Some(why) => Err(Problem::invalid("/name", why)),
+        None => Ok(()),
+    }
+}
+
+/// `the computation function “add-vat”`
+pub fn named(view: &DefinitionView) -> String {
+    format!(
+        "the {} {}",
+        view.definition.kind.noun(),
+        quote(&view.definition.name)
+    )
+}
+
+pub fn capitalized(text: String) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => text,
+    }
+}
+
+/// `What it does: …` with the document's description, ending as a sentence.
+pub fn what_it_does(view: &DefinitionView) -> String {
+    let d = view.definition.description.trim_end_matches('.');
+    format!("What it does: {d}.")
+}
+
+/// Adds the page note where the definition has no page and the summary has room.
+pub fn with_page_note(summary: String, view: &DefinitionView) -> String {
+    let summary = cap(&summary, SUMMARY_MAX);
+    if view.definition.has_page {
+        summary
+    } else {
+        append_if_room(
+            summary,
+            "It has no page yet; the page guide says how to give it one.",
+        )
+    }
+}
+
+pub fn output(view: &DefinitionView) -> Value {
+    let mut v = serde_json::to_value(view).unwrap_or_default();
+    if let Some(o) = v.as_object_mut() {
+        o.remove("changed");
+    }
+    v
+}

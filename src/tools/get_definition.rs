@@ -1,0 +1,73 @@
+//! `get_definition`: `GET /v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}`.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::definition_change;
+use super::definition_words::{capitalized, check_name, named, output, served_kind, what_it_does};
+use super::{args, Ctx, Hints, Method, Output, Tool};
+use crate::core::caller::Scope;
+use crate::core::definition::record::DefinitionStatus;
+use crate::core::definition::store::DefinitionCommand;
+use crate::core::text::{cap, count, join_and, quote, SUMMARY_MAX};
+use crate::core::Problem;
+
+pub const TOOL: Tool = Tool {
+    name: "get_definition",
+    title: "Read a function",
+    description: "Read a definition: its current version and number, its status, its document as written, its overview, its diagram, and used_by, the definitions of the playbook, active or paused, that use it.",
+    hints: Hints::READ,
+    scope: Scope::PlaybookRead,
+    method: Method::Get,
+    path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}",
+    input_schema: definition_change::schema,
+    run: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+#[derive(Deserialize)]
+struct Args {
+    playbook: String,
+    #[serde(rename = "type")]
+    kind: String,
+    name: String,
+}
+
+async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
+    let a: Args = args::parse(args)?;
+    let kind = served_kind(&a.kind)?;
+    check_name(&a.name)?;
+    let view = ctx
+        .backend
+        .definition(
+            &ctx.caller.org,
+            &a.playbook,
+            DefinitionCommand::Get { kind, name: a.name },
+        )
+        .await?;
+    let state = match &view.definition.status {
+        DefinitionStatus::Active => "active".to_string(),
+        DefinitionStatus::Paused {
+            reason: Some(r), ..
+        } => format!("paused ({r})"),
+        DefinitionStatus::Paused { .. } => "paused".to_string(),
+        DefinitionStatus::Retired { .. } => "retired".to_string(),
+    };
+    let users: Vec<String> = view.used_by.iter().map(|r| quote(&r.key())).collect();
+    let used = if users.is_empty() {
+        "No other definition uses it.".to_string()
+    } else {
+        format!(
+            "{} use{} it: {}.",
+            count(users.len(), "definition"),
+            if users.len() == 1 { "s" } else { "" },
+            join_and(&users)
+        )
+    };
+    let summary = format!(
+        "{}, version {}, is {state}. {} {used}",
+        capitalized(named(&view)),
+        view.definition.version,
+        what_it_does(&view)
+    );
+    Ok(Output::ok(cap(&summary, SUMMARY_MAX), output(&view)))
+}

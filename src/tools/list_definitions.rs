@@ -1,0 +1,84 @@
+//! `list_definitions`: `GET /v1/orgs/{org}/playbooks/{playbook}/definitions/{type}`.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::definition_words::{served_kind, type_arg};
+use super::playbook_summary::playbook_arg;
+use super::{args, Ctx, Hints, Method, Output, Tool};
+use crate::core::caller::Scope;
+use crate::core::definition::store::{DefinitionQuery, LIST_LIMIT_MAX};
+use crate::core::text::{cap, join_and, quote, SUMMARY_MAX};
+use crate::core::Problem;
+
+pub const TOOL: Tool = Tool {
+    name: "list_definitions",
+    title: "List functions",
+    description: "List the definitions of one type in a playbook, by name, without their overview, diagram and used_by, which get_definition reads. Retired ones are left out unless include_retired is true. Pages come one at a time: read on with the next_cursor of the page before.",
+    hints: Hints::READ,
+    scope: Scope::PlaybookRead,
+    method: Method::Get,
+    path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}",
+    input_schema,
+    run: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "playbook": playbook_arg(),
+            "type": type_arg(),
+            "include_retired": { "type": "boolean", "default": false, "description": "Also list retired definitions." },
+            "limit": { "type": "integer", "minimum": 1, "maximum": LIST_LIMIT_MAX, "default": 50, "description": "The most definitions on one page." },
+            "cursor": { "type": "string", "maxLength": 64, "description": "The next_cursor of the page before." }
+        },
+        "required": ["playbook", "type"],
+        "additionalProperties": false
+    })
+}
+
+#[derive(Deserialize)]
+struct Args {
+    playbook: String,
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    include_retired: bool,
+    limit: Option<usize>,
+    cursor: Option<String>,
+}
+
+async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
+    let a: Args = args::parse(args)?;
+    let kind = served_kind(&a.kind)?;
+    let query = DefinitionQuery {
+        kind,
+        include_retired: a.include_retired,
+        limit: a.limit.unwrap_or(50),
+        after: a.cursor,
+    };
+    let page = ctx
+        .backend
+        .list_definitions(&ctx.caller.org, &a.playbook, query)
+        .await?;
+    let noun = format!("{} function", kind.as_str());
+    let summary = match page.definitions.len() {
+        0 => format!("This playbook holds no {noun} on this page; create_definition saves one."),
+        n => {
+            let names: Vec<String> = page.definitions.iter().map(|d| quote(&d.name)).collect();
+            let more = if page.next_cursor.is_some() {
+                " More follow: pass next_cursor to read on."
+            } else {
+                ""
+            };
+            format!(
+                "Found {n} {noun}{} on this page: {}.{more}",
+                if n == 1 { "" } else { "s" },
+                join_and(&names)
+            )
+        }
+    };
+    let value = serde_json::to_value(&page).unwrap_or_default();
+    Ok(Output::ok(cap(&summary, SUMMARY_MAX), value))
+}

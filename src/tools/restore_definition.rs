@@ -1,0 +1,33 @@
+//! `restore_definition`: `POST /v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/restore`.
+
+use serde_json::Value;
+
+use super::definition_change::{self, Named};
+use super::{Ctx, Hints, Method, Output, Tool};
+use crate::core::caller::Scope;
+use crate::core::definition::record::Lifecycle;
+use crate::core::Problem;
+
+pub const TOOL: Tool = Tool {
+    name: "restore_definition",
+    title: "Restore a function",
+    description: "Restore a retired definition under its name. It comes back paused, so nothing runs it until resume_definition.",
+    hints: Hints::WRITE,
+    scope: Scope::PlaybookWrite,
+    method: Method::Post,
+    path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/restore",
+    input_schema: definition_change::schema,
+    run: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+fn change(_: &Named) -> Lifecycle {
+    Lifecycle::Restore
+}
+
+/// The answer's words when the call changed the definition, and when it already stood so.
+const DONE: &str = "Restored {}. It is paused until resume_definition.";
+const ALREADY: &str = "{} is not retired; nothing changed.";
+
+async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
+    definition_change::apply(ctx, args, change, [DONE, ALREADY]).await
+}

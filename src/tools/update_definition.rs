@@ -1,0 +1,48 @@
+//! `update_definition`: `PUT /v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}`.
+
+use serde_json::Value;
+
+use super::create_definition::{checked_save, save_schema};
+use super::definition_words::{capitalized, named, output, what_it_does, with_page_note};
+use super::{args, Ctx, Hints, Method, Output, Tool};
+use crate::core::caller::Scope;
+use crate::core::definition::store::DefinitionCommand;
+use crate::core::Problem;
+
+pub const TOOL: Tool = Tool {
+    name: "update_definition",
+    title: "Save a new version of a function",
+    description: "Save a new version of a definition from its changed document, overview or diagram; give all three as they should now read, since a save replaces them whole. Saving what the current version already holds changes nothing. A retired definition is restored before it changes.",
+    hints: Hints { read_only: false, destructive: true, idempotent: true, open_world: true },
+    scope: Scope::PlaybookWrite,
+    method: Method::Put,
+    path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}",
+    input_schema: save_schema,
+    run: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
+    let (playbook, save) = checked_save(args::parse(args)?, ctx.now.clone())?;
+    let view = ctx
+        .backend
+        .definition(&ctx.caller.org, &playbook, DefinitionCommand::Update(save))
+        .await?;
+    let summary = if view.changed {
+        format!(
+            "Saved version {} of {}. {}",
+            view.definition.version,
+            named(&view),
+            what_it_does(&view)
+        )
+    } else {
+        format!(
+            "{} already reads as given, at version {}; nothing changed.",
+            named(&view),
+            view.definition.version
+        )
+    };
+    Ok(Output::ok(
+        with_page_note(capitalized(summary), &view),
+        output(&view),
+    ))
+}
