@@ -80,6 +80,10 @@ pub struct FieldError {
     pub line: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub column: Option<usize>,
+    /// The argument a document problem is inside, such as `source`: the pointer is then into
+    /// that document's front matter, and the line and column are the document's.
+    #[serde(default, rename = "in", skip_serializing_if = "Option::is_none")]
+    pub within: Option<String>,
 }
 
 impl FieldError {
@@ -89,6 +93,7 @@ impl FieldError {
             detail: detail.into(),
             line: None,
             column: None,
+            within: None,
         }
     }
 
@@ -99,12 +104,22 @@ impl FieldError {
         self
     }
 
+    /// Says the problem is inside the document given as the argument `field`.
+    pub fn within(mut self, field: &str) -> Self {
+        self.within = Some(field.to_string());
+        self
+    }
+
     fn place(&self) -> String {
-        match (self.line, self.column) {
+        let place = match (self.line, self.column) {
             (Some(l), Some(c)) => format!("line {l}, column {c}"),
             (Some(l), None) => format!("line {l}"),
             _ if self.pointer.is_empty() => "The input".to_string(),
             _ => format!("`{}`", self.pointer),
+        };
+        match &self.within {
+            Some(field) => format!("{place} of {field}"),
+            None => place,
         }
     }
 }

@@ -203,9 +203,18 @@ mod tests {
         assert_eq!(h("restore_playbook"), Some(Hints::WRITE));
         assert_eq!(h("update_playbook"), Some(Hints::WRITE_IDEMPOTENT));
         assert_eq!(h("retire_playbook"), Some(Hints::WRITE_IDEMPOTENT));
-        let open = Hints { open_world: true, ..Hints::WRITE };
+        let open = Hints {
+            open_world: true,
+            ..Hints::WRITE
+        };
         assert_eq!(h("create_definition"), Some(open));
-        assert_eq!(h("update_definition"), Some(Hints { idempotent: true, ..open }));
+        assert_eq!(
+            h("update_definition"),
+            Some(Hints {
+                idempotent: true,
+                ..open
+            })
+        );
         for n in ["pause_definition", "resume_definition", "retire_definition"] {
             assert_eq!(h(n), Some(Hints::WRITE_IDEMPOTENT), "{n}");
         }

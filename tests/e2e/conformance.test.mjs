@@ -25,7 +25,7 @@ const RUN = [
 // Left out, each for the reason given. The `conformance list` of 0.1.16 names 32 server scenarios: 6 run, 26 here.
 const EXCLUDED = {
   // They call the suite's own test tools (test_simple_text, test_image_content, …), which only the suite's
-  // reference "everything" server defines; this runtime serves its seven playbook tools.
+  // reference "everything" server defines; this runtime serves only its own tools.
   'tools-call-simple-text': 'needs tool test_simple_text',
   'tools-call-image': 'needs tool test_image_content',
   'tools-call-audio': 'needs tool test_audio_content',

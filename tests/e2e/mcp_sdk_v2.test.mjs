@@ -54,7 +54,7 @@ describe('MCP through @modelcontextprotocol/client (v2, 2026-07-28)', () => {
     assert.equal(again.instructions, client.getInstructions());
   });
 
-  test('lists the seven tools with the contract annotations', async () => {
+  test('lists every tool with the contract annotations', async () => {
     const { tools } = await client.listTools();
     assertToolList(tools);
   });

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  TOOL_HINTS,
   ACCEPT_BOTH, assertInstructions, GET_STARTED_TEXT, MODERN_VERSION, postMcp as post, postModern, rawHttp,
   runtimeUrl,
 } from './helpers.mjs';
@@ -204,7 +205,7 @@ describe('POST /mcp, raw', () => {
       assert.ok(['public', 'private'].includes(json.result.cacheScope), `${method} cacheScope`);
     }
     const tools = await modern('tools/list');
-    assert.equal(tools.json.result.tools.length, 7);
+    assert.equal(tools.json.result.tools.length, Object.keys(TOOL_HINTS).length);
   });
 
   test('2026-07-28: a tool call carries resultType and the two text blocks', async () => {

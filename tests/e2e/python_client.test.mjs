@@ -1,6 +1,6 @@
 // The official Python MCP SDK (`mcp`, installed into /work/main/.venv by scripts/setup) connects over
 // streamable HTTP both through the legacy initialize handshake and through 'auto' (server/discover, so
-// 2026-07-28), lists the seven tools with their annotations, creates a playbook and sees a failure's shape.
+// 2026-07-28), lists every tool with their annotations, creates a playbook and sees a failure's shape.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -24,7 +24,8 @@ impl<'d> Findings<'d> {
     }
 
     pub fn error(&mut self, pointer: impl Into<String>, detail: impl Into<String>) {
-        self.errors.push(FieldError::new(pointer, detail));
+        self.errors
+            .push(FieldError::new(pointer, detail).within("source"));
     }
 
     pub fn error_at_line(&mut self, line: usize, column: usize, detail: impl Into<String>) {

@@ -80,7 +80,8 @@ fn yaml_problem(e: &serde_saphyr::Error) -> Problem {
         .unwrap_or("the front matter is not valid YAML")
         .trim()
         .to_string();
-    let mut field = FieldError::new("", format!("the front matter is not valid YAML: {message}"));
+    let mut field = FieldError::new("", format!("the front matter is not valid YAML: {message}"))
+        .within("source");
     if let Some(at) = e.location() {
         // The front matter starts on the document's second line.
         field = field.at(at.line() as usize + 1, at.column() as usize);

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::record::{Definition, DefinitionStatus, Lifecycle, Version};
 use super::{Checked, Kind, Ref};
-use crate::core::error::Problem;
+use crate::core::error::{FieldError, Problem};
 use crate::core::text::quote;
 
 pub const LIST_LIMIT_MAX: usize = 100;
@@ -123,19 +123,23 @@ pub fn decide_save(
         name: save.name.clone(),
     };
     if save.uses.contains(&me) {
-        return Err(Problem::invalid(
-            "/source",
-            "a definition cannot read its own runs; name another definition of the playbook",
-        ));
-    }
-    if let Some(first) = missing.first() {
-        let names: Vec<String> = missing.iter().map(|r| r.key()).collect();
-        return Err(Problem::invalid(
-            "/source",
-            format!("names {}, which this playbook does not hold as an active or paused definition; create it first", names.join(", ")),
+        return Err(Problem::invalid_fields(vec![FieldError::new(
+            "/runs/of",
+            "names this definition itself; a lookup reads the runs of another definition of the playbook",
         )
-        .with_kind("unknown_definition")
-        .with_field("/runs/of", format!("{} is not a definition of this playbook", first.key())));
+        .within("source")]));
+    }
+    if !missing.is_empty() {
+        let names: Vec<String> = missing.iter().map(|r| r.key()).collect();
+        return Err(Problem::invalid_fields(vec![FieldError::new(
+            "/runs/of",
+            format!(
+                "names {}, which this playbook does not hold as an active or paused definition; create it first",
+                names.join(", ")
+            ),
+        )
+        .within("source")])
+        .with_kind("unknown_definition"));
     }
     match (creating, existing) {
         (true, Some((def, _))) => Err(Problem::conflict(match def.status {
