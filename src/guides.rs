@@ -9,6 +9,27 @@ const SOURCES: &[(&str, &str)] = &[
     ("start", include_str!("../guides/start.md")),
     ("terminology", include_str!("../guides/terminology.md")),
     ("playbooks", include_str!("../guides/playbooks.md")),
+    (
+        "reasoning-function",
+        include_str!("../guides/reasoning-function.md"),
+    ),
+    (
+        "lookup-function",
+        include_str!("../guides/lookup-function.md"),
+    ),
+    (
+        "interaction-function",
+        include_str!("../guides/interaction-function.md"),
+    ),
+    (
+        "prediction-function",
+        include_str!("../guides/prediction-function.md"),
+    ),
+    (
+        "computation-function",
+        include_str!("../guides/computation-function.md"),
+    ),
+    ("templates", include_str!("../guides/templates.md")),
 ];
 
 #[derive(Debug, Clone, PartialEq)]
@@ -109,5 +130,48 @@ mod tests {
         assert_eq!(find("start").map(|g| g.name), Some("start"));
         assert!(find("nope").is_none());
         assert_eq!(names()[0], "start");
+    }
+}
+
+#[cfg(test)]
+mod worked_examples {
+    use crate::core::definition::{check_document, check_extras, Kind};
+
+    /// The first fenced block of `lang` in the `## Worked example` section of a guide.
+    fn block<'g>(guide: &'g str, lang: &str) -> Option<&'g str> {
+        let section = &guide[guide.find("## Worked example")?..];
+        let section = section[3..]
+            .find("\n## ")
+            .map_or(section, |end| &section[..end + 3]);
+        let open = format!("```{lang}\n");
+        let start = section.find(&open)? + open.len();
+        let len = section[start..].find("\n```")?;
+        Some(&section[start..start + len + 1])
+    }
+
+    #[test]
+    fn each_format_guide_example_passes_the_checks_as_written() {
+        for kind in [
+            Kind::Reasoning,
+            Kind::Lookup,
+            Kind::Interaction,
+            Kind::Prediction,
+            Kind::Computation,
+        ] {
+            let name = format!("{}-function", kind.as_str());
+            let guide = super::find(&name).unwrap_or_else(|| panic!("no guide {name}"));
+            let source = block(guide.text, "markdown")
+                .unwrap_or_else(|| panic!("{name}: no markdown block"));
+            let overview =
+                block(guide.text, "text").unwrap_or_else(|| panic!("{name}: no text block"));
+            let diagram =
+                block(guide.text, "mermaid").unwrap_or_else(|| panic!("{name}: no mermaid block"));
+            if let Err(p) = check_document(kind, source) {
+                panic!("{name}: the worked example is refused: {}", p.detail);
+            }
+            if let Err(p) = check_extras(true, overview.trim(), Some(diagram)) {
+                panic!("{name}: the overview or diagram is refused: {}", p.detail);
+            }
+        }
     }
 }

@@ -12,7 +12,7 @@ use crate::core::Problem;
 pub const TOOL: Tool = Tool {
     name: "update_definition",
     title: "Save a new version of a function",
-    description: "Save a new version of a definition from its changed document, overview or diagram; give all three as they should now read, since a save replaces them whole. Saving what the current version already holds changes nothing. A retired definition is restored before it changes.",
+    description: "Save a new version of a definition from its changed document, overview or diagram; give all three as they should now read, since a save replaces them whole. Saving what the current version already holds changes nothing. A retired definition does not change: restore it with restore_definition first.",
     hints: Hints { read_only: false, destructive: true, idempotent: true, open_world: true },
     scope: Scope::PlaybookWrite,
     method: Method::Put,

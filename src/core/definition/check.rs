@@ -8,6 +8,19 @@ use super::template::environment;
 use crate::core::error::{FieldError, Problem};
 
 pub const DESCRIPTION_MAX: usize = 300;
+/// Names the template engine itself gives every template and expression.
+const GLOBALS: &[&str] = &[
+    "range",
+    "dict",
+    "namespace",
+    "debug",
+    "loop",
+    "self",
+    "super",
+    "caller",
+    "varargs",
+    "kwargs",
+];
 pub const PAGE_MAX_BYTES: usize = 65_536;
 
 pub struct Findings<'d> {
@@ -315,6 +328,38 @@ impl<'d> Findings<'d> {
         }
         ok
     }
+}
+
+/// Where `name` first stands as a whole word inside `{{ … }}` or `{% … %}`.
+fn find_in_tags(text: &str, name: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(rel) = text.get(from..)?.find("{") {
+        let open = from + rel;
+        let kind = text.get(open + 1..open + 2)?;
+        let close_mark = match kind {
+            "{" => "}}",
+            "%" => "%}",
+            _ => {
+                from = open + 1;
+                continue;
+            }
+        };
+        let end = open + text[open..].find(close_mark).unwrap_or(text.len() - open);
+        let inside = &text[open..end];
+        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        let mut search = 0;
+        while let Some(hit) = inside.get(search..).and_then(|s| s.find(name)) {
+            let at = search + hit;
+            let before = at.checked_sub(1).map(|i| inside.as_bytes()[i]);
+            let after = inside.as_bytes().get(at + name.len()).copied();
+            if !before.is_some_and(word) && before != Some(b'.') && !after.is_some_and(word) {
+                return Some(open + at);
+            }
+            search = at + name.len();
+        }
+        from = end.max(open + 1);
+    }
+    None
 }
 
 fn column_of(text: &str, byte: usize) -> usize {

@@ -13,10 +13,13 @@ pub fn check(f: &mut Findings<'_>) -> Vec<Ref> {
     f.only_keys("", KEYS, "a computation function");
     f.only_keys("/input", &["schema"], "input");
     f.only_keys("/output", &["schema"], "output");
-    f.mapping("/input", true);
-    f.schema("/input/schema", true, true);
-    f.mapping("/output", true);
-    let schema = f.schema("/output/schema", true, true);
+    if f.mapping("/input", true).is_some() {
+        f.schema("/input/schema", true, true);
+    }
+    let schema = match f.mapping("/output", true) {
+        Some(_) => f.schema("/output/schema", true, true),
+        None => None,
+    };
     let Some(compute) = f.mapping("/compute", true) else {
         f.empty_body("A computation function");
         return Vec::new();

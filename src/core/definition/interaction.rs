@@ -11,8 +11,9 @@ pub const EXPIRES_MAX_HOURS: i64 = 24 * 30;
 pub fn check(f: &mut Findings<'_>) -> Vec<Ref> {
     f.only_keys("", KEYS, "an interaction function");
     f.only_keys("/input", &["schema"], "input");
-    f.mapping("/input", true);
-    f.schema("/input/schema", true, true);
+    if f.mapping("/input", true).is_some() {
+        f.schema("/input/schema", true, true);
+    }
     match (f.get("/ask").is_some(), f.get("/notify").is_some()) {
         (true, true) => f.error("/notify", "an interaction asks a person or sends a notification: give ask or notify, not both"),
         (false, false) => f.error("/ask", "is required, or notify: an interaction asks a person and waits, or sends a notification"),

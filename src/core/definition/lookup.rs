@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::check::Findings;
-use super::{Kind, Ref};
+use super::Ref;
 
 const KEYS: &[&str] = &["description", "page", "input", "runs", "tool"];
 const RUNS_KEYS: &[&str] = &["of", "status", "where", "limit"];
@@ -34,7 +34,11 @@ fn check_runs(f: &mut Findings<'_>) -> Option<Ref> {
     f.mapping("/runs", true)?;
     f.only_keys("/runs", RUNS_KEYS, "runs");
     let target = f.string("/runs/of", true, 80).and_then(|of| match Ref::parse(of) {
-        Some(r) if r.kind == Kind::Workflow || r.kind.is_function() => Some(r),
+        Some(r) if !r.kind.served() => {
+            f.error("/runs/of", format!("names a {} definition, which this runtime does not serve yet", r.kind.as_str()));
+            None
+        }
+        Some(r) => Some(r),
         _ => {
             f.error("/runs/of", "must name a definition of this playbook as type/name, such as reasoning/review-brief");
             None

@@ -28,8 +28,9 @@ pub fn check(f: &mut Findings<'_>) -> Vec<Ref> {
             f.error("/model", "must name a model as provider/model, such as anthropic/claude-sonnet-4-5; list_models lists them");
         }
     }
-    f.mapping("/input", true);
-    f.schema("/input/schema", true, true);
+    if f.mapping("/input", true).is_some() {
+        f.schema("/input/schema", true, true);
+    }
     if f.mapping("/output", false).is_some() {
         f.schema("/output/schema", true, false);
     }
@@ -114,7 +115,7 @@ fn body(f: &mut Findings<'_>) {
         None => body.to_string(),
     };
     if user.trim().is_empty() {
-        let line = start + body.matches('\n').count();
+        let line = start + body.trim_end().matches('\n').count();
         f.error_at_line(line, 1, "has no user part: after the system block, write what the model is given, such as File: {{ input.file }}");
     } else {
         f.template("/body", &user, Some(start), &["input"]);
