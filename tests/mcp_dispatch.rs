@@ -5,6 +5,7 @@ mod common;
 
 use futures::executor::block_on;
 use playbook_runtime::core::Caller;
+use playbook_runtime::mcp::endpoint::Endpoint;
 use playbook_runtime::mcp::server::answer;
 use playbook_runtime::mcp::transport::Era;
 use serde_json::{json, Value};
@@ -21,6 +22,7 @@ fn call(backend: &common::Memory, second: u32, name: &str, args: Value) -> Value
     let params = Some(json!({ "name": name, "arguments": args }));
     let reply = block_on(answer(
         &ctx,
+        &Endpoint::Root,
         &legacy(),
         &json!(second),
         "tools/call",
@@ -146,6 +148,7 @@ fn unknown_tools_and_methods_are_protocol_errors() {
     let ctx = common::ctx(&caller, &m, 1, 1);
     let r = block_on(answer(
         &ctx,
+        &Endpoint::Root,
         &legacy(),
         &json!(1),
         "tools/call",
@@ -153,12 +156,26 @@ fn unknown_tools_and_methods_are_protocol_errors() {
     ));
     assert_eq!(r["error"]["code"], -32602);
     assert!(r["error"]["message"].as_str().unwrap().contains("nope"));
-    let r = block_on(answer(&ctx, &legacy(), &json!(2), "no/such", &None));
+    let r = block_on(answer(
+        &ctx,
+        &Endpoint::Root,
+        &legacy(),
+        &json!(2),
+        "no/such",
+        &None,
+    ));
     assert_eq!(r["error"]["code"], -32601);
     let modern = Era::Modern {
         capabilities: json!({}),
     };
-    let r = block_on(answer(&ctx, &modern, &json!(3), "tools/list", &None));
+    let r = block_on(answer(
+        &ctx,
+        &Endpoint::Root,
+        &modern,
+        &json!(3),
+        "tools/list",
+        &None,
+    ));
     assert_eq!(r["result"]["resultType"], "complete");
     assert_eq!(r["result"]["tools"].as_array().map(Vec::len), Some(15));
 }
@@ -195,4 +212,56 @@ fn pages_follow_the_cursor() {
     );
     let bad = call(&m, 22, "list_playbooks", json!({ "cursor": "zz" }));
     assert_eq!(bad["isError"], true);
+}
+
+#[test]
+fn a_playbook_endpoint_fixes_the_playbook() {
+    let m = common::Memory::default();
+    let caller = Caller::local(None);
+    let ctx = common::ctx(&caller, &m, 1, 1);
+    let pb = Endpoint::Playbook {
+        org: "local".into(),
+        playbook: "pb_aaaaaaaaaaaaaaaa".into(),
+    };
+    let r = block_on(answer(&ctx, &pb, &legacy(), &json!(1), "tools/list", &None));
+    let tools = r["result"]["tools"].as_array().unwrap();
+    assert!(tools
+        .iter()
+        .all(|t| t["inputSchema"]["properties"].get("playbook").is_none()));
+    assert!(tools.iter().all(|t| t["name"] != "create_playbook"));
+    let call = json!({ "name": "get_definition", "arguments": { "playbook": "pb_x", "type": "computation", "name": "a" } });
+    let r = block_on(answer(
+        &ctx,
+        &pb,
+        &legacy(),
+        &json!(2),
+        "tools/call",
+        &Some(call),
+    ));
+    assert_eq!(r["result"]["isError"], true);
+    let init = block_on(answer(
+        &ctx,
+        &pb,
+        &legacy(),
+        &json!(3),
+        "initialize",
+        &Some(json!({})),
+    ));
+    assert!(init["result"]["instructions"]
+        .as_str()
+        .unwrap()
+        .contains("acts on one playbook"));
+    let prompts = block_on(answer(
+        &ctx,
+        &pb,
+        &legacy(),
+        &json!(4),
+        "prompts/list",
+        &None,
+    ));
+    assert_eq!(
+        prompts["result"]["prompts"],
+        json!([]),
+        "get-started needs create_playbook"
+    );
 }

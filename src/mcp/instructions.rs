@@ -1,15 +1,16 @@
 //! The instructions a connecting agent receives, written for its caller (spec: Endpoints).
 
+use super::endpoint::Endpoint;
 use crate::core::Caller;
 
 /// The two sentences that must end within the first 512 characters, whatever the caller is called.
 pub const OPENING: &str = "Before building or changing anything, read the guide start with get_guide: it says which function type each part of a job takes. A playbook is built from the job: each part is a function of the type its work needs, and a workflow runs the parts in order.";
 
-pub fn text(caller: &Caller) -> String {
+pub fn text(caller: &Caller, endpoint: &Endpoint) -> String {
     [
         OPENING,
         "A playbook holds work that keeps running after a conversation, in any line of business. Auto Runtime makes and runs playbooks, Studio manages them, and you are a separate client. A playbook contains its reusable functions and the workflows that run them, with their runs.",
-        "This connection acts on the caller's own org: list_playbooks lists its playbooks and create_playbook makes a new one.",
+        &endpoint.acts_on(caller),
         &caller.acts_as_sentence(),
         "Tell the person you act for from the others by these names when a result says who created, started or answered something.",
         "A tool that cannot do what was asked says why and what to change.",
@@ -25,7 +26,7 @@ mod tests {
     fn opening_ends_within_512_characters_and_names_the_caller() {
         assert!(OPENING.chars().count() <= 512);
         let long = Caller::local(Some("x".repeat(300)));
-        let t = text(&long);
+        let t = text(&long, &Endpoint::Root);
         assert!(t.starts_with(OPENING));
         assert!(t.contains("in the org local."));
     }

@@ -3,6 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::endpoint::Endpoint;
 use super::jsonrpc::{self, RpcError};
 use super::transport::Era;
 use super::{prompts, resources, result, revision, SERVER_NAME, SERVER_TITLE, SERVER_VERSION};
@@ -27,12 +28,13 @@ const LIST_TTL_MS: u64 = 300_000;
 /// The whole JSON-RPC response to one request.
 pub async fn answer(
     ctx: &Ctx<'_>,
+    endpoint: &Endpoint,
     era: &Era,
     id: &Value,
     method: &str,
     params: &Option<Value>,
 ) -> Value {
-    match dispatch(ctx, era, method, params).await {
+    match dispatch(ctx, endpoint, era, method, params).await {
         Ok(mut result) => {
             if let Era::Modern { .. } = era {
                 stamp_modern(&mut result, method);
@@ -45,21 +47,22 @@ pub async fn answer(
 
 async fn dispatch(
     ctx: &Ctx<'_>,
+    endpoint: &Endpoint,
     era: &Era,
     method: &str,
     params: &Option<Value>,
 ) -> Result<Value, RpcError> {
     let p = jsonrpc::params_object(params)?;
-    let listed: Vec<&str> = tools::offered(ctx.caller).map(|t| t.name).collect();
+    let listed: Vec<&str> = endpoint.tools(ctx.caller).map(|t| t.name).collect();
     let modern = matches!(era, Era::Modern { .. });
     match method {
-        "initialize" if !modern => Ok(initialize(ctx.caller, &p)),
+        "initialize" if !modern => Ok(initialize(ctx.caller, endpoint, &p)),
         "ping" if !modern => Ok(json!({})),
-        "server/discover" => Ok(discover(ctx.caller)),
-        "tools/list" => {
-            Ok(json!({ "tools": tools::offered(ctx.caller).map(describe).collect::<Vec<_>>() }))
-        }
-        "tools/call" => call_tool(ctx, &p).await,
+        "server/discover" => Ok(discover(ctx.caller, endpoint)),
+        "tools/list" => Ok(
+            json!({ "tools": endpoint.tools(ctx.caller).map(|t| describe(endpoint, t)).collect::<Vec<_>>() }),
+        ),
+        "tools/call" => call_tool(ctx, endpoint, &p).await,
         "prompts/list" => Ok(prompts::list(&listed)),
         "prompts/get" => prompts::get(&listed, &p),
         "resources/list" => Ok(resources::list()),
@@ -81,21 +84,21 @@ fn server_info() -> Value {
     json!({ "name": SERVER_NAME, "title": SERVER_TITLE, "version": SERVER_VERSION })
 }
 
-fn initialize(caller: &Caller, params: &Map<String, Value>) -> Value {
+fn initialize(caller: &Caller, endpoint: &Endpoint, params: &Map<String, Value>) -> Value {
     let requested = params.get("protocolVersion").and_then(Value::as_str);
     json!({
         "protocolVersion": revision::negotiate(requested),
         "capabilities": capabilities(),
         "serverInfo": server_info(),
-        "instructions": super::instructions::text(caller)
+        "instructions": super::instructions::text(caller, endpoint)
     })
 }
 
-fn discover(caller: &Caller) -> Value {
+fn discover(caller: &Caller, endpoint: &Endpoint) -> Value {
     json!({
         "supportedVersions": revision::all_supported(),
         "capabilities": capabilities(),
-        "instructions": super::instructions::text(caller)
+        "instructions": super::instructions::text(caller, endpoint)
     })
 }
 
@@ -124,12 +127,12 @@ fn stamp_modern(result: &mut Value, method: &str) {
     }
 }
 
-fn describe(tool: &Tool) -> Value {
+fn describe(endpoint: &Endpoint, tool: &Tool) -> Value {
     json!({
         "name": tool.name,
         "title": tool.title,
         "description": tool.description,
-        "inputSchema": (tool.input_schema)(),
+        "inputSchema": endpoint.input_schema(tool),
         "annotations": {
             "title": tool.title,
             "readOnlyHint": tool.hints.read_only,
@@ -140,22 +143,38 @@ fn describe(tool: &Tool) -> Value {
     })
 }
 
-async fn call_tool(ctx: &Ctx<'_>, params: &Map<String, Value>) -> Result<Value, RpcError> {
+async fn call_tool(
+    ctx: &Ctx<'_>,
+    endpoint: &Endpoint,
+    params: &Map<String, Value>,
+) -> Result<Value, RpcError> {
     let Some(name) = params.get("name").and_then(Value::as_str) else {
         return Err(RpcError::invalid_params(
             "tools/call needs the argument name, the tool's name.",
         ));
     };
-    let Some(tool) = tools::offered(ctx.caller).find(|t| t.name == name) else {
+    let Some(tool) = endpoint.tools(ctx.caller).find(|t| t.name == name) else {
         return Err(RpcError::invalid_params(format!(
             "Unknown tool: {name}. tools/list names the tools this connection offers."
         )));
     };
-    let args = match params.get("arguments") {
+    let mut args = match params.get("arguments") {
         None | Some(Value::Null) => json!({}),
         Some(a @ Value::Object(_)) => a.clone(),
         Some(_) => return Err(RpcError::invalid_params("arguments must be an object.")),
     };
+    if let (Some(playbook), Some(map)) = (endpoint.playbook(), args.as_object_mut()) {
+        if tool.reach == crate::tools::Reach::Playbook {
+            if map.contains_key("playbook") {
+                let p = crate::core::Problem::invalid(
+                    "/playbook",
+                    "is not an argument here: this endpoint acts on one playbook already",
+                );
+                return Ok(result::failure(&p));
+            }
+            map.insert("playbook".into(), json!(playbook));
+        }
+    }
     Ok(match tools::call(ctx, tool, args).await {
         Ok(output) => result::success(&output),
         Err(problem) => result::failure(&problem),

@@ -7,6 +7,7 @@ use super::env::{self, Settings};
 use super::mcp_http;
 use crate::api::{self, HttpRequest, Reply};
 use crate::core::Problem;
+use crate::mcp::endpoint::Endpoint;
 use crate::mcp::transport::origin_allowed;
 use crate::tools::Ctx;
 
@@ -28,8 +29,13 @@ async fn fetch(mut req: Request, env: Env, _ctx: Context) -> worker::Result<Resp
         ))));
     }
     let path = url.path().to_string();
+    if let Some(endpoint) = Endpoint::from_path(&path) {
+        if let Err(p) = endpoint.admit(&caller) {
+            return send(Reply::problem(&p));
+        }
+        return mcp_http::serve(req, env, &settings, caller, endpoint).await;
+    }
     match path.as_str() {
-        "/mcp" => mcp_http::serve(req, env, &settings, caller).await,
         "/" => send(Reply::json(200, &index())),
         p if p.starts_with("/v1/") => {
             let body = match read_limited(&mut req, settings.max_body_bytes).await {

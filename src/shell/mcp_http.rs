@@ -14,6 +14,7 @@ use super::entry::{read_limited, send};
 use super::env::{self, Settings};
 use crate::api::Reply;
 use crate::core::{Caller, Problem, Reason};
+use crate::mcp::endpoint::Endpoint;
 use crate::mcp::jsonrpc;
 use crate::mcp::transport::{self, Era, Item, Plan, Post};
 use crate::tools::Ctx;
@@ -25,6 +26,7 @@ pub async fn serve(
     env: Env,
     settings: &Settings,
     caller: Caller,
+    endpoint: Endpoint,
 ) -> worker::Result<Response> {
     if req.method() != worker::Method::Post {
         let p = Problem::new(Reason::MethodNotAllowed, "The MCP endpoint answers POST only: this server keeps no sessions and opens no stream of its own.");
@@ -61,7 +63,7 @@ pub async fn serve(
             batch,
             stream,
         } => {
-            let work = answer_all(env, caller, era, items, batch);
+            let work = answer_all(env, caller, endpoint, era, items, batch);
             if stream {
                 event_stream(work)
             } else {
@@ -79,6 +81,7 @@ fn header(req: &Request, name: &str) -> Option<String> {
 fn answer_all(
     env: Env,
     caller: Caller,
+    endpoint: Endpoint,
     era: Era,
     items: Vec<Item>,
     batch: bool,
@@ -101,7 +104,7 @@ fn answer_all(
                             now: env::now(),
                             random,
                         };
-                        crate::mcp::server::answer(&ctx, &era, &id, &method, &params).await
+                        crate::mcp::server::answer(&ctx, &endpoint, &era, &id, &method, &params).await
                     }
                 },
             };

@@ -8,7 +8,7 @@ use super::definition_words::{
     source_arg, type_arg, what_it_does, with_page_note,
 };
 use super::playbook_summary::playbook_arg;
-use super::{args, Ctx, Hints, Method, Output, Tool};
+use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::store::{DefinitionCommand, SaveCommand};
 use crate::core::definition::{check_document, check_extras};
@@ -20,6 +20,7 @@ pub const TOOL: Tool = Tool {
     description: "Save a new function of a playbook from its document (source), its overview, and for a function its diagram. Each part of a job is its own function, of the type its work needs; a workflow owns one job the business does again and again, so a check, a test or a setup is not one. Read the guide of the type first (get_guide reasoning-function, lookup-function, interaction-function, prediction-function or computation-function): every problem in a document is reported at once, each at its place.",
     hints: Hints { read_only: false, destructive: true, idempotent: false, open_world: true },
     scope: Scope::PlaybookWrite,
+    reach: Reach::Playbook,
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}",
     input_schema,

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{args, Ctx, Hints, Method, Output, Tool};
+use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::text::{cap, quote, SUMMARY_MAX};
 use crate::core::Problem;
@@ -15,6 +15,7 @@ pub const TOOL: Tool = Tool {
     description: "Return one of the runtime's guides in full, by its name. Read start first: it says what a playbook is made of and which guide each task needs. terminology says what the words mean; playbooks is the reference of playbook management; reasoning-function, lookup-function, interaction-function, prediction-function and computation-function are the reference of each function's document; templates lists what a template may use. No recipe is served yet.",
     hints: Hints::READ,
     scope: Scope::OrgRead,
+    reach: Reach::Anywhere,
     method: Method::Get,
     path: "/v1/guides/{guide}",
     input_schema,

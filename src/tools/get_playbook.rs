@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::playbook_summary::{fits, named, playbook_arg};
-use super::{args, Ctx, Hints, Method, Output, Tool};
+use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::text::count;
 use crate::core::Problem;
@@ -15,6 +15,7 @@ pub const TOOL: Tool = Tool {
     description: "Read one playbook by its id: its name, description, whether it is active or retired, when it was made and changed, and the Markdown source of its page. A retired playbook stays readable here.",
     hints: Hints::READ,
     scope: Scope::PlaybookRead,
+    reach: Reach::Org,
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}",
     input_schema,

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{args, Ctx, Hints, Method, Output, Tool};
+use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::directory::{Cursor, ListQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX};
 use crate::core::text::{cap, count, join_and, quote, RELAY_MAX, SUMMARY_MAX};
@@ -18,6 +18,7 @@ pub const TOOL: Tool = Tool {
     description: "List the playbooks of the caller's org that it may access, newest first, each with every field but its page. Retired playbooks are left out unless include_retired is true. Pages come one at a time: read on with the next_cursor of the page before.",
     hints: Hints::READ,
     scope: Scope::PlaybookRead,
+    reach: Reach::Org,
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks",
     input_schema,

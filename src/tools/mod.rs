@@ -114,6 +114,14 @@ impl Output {
 
 pub type Run = for<'a> fn(&'a Ctx<'a>, Value) -> LocalBoxFuture<'a, Result<Output, Problem>>;
 
+/// Where a tool works: at the org (playbook management), inside one playbook, or anywhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    Org,
+    Playbook,
+    Anywhere,
+}
+
 pub struct Tool {
     pub name: &'static str,
     pub title: &'static str,
@@ -121,6 +129,7 @@ pub struct Tool {
     pub hints: Hints,
     /// The permission a caller needs to be offered and to call the tool.
     pub scope: Scope,
+    pub reach: Reach,
     pub method: Method,
     /// The HTTP route, with `{org}` and the tool's path arguments in braces.
     pub path: &'static str,

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::definition_change::{self, Named};
-use super::{Ctx, Hints, Method, Output, Tool};
+use super::{Ctx, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::record::Lifecycle;
 use crate::core::Problem;
@@ -14,6 +14,7 @@ pub const TOOL: Tool = Tool {
     description: "Restore a retired definition under its name. It comes back paused, so nothing runs it until resume_definition.",
     hints: Hints::WRITE,
     scope: Scope::PlaybookWrite,
+    reach: Reach::Playbook,
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/restore",
     input_schema: definition_change::schema,

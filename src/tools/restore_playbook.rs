@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::playbook_summary::{fits, named, playbook_arg};
-use super::{args, Ctx, Hints, Method, Output, Tool};
+use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::directory::Command;
 use crate::core::Problem;
@@ -15,6 +15,7 @@ pub const TOOL: Tool = Tool {
     description: "Bring a retired playbook back, active again under its id. Refused as a conflict while an active playbook has the same name: rename one of them with update_playbook first.",
     hints: Hints::WRITE,
     scope: Scope::OrgWrite,
+    reach: Reach::Org,
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/restore",
     input_schema,

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::definition_change::{self, Named};
-use super::{Ctx, Hints, Method, Output, Tool};
+use super::{Ctx, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::record::Lifecycle;
 use crate::core::Problem;
@@ -14,6 +14,7 @@ pub const TOOL: Tool = Tool {
     description: "Retire a definition: it keeps its name, its versions and its history, and nothing runs it. Retiring a retired one changes nothing; restore_definition brings it back, paused.",
     hints: Hints::WRITE_IDEMPOTENT,
     scope: Scope::PlaybookWrite,
+    reach: Reach::Playbook,
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/retire",
     input_schema: definition_change::schema,

@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::playbook_summary::{fits, named, playbook_arg};
-use super::{args, Ctx, Hints, Method, Output, Tool};
+use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::directory::Command;
 use crate::core::Problem;
@@ -15,6 +15,7 @@ pub const TOOL: Tool = Tool {
     description: "Retire a playbook: it keeps its id and everything in it, stays readable with get_playbook, and is listed only with include_retired. Retiring a retired playbook changes nothing. restore_playbook makes it active again.",
     hints: Hints::WRITE_IDEMPOTENT,
     scope: Scope::OrgWrite,
+    reach: Reach::Org,
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/retire",
     input_schema,

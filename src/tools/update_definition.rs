@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::create_definition::{checked_save, save_schema};
 use super::definition_words::{capitalized, named, output, what_it_does, with_page_note};
-use super::{args, Ctx, Hints, Method, Output, Tool};
+use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::store::DefinitionCommand;
 use crate::core::Problem;
@@ -15,6 +15,7 @@ pub const TOOL: Tool = Tool {
     description: "Save a new version of a definition from its changed document, overview or diagram; give all three as they should now read, since a save replaces them whole. Saving what the current version already holds changes nothing. A retired definition does not change: restore it with restore_definition first.",
     hints: Hints { read_only: false, destructive: true, idempotent: true, open_world: true },
     scope: Scope::PlaybookWrite,
+    reach: Reach::Playbook,
     method: Method::Put,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}",
     input_schema: save_schema,

@@ -231,7 +231,7 @@ impl<'d> Findings<'d> {
                 let mut unknown: Vec<String> = t
                     .undeclared_variables(false)
                     .into_iter()
-                    .filter(|v| !allowed.contains(&v.as_str()))
+                    .filter(|v| !allowed.contains(&v.as_str()) && !GLOBALS.contains(&v.as_str()))
                     .collect();
                 unknown.sort();
                 if !unknown.is_empty() {
@@ -244,7 +244,7 @@ impl<'d> Findings<'d> {
                         Some(offset) => {
                             let at = unknown
                                 .first()
-                                .and_then(|u| text.find(u.as_str()))
+                                .and_then(|u| find_in_tags(text, u))
                                 .unwrap_or(0);
                             self.error_at_line(
                                 offset + text[..at].matches('\n').count(),
@@ -274,7 +274,7 @@ impl<'d> Findings<'d> {
                 let mut unknown: Vec<String> = x
                     .undeclared_variables(false)
                     .into_iter()
-                    .filter(|v| !allowed.contains(v))
+                    .filter(|v| !allowed.contains(v) && !GLOBALS.contains(&v.as_str()))
                     .collect();
                 unknown.sort();
                 if !unknown.is_empty() {
@@ -372,4 +372,20 @@ fn column_of(text: &str, byte: usize) -> usize {
 
 pub fn escape(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_is_found_inside_a_tag_not_in_prose() {
+        let text = "Read the file.\n{{ file }}";
+        assert_eq!(find_in_tags(text, "file"), Some(18));
+        assert_eq!(find_in_tags("{{ input.file }}", "file"), None);
+        assert_eq!(
+            find_in_tags("{% for x in files %}{{ x }}{% endfor %}", "files"),
+            Some(12)
+        );
+    }
 }

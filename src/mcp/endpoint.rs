@@ -1,0 +1,144 @@
+//! The MCP endpoints and what each acts on: `/mcp` the caller's own org and, through a
+//! `playbook` argument, its playbooks; `/orgs/{org}/mcp` one org's playbooks; and
+//! `/orgs/{org}/playbooks/{playbook}/mcp` one playbook, whose tools then take no `playbook`.
+
+use serde_json::Value;
+
+use crate::core::{Caller, Problem};
+use crate::tools::{self, Reach, Tool};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Endpoint {
+    Root,
+    Org { org: String },
+    Playbook { org: String, playbook: String },
+}
+
+impl Endpoint {
+    /// The endpoint a path names, if it names one.
+    pub fn from_path(path: &str) -> Option<Endpoint> {
+        let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+        match parts.as_slice() {
+            ["", "mcp"] => Some(Endpoint::Root),
+            ["", "orgs", org, "mcp"] if !org.is_empty() => Some(Endpoint::Org {
+                org: org.to_string(),
+            }),
+            ["", "orgs", org, "playbooks", pb, "mcp"] if !org.is_empty() && !pb.is_empty() => {
+                Some(Endpoint::Playbook {
+                    org: org.to_string(),
+                    playbook: pb.to_string(),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// A scoped endpoint grants nothing: its org must be the caller's.
+    pub fn admit(&self, caller: &Caller) -> Result<(), Problem> {
+        match self {
+            Endpoint::Root => Ok(()),
+            Endpoint::Org { org } | Endpoint::Playbook { org, .. } if *org == caller.org => Ok(()),
+            Endpoint::Org { org } | Endpoint::Playbook { org, .. } => {
+                Err(Problem::forbidden(format!(
+                    "This caller acts in the org {}; it cannot connect to the org {org}.",
+                    caller.org
+                )))
+            }
+        }
+    }
+
+    /// The tools this endpoint lists to this caller.
+    pub fn tools<'c>(&'c self, caller: &'c Caller) -> impl Iterator<Item = &'static Tool> + 'c {
+        tools::offered(caller).filter(move |t| match (self, t.reach) {
+            (Endpoint::Root, _) | (_, Reach::Anywhere) => true,
+            (Endpoint::Org { .. }, reach) => reach == Reach::Org,
+            (Endpoint::Playbook { .. }, reach) => reach == Reach::Playbook,
+        })
+    }
+
+    /// The playbook a playbook endpoint fixes, which its tools take in place of an argument.
+    pub fn playbook(&self) -> Option<&str> {
+        match self {
+            Endpoint::Playbook { playbook, .. } => Some(playbook),
+            _ => None,
+        }
+    }
+
+    /// A tool's input schema as this endpoint lists it.
+    pub fn input_schema(&self, tool: &Tool) -> Value {
+        let mut schema = (tool.input_schema)();
+        if self.playbook().is_some() && tool.reach == Reach::Playbook {
+            if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+                props.remove("playbook");
+            }
+            if let Some(req) = schema.get_mut("required").and_then(Value::as_array_mut) {
+                req.retain(|r| r != "playbook");
+            }
+        }
+        schema
+    }
+
+    /// The sentence of the instructions that says what the connection acts on.
+    pub fn acts_on(&self, caller: &Caller) -> String {
+        match self {
+            Endpoint::Root => {
+                let mut s = "This connection acts on the caller's own org".to_string();
+                let names: Vec<&str> = self.tools(caller).map(|t| t.name).collect();
+                if names.contains(&"list_playbooks") && names.contains(&"create_playbook") {
+                    s.push_str(": list_playbooks lists its playbooks and create_playbook makes a new one; a tool that works inside a playbook takes its id as playbook.");
+                } else {
+                    s.push_str("; a tool that works inside a playbook takes its id as playbook.");
+                }
+                s
+            }
+            Endpoint::Org { org } => format!(
+                "This connection acts on the playbooks of the org {org}. Their functions are made on each playbook's own endpoint, /orgs/{org}/playbooks/<playbook>/mcp."
+            ),
+            Endpoint::Playbook { playbook, .. } => format!(
+                "This connection acts on one playbook, {playbook}: its tools take no playbook argument."
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_and_tools() {
+        assert_eq!(Endpoint::from_path("/mcp"), Some(Endpoint::Root));
+        assert_eq!(
+            Endpoint::from_path("/orgs/local/mcp"),
+            Some(Endpoint::Org {
+                org: "local".into()
+            })
+        );
+        let pb = Endpoint::from_path("/orgs/local/playbooks/pb_x/mcp").unwrap();
+        assert_eq!(pb.playbook(), Some("pb_x"));
+        assert!(Endpoint::from_path("/orgs//mcp").is_none());
+        let caller = Caller::local(None);
+        let on_pb: Vec<&str> = pb.tools(&caller).map(|t| t.name).collect();
+        assert!(on_pb.contains(&"create_definition") && on_pb.contains(&"get_guide"));
+        assert!(!on_pb.contains(&"create_playbook"));
+        let on_org: Vec<&str> = Endpoint::Org {
+            org: "local".into(),
+        }
+        .tools(&caller)
+        .map(|t| t.name)
+        .collect();
+        assert!(on_org.contains(&"create_playbook") && !on_org.contains(&"create_definition"));
+        let tool = tools::find("get_definition").unwrap();
+        let schema = pb.input_schema(tool);
+        assert!(schema["properties"].get("playbook").is_none());
+        assert!(!schema["required"]
+            .as_array()
+            .unwrap()
+            .contains(&"playbook".into()));
+        assert!(Endpoint::Org {
+            org: "other".into()
+        }
+        .admit(&caller)
+        .is_err());
+    }
+}
