@@ -104,7 +104,8 @@ fn answer_all(
                             now: env::now(),
                             random,
                         };
-                        crate::mcp::server::answer(&ctx, &endpoint, &era, &id, &method, &params).await
+                        crate::mcp::server::answer(&ctx, &endpoint, &era, &id, &method, &params)
+                            .await
                     }
                 },
             };

@@ -179,7 +179,7 @@ describe('definitions through @modelcontextprotocol/sdk (v1)', () => {
         ['/input/schema/properties/min_gross/type', '/runs/of', '/runs/limit'], null],
       ['interaction',
         [['title: { type: string }', 'title: { type: strung }'], ['deliver: agent', 'deliver: agent\n  expires_in_hours: 0'],
-          ['{{ input.title }}', '{{ input.title }} by {{ owner }}']],
+          ['{{ input.title }}', '{{ input.title }} for its owner, {{ owner }}']], // the name in prose first
         ['/input/schema/properties/title/type', '/ask/expires_in_hours'], 'owner'],
       ['computation',
         [['net: { type: number } }', 'net: { type: nmber } }'], ['input.net + vat', 'input.net + tax']],
@@ -229,6 +229,15 @@ describe('definitions through @modelcontextprotocol/sdk (v1)', () => {
       assert.equal(error.line, line, `the line of the broken template: ${JSON.stringify(error)}`);
       assert.ok(error.column >= 1 && error.column <= 'File: {{ input.file + }}'.length + 1, `a column on that line: ${error.column}`);
       assert.equal(error.in, 'source', 'a body problem is inside the document given as source');
+    });
+
+    test('front matter that is not YAML is refused at its line of the source, beside the other arguments', async () => {
+      const source = '---\ndescription: Adds VAT\ndescription: Adds tax\n---\n';
+      const problem = assertToolFailure(await save(await newPlaybook('yaml'), 'computation', 'Bad', source, { overview: 'Short.' }),
+        'invalid_input');
+      assert.deepEqual(pointers(problem).sort(), ['', '/name', '/overview']);
+      const yaml = problem.errors.find((e) => e.pointer === '');
+      assert.deepEqual([yaml.line, yaml.column, yaml.in], [3, 1, 'source'], JSON.stringify(yaml));
     });
   });
 

@@ -80,8 +80,12 @@ describe('the life of a definition through @modelcontextprotocol/sdk (v1)', () =
     assert.deepEqual([v4.document, v4.overview, v4.diagram, v4.used_by, v4.status], [computation('0.21'), overview, diagram, [], 'active']);
     assert.match(read.content[0].text, /^The computation function “add-vat”, version 4, is active\. What it does: .*No other definition uses it\.$/);
 
-    const broken = await update(playbook, 'computation', 'add-vat', computation('0.21'), { overview: 'Short.' });
-    assert.deepEqual(pointers(assertToolFailure(broken, 'invalid_input')), ['/overview']);
+    const refusals = [[{ overview: 'Short.' }, '/overview'], [{ overview: `${OVERVIEW} It is <b>exact</b>.` }, '/overview'],
+      [{ diagram: 'sequenceDiagram\n  A->>B: net' }, '/diagram'], [{ diagram: 'flowchart TD' }, '/diagram']];
+    for (const [extra, pointer] of refusals) {
+      const refused = await update(playbook, 'computation', 'add-vat', computation('0.21'), { overview, diagram, ...extra });
+      assert.deepEqual(pointers(assertToolFailure(refused, 'invalid_input')), [pointer], JSON.stringify(extra));
+    }
     assert.equal((await get(playbook, 'computation', 'add-vat')).version, 4, 'a refused save keeps the version');
     const missing = assertToolFailure(await update(playbook, 'computation', 'no-such-one', computation()), 'not_found');
     assert.deepEqual(pointers(missing), ['/name']);

@@ -42,8 +42,11 @@ impl<'d> Findings<'d> {
     }
 
     pub fn error_at_line(&mut self, line: usize, column: usize, detail: impl Into<String>) {
-        self.errors
-            .push(FieldError::new("/body", detail).at(line, column));
+        self.errors.push(
+            FieldError::new("/body", detail)
+                .at(line, column)
+                .within("source"),
+        );
     }
 
     pub fn finish(self) -> Result<(), Problem> {

@@ -35,7 +35,8 @@ impl<'s> Document<'s> {
         let front: Value = if yaml.trim().is_empty() {
             Value::Object(Default::default())
         } else {
-            serde_saphyr::from_str(yaml).map_err(|e| yaml_problem(&e))?
+            serde_saphyr::from_str_with_options(yaml, yaml_options())
+                .map_err(|e| yaml_problem(&e))?
         };
         if !front.is_object() {
             return Err(Problem::invalid(
@@ -49,6 +50,14 @@ impl<'s> Document<'s> {
             body_line,
         })
     }
+}
+
+/// YAML 1.2 booleans only: in YAML 1.1 a plain `n`, `no` or `off` is false, which would turn
+/// `required: [n]` into `[false]`.
+fn yaml_options() -> serde_saphyr::Options {
+    let mut options = serde_saphyr::Options::default();
+    options.strict_booleans = true;
+    options
 }
 
 /// (front matter, body, line the body starts on)
@@ -99,6 +108,16 @@ mod tests {
         assert_eq!(d.front["description"], "x");
         assert_eq!(d.body, "Hello {{ input.name }}\n");
         assert_eq!(d.body_line, 4);
+    }
+
+    #[test]
+    fn short_words_stay_words() {
+        let d = Document::parse("---\nrequired: [n, y, no, off]\nflag: true\n---\n").unwrap();
+        assert_eq!(
+            d.front["required"],
+            serde_json::json!(["n", "y", "no", "off"])
+        );
+        assert_eq!(d.front["flag"], true);
     }
 
     #[test]
