@@ -88,7 +88,7 @@ function locate(text, needle) {
   return { line: before.length, column: [...before.at(-1)].length + 1 };
 }
 
-function replaceAll(doc, pairs) {
+function withChanges(doc, pairs) {
   return pairs.reduce((d, [from, to]) => {
     assert.ok(d.includes(from), `the base document holds ${from}`);
     return d.replace(from, to);
@@ -179,7 +179,7 @@ describe('definitions through @modelcontextprotocol/sdk (v1)', () => {
         ['/input/schema/properties/min_gross/type', '/runs/of', '/runs/limit'], null],
       ['interaction',
         [['title: { type: string }', 'title: { type: strung }'], ['deliver: agent', 'deliver: agent\n  expires_in_hours: 0'],
-          ['{{ input.title }}', '{{ input.title }} for its owner, {{ owner }}']], // the name in prose first
+          ['{{ input.title }}', '{{ input.title }} for its owner, {{ owner }}']], // owner also stands in prose, before its tag
         ['/input/schema/properties/title/type', '/ask/expires_in_hours'], 'owner'],
       ['computation',
         [['net: { type: number } }', 'net: { type: nmber } }'], ['input.net + vat', 'input.net + tax']],
@@ -191,7 +191,7 @@ describe('definitions through @modelcontextprotocol/sdk (v1)', () => {
 
     for (const [type, pairs, frontPointers, bodyNeedle] of CASES) {
       test(type, async () => {
-        let source = replaceAll(DOCS[type], pairs);
+        let source = withChanges(DOCS[type], pairs);
         let needle = bodyNeedle;
         if (!needle) { // types that take no body: any text after the front matter is the body's problem
           source += '\nstray text\n';

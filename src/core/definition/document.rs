@@ -82,20 +82,37 @@ fn split(source: &str) -> Option<(&str, &str, usize)> {
 }
 
 fn yaml_problem(e: &serde_saphyr::Error) -> Problem {
-    let text = e.to_string();
-    let message = text
-        .lines()
-        .next()
-        .unwrap_or("the front matter is not valid YAML")
-        .trim()
-        .to_string();
-    let mut field = FieldError::new("", format!("the front matter is not valid YAML: {message}"))
-        .within("source");
+    let mut field = FieldError::new(
+        "",
+        format!(
+            "the front matter is not valid YAML: {}",
+            yaml_words(&e.to_string())
+        ),
+    )
+    .within("source");
     if let Some(at) = e.location() {
         // The front matter starts on the document's second line.
         field = field.at(at.line() as usize + 1, at.column() as usize);
     }
     Problem::invalid_fields(vec![field])
+}
+
+/// The parser's own words, less what would mislead here: its line (counted within the front
+/// matter, not the document) and advice about its options.
+fn yaml_words(rendered: &str) -> String {
+    let first = rendered.lines().next().unwrap_or("").trim();
+    let mut text = first.strip_prefix("error:").unwrap_or(first).trim();
+    if let Some(rest) = text.strip_prefix("line ") {
+        if let Some((_, after)) = rest.split_once(": ") {
+            text = after;
+        }
+    }
+    let text = text.split(", set ").next().unwrap_or(text).trim();
+    if text.is_empty() {
+        "it does not parse".to_string()
+    } else {
+        text.to_string()
+    }
 }
 
 #[cfg(test)]
@@ -129,5 +146,12 @@ mod tests {
         let p = Document::parse("---\ndescription: [x\n---\n").unwrap_err();
         assert!(p.errors[0].line.is_some(), "{p:?}");
         assert!(Document::parse("---\n- a\n---\n").is_err());
+        let p = Document::parse("---\ndescription: a\ndescription: b\n---\n").unwrap_err();
+        assert!(
+            !p.detail.contains("line 2") && !p.detail.contains("Options"),
+            "{}",
+            p.detail
+        );
+        assert!(p.detail.contains("duplicate"), "{}", p.detail);
     }
 }
