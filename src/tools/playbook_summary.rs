@@ -23,6 +23,21 @@ pub fn playbook_arg() -> Value {
     })
 }
 
+/// The arguments of a tool that names one playbook and nothing else.
+pub fn only_playbook() -> Value {
+    json!({
+        "type": "object",
+        "properties": { "playbook": playbook_arg() },
+        "required": ["playbook"],
+        "additionalProperties": false
+    })
+}
+
+#[derive(serde::Deserialize)]
+pub struct PlaybookArg {
+    pub playbook: String,
+}
+
 pub fn name_arg() -> Value {
     json!({
         "type": "string",

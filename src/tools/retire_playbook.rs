@@ -1,9 +1,8 @@
 //! `retire_playbook`: `POST /v1/orgs/{org}/playbooks/{playbook}/retire`.
 
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use super::playbook_summary::{fits, named, playbook_arg};
+use super::playbook_summary::{fits, named, only_playbook, PlaybookArg};
 use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::directory::Command;
@@ -18,26 +17,12 @@ pub const TOOL: Tool = Tool {
     reach: Reach::Org,
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/retire",
-    input_schema,
+    input_schema: only_playbook,
     run: |ctx, args| Box::pin(run(ctx, args)),
 };
 
-fn input_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": { "playbook": playbook_arg() },
-        "required": ["playbook"],
-        "additionalProperties": false
-    })
-}
-
-#[derive(Deserialize)]
-struct Args {
-    playbook: String,
-}
-
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let Args { playbook } = args::parse(args)?;
+    let PlaybookArg { playbook } = args::parse(args)?;
     let p = ctx
         .backend
         .change(
