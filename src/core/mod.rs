@@ -6,6 +6,7 @@ pub mod directory;
 pub mod error;
 pub mod ids;
 pub mod playbook;
+pub mod run;
 pub mod text;
 
 pub use caller::Caller;

@@ -17,7 +17,7 @@ pub const GET_STARTED: Prompt = Prompt {
     name: "get-started",
     title: "Get started with Auto",
     description: "For a person who does not yet know what to ask: builds a first playbook with them.",
-    needs: &["create_playbook", "create_definition"],
+    needs: &["create_playbook", "create_definition", "run_definition"],
     message: "Create a playbook in Auto with one function and run it on a made-up example. Ask me what the playbook is for and anything else you need first, then give me a link to the run in Studio.",
 };
 

@@ -3,14 +3,19 @@
 use futures::future::LocalBoxFuture;
 use worker::{Env, Stub};
 
-use super::do_rpc::{self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_DEFINITIONS, PLAYBOOK_GET};
-use super::env::{ORGANIZATIONS, PLAYBOOKS};
+use super::do_rpc::{
+    self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_DEFINITIONS, PLAYBOOK_GET, PLAYBOOK_RUNS,
+    RUN_GET, RUN_START,
+};
+use super::env::{ORGANIZATIONS, PLAYBOOKS, RUNS};
 use crate::core::definition::store::{
     DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView,
 };
 use crate::core::directory::{unknown_playbook, Change, Command, ListPage, ListQuery};
 use crate::core::ids::is_playbook_id;
 use crate::core::playbook::Playbook;
+use crate::core::run::store::{IndexCommand, RunEntry, RunPage, RunQuery, StartRun};
+use crate::core::run::{check_run_id, Run};
 use crate::core::Problem;
 use crate::tools::Backend;
 
@@ -52,7 +57,74 @@ impl Objects<'_> {
     }
 }
 
+impl Objects<'_> {
+    async fn index<T: serde::de::DeserializeOwned>(
+        &self,
+        org: &str,
+        id: &str,
+        command: IndexCommand,
+    ) -> Result<T, Problem> {
+        if !is_playbook_id(id) {
+            return Err(unknown_playbook(id));
+        }
+        let body = serde_json::json!({ "playbook": id, "command": command });
+        do_rpc::call(&playbook(self.env, org, id)?, PLAYBOOK_RUNS, &body).await
+    }
+
+    fn run_object(&self, org: &str, playbook: &str, run_id: &str) -> Result<Stub, Problem> {
+        stub(self.env, RUNS, &format!("{org}/{playbook}/{run_id}"))
+    }
+}
+
 impl Backend for Objects<'_> {
+    fn start_run<'a>(
+        &'a self,
+        org: &'a str,
+        pb: &'a str,
+        start: StartRun,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
+        Box::pin(async move {
+            // Indexed first, so that a run its object keeps is always listed.
+            let _: Option<RunPage> = self
+                .index(org, pb, IndexCommand::Add(RunEntry::of(&start.run)))
+                .await?;
+            let object = self.run_object(org, pb, &start.run.run_id)?;
+            let run: Run = do_rpc::call(&object, RUN_START, &start).await?;
+            let _: Option<RunPage> = self
+                .index(org, pb, IndexCommand::Update(RunEntry::of(&run)))
+                .await?;
+            Ok(run)
+        })
+    }
+
+    fn get_run<'a>(
+        &'a self,
+        org: &'a str,
+        pb: &'a str,
+        run_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
+        Box::pin(async move {
+            if !is_playbook_id(pb) {
+                return Err(unknown_playbook(pb));
+            }
+            check_run_id(run_id)?;
+            let object = self.run_object(org, pb, run_id)?;
+            do_rpc::call(&object, RUN_GET, &serde_json::json!({ "run_id": run_id })).await
+        })
+    }
+
+    fn list_runs<'a>(
+        &'a self,
+        org: &'a str,
+        pb: &'a str,
+        query: RunQuery,
+    ) -> LocalBoxFuture<'a, Result<RunPage, Problem>> {
+        Box::pin(async move {
+            let page: Option<RunPage> = self.index(org, pb, IndexCommand::List(query)).await?;
+            page.ok_or_else(|| Problem::internal("the runs index answered no page"))
+        })
+    }
+
     fn definition<'a>(
         &'a self,
         org: &'a str,

@@ -12,6 +12,9 @@ pub const DIRECTORY_LIST: &str = "/list";
 pub const PLAYBOOK_GET: &str = "/get";
 pub const PLAYBOOK_SAVE: &str = "/save";
 pub const PLAYBOOK_DEFINITIONS: &str = "/definitions";
+pub const PLAYBOOK_RUNS: &str = "/runs";
+pub const RUN_START: &str = "/start";
+pub const RUN_GET: &str = "/get";
 
 /// Sends `body` to the object's `endpoint` and reads its reply.
 pub async fn call<T: DeserializeOwned>(

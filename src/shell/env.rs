@@ -8,6 +8,7 @@ use crate::core::{Caller, Problem};
 
 pub const ORGANIZATIONS: &str = "ORGANIZATIONS";
 pub const PLAYBOOKS: &str = "PLAYBOOKS";
+pub const RUNS: &str = "RUNS";
 
 pub struct Settings {
     pub local_user: Option<String>,

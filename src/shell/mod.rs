@@ -9,3 +9,5 @@ mod env;
 mod mcp_http;
 mod organization;
 mod playbook;
+mod run;
+mod runs_index;

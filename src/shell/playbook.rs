@@ -5,10 +5,12 @@ use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
 use super::definitions::{self, Definitions};
-use super::do_rpc::{self, PLAYBOOK_DEFINITIONS, PLAYBOOK_GET, PLAYBOOK_SAVE};
+use super::do_rpc::{self, PLAYBOOK_DEFINITIONS, PLAYBOOK_GET, PLAYBOOK_RUNS, PLAYBOOK_SAVE};
+use super::runs_index::{self, RunsIndex};
 use crate::core::definition::store::DefinitionCommand;
 use crate::core::directory::{unknown_playbook, Save};
 use crate::core::playbook::Playbook;
+use crate::core::run::store::IndexCommand;
 use crate::core::Problem;
 
 #[durable_object]
@@ -26,8 +28,9 @@ impl DurableObject for PlaybookObject {
         let sql = state.storage().sql();
         // The record is one JSON row; later tables (definitions, runs) sit beside it.
         let schema = format!(
-            "CREATE TABLE IF NOT EXISTS playbook (id TEXT PRIMARY KEY, record TEXT NOT NULL);{}",
-            definitions::SCHEMA
+            "CREATE TABLE IF NOT EXISTS playbook (id TEXT PRIMARY KEY, record TEXT NOT NULL);{}{}",
+            definitions::SCHEMA,
+            runs_index::SCHEMA
         );
         if let Err(e) = sql.exec(&schema, None) {
             worker::console_error!("playbook schema: {e}");
@@ -46,6 +49,15 @@ impl DurableObject for PlaybookObject {
                 Ok(save) => self.save(save),
                 Err(p) => Err(p),
             },
+            PLAYBOOK_RUNS => {
+                return match do_rpc::read_body::<AddressedRuns>(&mut req).await {
+                    Ok(a) => match self.load(&a.playbook) {
+                        Ok(_) => do_rpc::reply(RunsIndex { sql: &self.sql }.run(a.command)),
+                        Err(p) => do_rpc::reply::<()>(Err(p)),
+                    },
+                    Err(p) => do_rpc::reply::<()>(Err(p)),
+                };
+            }
             PLAYBOOK_DEFINITIONS => {
                 return match do_rpc::read_body::<Addressed>(&mut req).await {
                     Ok(a) => self.definitions(a),
@@ -63,6 +75,13 @@ impl DurableObject for PlaybookObject {
 struct Addressed {
     playbook: String,
     command: DefinitionCommand,
+}
+
+/// A command of the runs index, with the id of the playbook it is for.
+#[derive(Deserialize)]
+struct AddressedRuns {
+    playbook: String,
+    command: IndexCommand,
 }
 
 #[derive(Deserialize)]

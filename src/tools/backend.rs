@@ -9,6 +9,8 @@ use crate::core::definition::store::{
 use crate::core::directory::{Command, ListPage};
 use crate::core::ids::RANDOM_CHARS;
 use crate::core::playbook::Playbook;
+use crate::core::run::store::{RunPage, RunQuery, StartRun};
+use crate::core::run::Run;
 use crate::core::{Caller, Problem};
 
 /// Storage as operations see it. Every playbook change goes through the org's directory, which
@@ -36,6 +38,25 @@ pub trait Backend {
         playbook: &'a str,
         command: DefinitionCommand,
     ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>>;
+    /// Starts a run in its own object, indexed in the playbook; answers it as it stands.
+    fn start_run<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        start: StartRun,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>>;
+    fn get_run<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        run_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>>;
+    fn list_runs<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        query: RunQuery,
+    ) -> LocalBoxFuture<'a, Result<RunPage, Problem>>;
     fn list_definitions<'a>(
         &'a self,
         org: &'a str,

@@ -10,8 +10,10 @@ mod definition_words;
 mod get_definition;
 mod get_guide;
 mod get_playbook;
+mod get_run;
 mod list_definitions;
 mod list_playbooks;
+mod list_runs;
 mod pause_definition;
 mod playbook_summary;
 mod restore_definition;
@@ -19,6 +21,8 @@ mod restore_playbook;
 mod resume_definition;
 mod retire_definition;
 mod retire_playbook;
+mod run_definition;
+mod run_words;
 mod update_definition;
 mod update_playbook;
 
@@ -139,7 +143,7 @@ pub struct Tool {
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> &'static [Tool] {
-    static TOOLS: [Tool; 15] = [
+    static TOOLS: [Tool; 18] = [
         create_playbook::TOOL,
         list_playbooks::TOOL,
         get_playbook::TOOL,
@@ -154,6 +158,9 @@ pub fn all() -> &'static [Tool] {
         resume_definition::TOOL,
         retire_definition::TOOL,
         restore_definition::TOOL,
+        run_definition::TOOL,
+        get_run::TOOL,
+        list_runs::TOOL,
         get_guide::TOOL,
     ];
     &TOOLS
@@ -230,5 +237,8 @@ mod tests {
         assert_eq!(h("restore_definition"), Some(Hints::WRITE));
         assert_eq!(h("list_definitions"), Some(Hints::READ));
         assert_eq!(h("get_definition"), Some(Hints::READ));
+        assert_eq!(h("run_definition"), Some(open));
+        assert_eq!(h("get_run"), Some(Hints::READ));
+        assert_eq!(h("list_runs"), Some(Hints::READ));
     }
 }

@@ -17,7 +17,7 @@ pub const TOOL: Tool = Tool {
     reach: Reach::Playbook,
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/pause",
-    input_schema: input_schema,
+    input_schema,
     run: |ctx, args| Box::pin(run(ctx, args)),
 };
 

@@ -12,6 +12,8 @@ use playbook_runtime::core::directory::{
     decide, unknown_playbook, Command, Cursor, Decision, ListPage, ListQuery,
 };
 use playbook_runtime::core::playbook::{name_key, Playbook};
+use playbook_runtime::core::run::store::{RunPage, RunQuery, StartRun};
+use playbook_runtime::core::run::Run;
 use playbook_runtime::core::{Caller, Problem};
 use playbook_runtime::tools::{Backend, Ctx};
 
@@ -21,7 +23,7 @@ pub struct Memory {
 }
 
 impl Backend for Memory {
-    // Definitions are kept by the playbook's object; their rules are host-tested in the crate
+    // Definitions and runs are kept by Durable Objects; their rules are host-tested in the crate
     // (`decide_save`, `Lifecycle::next`) and their storage end to end.
     fn definition<'a>(
         &'a self,
@@ -30,6 +32,33 @@ impl Backend for Memory {
         _command: DefinitionCommand,
     ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
         Box::pin(async { Err(Problem::unavailable("the host tests keep no definitions")) })
+    }
+
+    fn start_run<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _start: StartRun,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
+        Box::pin(async { Err(Problem::unavailable("the host tests keep no runs")) })
+    }
+
+    fn get_run<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _run_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
+        Box::pin(async { Err(Problem::unavailable("the host tests keep no runs")) })
+    }
+
+    fn list_runs<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _query: RunQuery,
+    ) -> LocalBoxFuture<'a, Result<RunPage, Problem>> {
+        Box::pin(async { Err(Problem::unavailable("the host tests keep no runs")) })
     }
 
     fn list_definitions<'a>(

@@ -48,6 +48,9 @@ export const TOOL_HINTS = {
   resume_definition: [false, true, true, false],
   retire_definition: [false, true, true, false],
   restore_definition: [false, true, false, false],
+  run_definition: [false, true, false, true],
+  get_run: [true, false, true, false],
+  list_runs: [true, false, true, false],
   get_guide: [true, false, true, false],
 };
 

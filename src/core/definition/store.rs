@@ -101,6 +101,7 @@ pub struct DefinitionPage {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)] // lives for one save; boxing would buy nothing
 pub enum SaveDecision {
     Keep(Definition, Version),
     Unchanged,

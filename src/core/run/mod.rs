@@ -1,0 +1,212 @@
+//! Runs: one execution of a function with one input, its status (each carrying its own data),
+//! the rules of retrying under a run id, and the evaluation of the functions that need no
+//! outside service.
+
+pub mod compute;
+pub mod store;
+pub mod words;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::definition::Ref;
+use super::error::{FieldError, Problem};
+use super::ids::RANDOM_CHARS;
+
+pub const RUN_ID_MAX: usize = 64;
+
+/// How a run stands; each state carries what only it has.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum RunStatus {
+    Started,
+    Succeeded {
+        output: Value,
+        finished_at: String,
+    },
+    Failed {
+        error: RunError,
+        finished_at: String,
+    },
+    Cancelled {
+        finished_at: String,
+    },
+}
+
+impl RunStatus {
+    pub fn word(&self) -> &'static str {
+        match self {
+            RunStatus::Started => "started",
+            RunStatus::Succeeded { .. } => "succeeded",
+            RunStatus::Failed { .. } => "failed",
+            RunStatus::Cancelled { .. } => "cancelled",
+        }
+    }
+
+    pub fn finished_at(&self) -> Option<&str> {
+        match self {
+            RunStatus::Started => None,
+            RunStatus::Succeeded { finished_at, .. }
+            | RunStatus::Failed { finished_at, .. }
+            | RunStatus::Cancelled { finished_at } => Some(finished_at),
+        }
+    }
+}
+
+/// Why a run failed: a stable reason and the words that explain it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunError {
+    pub reason: String,
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    pub run_id: String,
+    pub playbook: String,
+    pub definition: Ref,
+    pub version: u32,
+    pub input: Value,
+    #[serde(flatten)]
+    pub status: RunStatus,
+    pub started_at: String,
+}
+
+/// `run_` and 16 base32 characters, for a run whose caller named no id.
+pub fn run_id(random: [u8; RANDOM_CHARS]) -> String {
+    super::ids::playbook_id(random).replacen("pb_", "run_", 1)
+}
+
+/// A run id a caller chooses: 1 to 64 letters, digits, `-` and `_`.
+pub fn check_run_id(id: &str) -> Result<(), Problem> {
+    if id.is_empty()
+        || id.len() > RUN_ID_MAX
+        || !id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
+        return Err(Problem::invalid(
+            "/run_id",
+            format!("must be 1 to {RUN_ID_MAX} letters, digits, - and _"),
+        ));
+    }
+    Ok(())
+}
+
+/// What a start under a run id does, given the run that id already names, if any.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)] // lives for one start; boxing would buy nothing
+pub enum Start {
+    /// Nothing has this id: start it.
+    New,
+    /// The same request again: answer the run as it stands and run nothing.
+    Existing(Run),
+}
+
+pub fn decide_start(
+    existing: Option<&Run>,
+    definition: &Ref,
+    input: &Value,
+) -> Result<Start, Problem> {
+    let Some(run) = existing else {
+        return Ok(Start::New);
+    };
+    if run.definition != *definition || run.input != *input {
+        return Err(Problem::conflict(format!(
+            "The run id {} names an earlier run of {} with another input. A new run needs a new run id.",
+            run.run_id,
+            run.definition.key()
+        ))
+        .with_field("/run_id", "names a run with another input"));
+    }
+    match &run.status {
+        RunStatus::Failed { .. } | RunStatus::Cancelled { .. } => Err(Problem::conflict(format!(
+            "The run {} ended {} and is never run again under its id. Start a new run with a new run id, or with none.",
+            run.run_id,
+            run.status.word()
+        ))
+        .with_field("/run_id", "names a run that ended without succeeding")),
+        _ => Ok(Start::Existing(run.clone())),
+    }
+}
+
+/// Checks an input against the function's input schema; each problem points into `input`.
+pub fn check_input(schema: &Value, input: &Value) -> Result<(), Problem> {
+    let validator = jsonschema::validator_for(schema)
+        .map_err(|e| Problem::internal(format!("the saved input schema does not compile: {e}")))?;
+    let errors: Vec<FieldError> = validator
+        .iter_errors(input)
+        .map(|e| {
+            FieldError::new(
+                format!("/input{}", e.instance_path().as_str()),
+                e.to_string(),
+            )
+        })
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(Problem::invalid_fields(errors).with_kind("input_schema"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::definition::Kind;
+    use serde_json::json;
+
+    fn run(status: RunStatus) -> Run {
+        Run {
+            run_id: "r1".into(),
+            playbook: "pb_x".into(),
+            definition: Ref {
+                kind: Kind::Computation,
+                name: "add-vat".into(),
+            },
+            version: 1,
+            input: json!({"net": 100}),
+            status,
+            started_at: "t0".into(),
+        }
+    }
+
+    #[test]
+    fn retrying_under_a_run_id() {
+        let def = Ref {
+            kind: Kind::Computation,
+            name: "add-vat".into(),
+        };
+        assert_eq!(decide_start(None, &def, &json!({})), Ok(Start::New));
+        let ok = run(RunStatus::Succeeded {
+            output: json!({}),
+            finished_at: "t1".into(),
+        });
+        assert!(matches!(
+            decide_start(Some(&ok), &def, &json!({"net": 100})),
+            Ok(Start::Existing(_))
+        ));
+        assert!(decide_start(Some(&ok), &def, &json!({"net": 5})).is_err());
+        let failed = run(RunStatus::Failed {
+            error: RunError {
+                reason: "x".into(),
+                detail: "y".into(),
+            },
+            finished_at: "t1".into(),
+        });
+        let p = decide_start(Some(&failed), &def, &json!({"net": 100})).unwrap_err();
+        assert!(p.detail.contains("new run id"), "{}", p.detail);
+    }
+
+    #[test]
+    fn input_problems_point_into_input() {
+        let schema = json!({"type": "object", "properties": {"net": {"type": "number"}}, "required": ["net"]});
+        let p = check_input(&schema, &json!({"net": "x"})).unwrap_err();
+        assert_eq!(
+            (p.errors[0].pointer.as_str(), p.kind.as_deref()),
+            ("/input/net", Some("input_schema"))
+        );
+        assert!(check_run_id("order-42_b").is_ok() && check_run_id("no spaces").is_err());
+        assert!(run_id([1; RANDOM_CHARS]).starts_with("run_"));
+    }
+}

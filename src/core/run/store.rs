@@ -1,0 +1,86 @@
+//! What the run's object and the playbook's index of runs are asked, and what they answer.
+
+use serde::{Deserialize, Serialize};
+
+use super::Run;
+use crate::core::definition::Ref;
+use crate::core::error::Problem;
+
+pub const LIST_LIMIT_DEFAULT: usize = 20;
+pub const LIST_LIMIT_MAX: usize = 100;
+
+/// A run to start, with the document of the version it runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StartRun {
+    pub run: Run,
+    pub source: String,
+}
+
+/// One row of the playbook's index of runs, which `list_runs` pages through.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunEntry {
+    pub run_id: String,
+    pub definition: Ref,
+    pub version: u32,
+    pub status: String,
+    pub started_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<String>,
+}
+
+impl RunEntry {
+    pub fn of(run: &Run) -> RunEntry {
+        RunEntry {
+            run_id: run.run_id.clone(),
+            definition: run.definition.clone(),
+            version: run.version,
+            status: run.status.word().into(),
+            started_at: run.started_at.clone(),
+            finished_at: run.status.finished_at().map(str::to_string),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunQuery {
+    pub definition: Option<Ref>,
+    pub status: Option<String>,
+    pub limit: usize,
+    /// The position the page before ended at; pages go newest first.
+    pub before: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunPage {
+    pub runs: Vec<RunEntry>,
+    pub next_cursor: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum IndexCommand {
+    /// Records a run as started, unless its id is indexed already.
+    Add(RunEntry),
+    /// Records how an indexed run stands now.
+    Update(RunEntry),
+    List(RunQuery),
+}
+
+pub const STATUSES: [&str; 4] = ["started", "succeeded", "failed", "cancelled"];
+
+pub fn decode_cursor(token: &str) -> Result<i64, Problem> {
+    token
+        .strip_prefix("r")
+        .and_then(|n| n.parse::<i64>().ok())
+        .filter(|n| *n > 0)
+        .ok_or_else(|| {
+            Problem::invalid(
+                "/cursor",
+                "is not a cursor this list gave; pass next_cursor as it came",
+            )
+        })
+}
+
+pub fn encode_cursor(position: i64) -> String {
+    format!("r{position}")
+}

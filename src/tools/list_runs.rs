@@ -1,0 +1,111 @@
+//! `list_runs`: `GET /v1/orgs/{org}/playbooks/{playbook}/runs`.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::definition_words::{served_kind, type_arg};
+use super::playbook_summary::playbook_arg;
+use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use crate::core::caller::Scope;
+use crate::core::definition::Ref;
+use crate::core::run::store::{
+    decode_cursor, RunQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, STATUSES,
+};
+use crate::core::text::{cap, count, SUMMARY_MAX};
+use crate::core::Problem;
+
+pub const TOOL: Tool = Tool {
+    name: "list_runs",
+    title: "List runs",
+    description: "List the playbook's runs, newest first, each with its function, version, status and times; filter by a function (type and name) or by status. Pages come one at a time: read on with the next_cursor of the page before. get_run reads one run whole.",
+    hints: Hints::READ,
+    scope: Scope::PlaybookRead,
+    reach: Reach::Playbook,
+    method: Method::Get,
+    path: "/v1/orgs/{org}/playbooks/{playbook}/runs",
+    input_schema,
+    run: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "playbook": playbook_arg(),
+            "type": type_arg(),
+            "name": { "type": "string", "minLength": 1, "maxLength": 64, "description": "With type, only the runs of this function." },
+            "status": { "type": "string", "enum": STATUSES, "description": "Only runs that stand so." },
+            "limit": { "type": "integer", "minimum": 1, "maximum": LIST_LIMIT_MAX, "default": LIST_LIMIT_DEFAULT, "description": "The most runs on one page." },
+            "cursor": { "type": "string", "maxLength": 32, "description": "The next_cursor of the page before." }
+        },
+        "required": ["playbook"],
+        "additionalProperties": false
+    })
+}
+
+#[derive(Deserialize)]
+struct Args {
+    playbook: String,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    name: Option<String>,
+    status: Option<String>,
+    limit: Option<usize>,
+    cursor: Option<String>,
+}
+
+async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
+    let a: Args = args::parse(args)?;
+    let definition = match (a.kind, a.name) {
+        (Some(k), Some(name)) => Some(Ref {
+            kind: served_kind(&k)?,
+            name,
+        }),
+        (None, None) => None,
+        (Some(_), None) => {
+            return Err(Problem::invalid(
+                "/name",
+                "is needed with type: name the function whose runs to list",
+            ))
+        }
+        (None, Some(_)) => {
+            return Err(Problem::invalid(
+                "/type",
+                "is needed with name: a name is unique within its type",
+            ))
+        }
+    };
+    let before = a.cursor.as_deref().map(decode_cursor).transpose()?;
+    let query = RunQuery {
+        definition,
+        status: a.status,
+        limit: a.limit.unwrap_or(LIST_LIMIT_DEFAULT),
+        before,
+    };
+    let page = ctx
+        .backend
+        .list_runs(&ctx.caller.org, &a.playbook, query)
+        .await?;
+    let summary = match page.runs.len() {
+        0 => "No run is on this page.".to_string(),
+        n => {
+            let more = if page.next_cursor.is_some() {
+                " More follow: pass next_cursor to read on."
+            } else {
+                ""
+            };
+            let newest = &page.runs[0];
+            format!(
+                "Found {} on this page, newest first; the newest, {}, of {}, {}.{more}",
+                count(n, "run"),
+                newest.run_id,
+                newest.definition.key(),
+                newest.status
+            )
+        }
+    };
+    Ok(Output::ok(
+        cap(&summary, SUMMARY_MAX),
+        serde_json::to_value(&page).unwrap_or_default(),
+    ))
+}

@@ -1,0 +1,124 @@
+//! `run_definition`: `POST /v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/run`.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::definition_words::{check_name, name_arg, served_kind, type_arg};
+use super::playbook_summary::playbook_arg;
+use super::run_words::outcome;
+use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use crate::core::caller::Scope;
+use crate::core::definition::record::DefinitionStatus;
+use crate::core::definition::store::DefinitionCommand;
+use crate::core::definition::{Document, Kind, Ref};
+use crate::core::run::store::StartRun;
+use crate::core::run::{check_input, check_run_id, run_id, Run, RunStatus};
+use crate::core::text::quote;
+use crate::core::Problem;
+
+pub const TOOL: Tool = Tool {
+    name: "run_definition",
+    title: "Run a function",
+    description: "Run a function once, with its input and an optional run_id. A workflow does a job the person wants done again, while a function runs alone here to be tested. A run that finishes at once answers how it ended; a run that finishes later answers started, and get_run shows how it ended. Calling again with the same run_id and input answers that run and runs nothing again. This version runs computation functions; the other types are saved but not run yet.",
+    hints: Hints { read_only: false, destructive: true, idempotent: false, open_world: true },
+    scope: Scope::PlaybookWrite,
+    reach: Reach::Playbook,
+    method: Method::Post,
+    path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/run",
+    input_schema,
+    run: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "playbook": playbook_arg(),
+            "type": type_arg(),
+            "name": name_arg(),
+            "input": { "type": "object", "description": "The input, as the function's input.schema describes it." },
+            "run_id": { "type": "string", "minLength": 1, "maxLength": 64, "description": "An id of your choosing (letters, digits, - and _), so that a retry answers the same run instead of starting another." }
+        },
+        "required": ["playbook", "type", "name"],
+        "additionalProperties": false
+    })
+}
+
+#[derive(Deserialize)]
+struct Args {
+    playbook: String,
+    #[serde(rename = "type")]
+    kind: String,
+    name: String,
+    #[serde(default)]
+    input: Option<Value>,
+    run_id: Option<String>,
+}
+
+async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
+    let a: Args = args::parse(args)?;
+    let kind = served_kind(&a.kind)?;
+    check_name(&a.name)?;
+    if let Some(id) = &a.run_id {
+        check_run_id(id)?;
+    }
+    let get = DefinitionCommand::Get {
+        kind,
+        name: a.name.clone(),
+    };
+    let view = ctx
+        .backend
+        .definition(&ctx.caller.org, &a.playbook, get)
+        .await?;
+    match &view.definition.status {
+        DefinitionStatus::Active => {}
+        DefinitionStatus::Paused { .. } => {
+            return Err(Problem::conflict(format!(
+                "The {} {} is paused, and nothing starts a run of it until resume_definition.",
+                kind.noun(),
+                quote(&a.name)
+            )))
+        }
+        DefinitionStatus::Retired { .. } => {
+            return Err(Problem::conflict(format!(
+                "The {} {} is retired; restore_definition brings it back, then resume_definition.",
+                kind.noun(),
+                quote(&a.name)
+            )))
+        }
+    }
+    if kind != Kind::Computation {
+        return Err(Problem::unavailable(format!(
+            "This version saves {} functions but does not run them yet; it runs computation functions.",
+            kind.as_str()
+        ))
+        .with_kind("type_not_run")
+        .with_field("/type", format!("{} functions do not run yet", kind.as_str())));
+    }
+    let input = a.input.unwrap_or_else(|| json!({}));
+    let doc = Document::parse(&view.document)?;
+    if let Some(schema) = doc.front.pointer("/input/schema") {
+        check_input(schema, &input)?;
+    }
+    let run = Run {
+        run_id: a.run_id.unwrap_or_else(|| run_id(ctx.random)),
+        playbook: a.playbook.clone(),
+        definition: Ref { kind, name: a.name },
+        version: view.definition.version,
+        input,
+        status: RunStatus::Started,
+        started_at: ctx.now.clone(),
+    };
+    let start = StartRun {
+        run,
+        source: view.document.clone(),
+    };
+    let run = ctx
+        .backend
+        .start_run(&ctx.caller.org, &a.playbook, start)
+        .await?;
+    Ok(Output::ok(
+        outcome(&run),
+        serde_json::to_value(&run).unwrap_or_default(),
+    ))
+}
