@@ -30,7 +30,10 @@ export const IDENTITY_SENTENCE = `This connection acts as the local developer ${
 export const GET_STARTED_TEXT =
   'Create a playbook in Auto with one function and run it on a made-up example. Ask me what the playbook is for and anything else you need first, then give me a link to the run in Studio.';
 export const WELCOME_START = 'This organization has no playbooks yet.';
-export const GUIDES = ['start', 'terminology', 'playbooks'];
+export const GUIDES = [
+  'start', 'terminology', 'playbooks', 'reasoning-function', 'lookup-function', 'interaction-function',
+  'prediction-function', 'computation-function', 'templates',
+];
 
 /** The contract's annotation table: [readOnly, destructive, idempotent, openWorld]. */
 export const TOOL_HINTS = {

@@ -1,0 +1,106 @@
+// Running a function through the official MCP client: a computation function runs and answers its
+// output, a retry under a run id answers the same run (and another input is refused), concurrent
+// duplicates start one run, bad input is refused at its field, and list_runs pages newest first.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+import { assertToolFailure, assertToolSuccess, pointers, runtimeUrl, uniqueName } from './helpers.mjs';
+
+const ADD_VAT = `---
+description: Adds VAT to a net amount
+input:
+  schema: { type: object, properties: { net: { type: number } }, required: [net] }
+output:
+  schema: { type: object, properties: { vat: { type: number }, gross: { type: number } }, required: [vat, gross] }
+compute:
+  vat: input.net * 0.2
+  gross: input.net + vat
+---
+`;
+const OVERVIEW = 'Adds 20% VAT to a net amount and answers the VAT and the gross amount.';
+const DIAGRAM = 'flowchart LR\n  A[net] --> B[vat = net x 0.2] --> C[gross = net + vat]';
+
+describe('runs through @modelcontextprotocol/sdk (v1)', () => {
+  let client;
+  let playbook;
+  const call = (name, args) => client.callTool({ name, arguments: { playbook, ...args } });
+  const run = (args) => call('run_definition', { type: 'computation', name: 'add-vat', ...args });
+
+  before(async () => {
+    client = new Client({ name: 'runs-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${runtimeUrl()}/mcp`)));
+    const made = await client.callTool({ name: 'create_playbook', arguments: { name: uniqueName('runs') } });
+    playbook = made.structuredContent.id;
+    assertToolSuccess(await call('create_definition', {
+      type: 'computation', name: 'add-vat', source: ADD_VAT, overview: OVERVIEW, diagram: DIAGRAM,
+    }));
+  });
+  after(() => client?.close());
+
+  test('a computation function runs and answers its output in words and as structured content', async () => {
+    const result = await run({ input: { net: 100 } });
+    const out = assertToolSuccess(result);
+    assert.equal(out.status, 'succeeded');
+    assert.deepEqual(out.output, { vat: 20, gross: 120 });
+    assert.equal(out.version, 1);
+    assert.match(result.content[0].text, /finished\. Its result: vat: 20 and gross: 120\./);
+    const read = assertToolSuccess(await call('get_run', { run_id: out.run_id }));
+    assert.deepEqual(read, out);
+  });
+
+  test('a retry under a run id answers the same run; another input is refused', async () => {
+    const first = assertToolSuccess(await run({ input: { net: 10 }, run_id: 'order-10' }));
+    const again = assertToolSuccess(await run({ input: { net: 10 }, run_id: 'order-10' }));
+    assert.deepEqual(again, first);
+    const other = assertToolFailure(await run({ input: { net: 11 }, run_id: 'order-10' }), 'conflict');
+    assert.ok(pointers(other).includes('/run_id'), JSON.stringify(other));
+    assert.match(other.detail, /new run id/);
+  });
+
+  test('concurrent duplicates under one run id start exactly one run', async () => {
+    const results = await Promise.all(Array.from({ length: 12 }, () => run({ input: { net: 7 }, run_id: 'dup-7' })));
+    for (const r of results) assert.equal(assertToolSuccess(r).run_id, 'dup-7');
+    const listed = assertToolSuccess(await call('list_runs', { type: 'computation', name: 'add-vat', limit: 100 }));
+    assert.equal(listed.runs.filter((r) => r.run_id === 'dup-7').length, 1);
+  });
+
+  test('an input the schema refuses is invalid_input of kind input_schema, at its field', async () => {
+    const problem = assertToolFailure(await run({ input: { net: 'a lot' } }), 'invalid_input');
+    assert.equal(problem.kind, 'input_schema');
+    assert.deepEqual(pointers(problem), ['/input/net']);
+    const missing = assertToolFailure(await run({}), 'invalid_input');
+    assert.equal(missing.kind, 'input_schema');
+  });
+
+  test('a paused function does not run, and a type not run yet says so', async () => {
+    assertToolSuccess(await call('pause_definition', { type: 'computation', name: 'add-vat' }));
+    assertToolFailure(await run({ input: { net: 1 } }), 'conflict');
+    assertToolSuccess(await call('resume_definition', { type: 'computation', name: 'add-vat' }));
+    assertToolSuccess(await run({ input: { net: 1 } }));
+    const unknown = assertToolFailure(await call('run_definition', { type: 'reasoning', name: 'nope' }), 'not_found');
+    assert.ok(unknown.detail.includes('nope'));
+    const gone = assertToolFailure(await call('get_run', { run_id: 'never-ran' }), 'not_found');
+    assert.ok(pointers(gone).includes('/run_id'));
+  });
+
+  test('list_runs pages newest first with next_cursor, and filters by status', async () => {
+    for (let i = 0; i < 5; i += 1) assertToolSuccess(await run({ input: { net: i }, run_id: `page-${i}` }));
+    const seen = [];
+    let cursor;
+    do {
+      const page = assertToolSuccess(await call('list_runs', { limit: 2, ...(cursor ? { cursor } : {}) }));
+      assert.ok(page.runs.length <= 2);
+      seen.push(...page.runs.map((r) => r.run_id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    assert.equal(new Set(seen).size, seen.length, 'no run is listed twice');
+    const order = seen.filter((id) => id.startsWith('page-'));
+    assert.deepEqual(order, ['page-4', 'page-3', 'page-2', 'page-1', 'page-0']);
+    const failed = assertToolSuccess(await call('list_runs', { status: 'failed' }));
+    assert.deepEqual(failed.runs, []);
+    const bad = assertToolFailure(await call('list_runs', { cursor: 'nonsense' }), 'invalid_input');
+    assert.deepEqual(pointers(bad), ['/cursor']);
+  });
+});
