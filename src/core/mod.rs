@@ -4,6 +4,7 @@ pub mod caller;
 pub mod definition;
 pub mod directory;
 pub mod error;
+pub mod event;
 pub mod ids;
 pub mod playbook;
 pub mod run;

@@ -4,7 +4,7 @@ use futures::future::LocalBoxFuture;
 use worker::{Env, Stub};
 
 use super::do_rpc::{
-    self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_DEFINITIONS, PLAYBOOK_GET, PLAYBOOK_RUNS,
+    self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET, PLAYBOOK_RUNS,
     RUN_GET, RUN_START,
 };
 use super::env::{ORGANIZATIONS, PLAYBOOKS, RUNS};
@@ -12,12 +12,14 @@ use crate::core::definition::store::{
     DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView,
 };
 use crate::core::directory::{unknown_playbook, Change, Command, ListPage, ListQuery};
+use crate::core::event::EventCommand;
 use crate::core::ids::is_playbook_id;
 use crate::core::playbook::Playbook;
 use crate::core::run::store::{IndexCommand, RunEntry, RunPage, RunQuery, StartRun};
 use crate::core::run::{check_run_id, Run};
 use crate::core::Problem;
 use crate::tools::Backend;
+use serde_json::Value;
 
 pub struct Objects<'e> {
     pub env: &'e Env,
@@ -77,6 +79,21 @@ impl Objects<'_> {
 }
 
 impl Backend for Objects<'_> {
+    fn events<'a>(
+        &'a self,
+        org: &'a str,
+        pb: &'a str,
+        command: EventCommand,
+    ) -> LocalBoxFuture<'a, Result<Value, Problem>> {
+        Box::pin(async move {
+            if !is_playbook_id(pb) {
+                return Err(unknown_playbook(pb));
+            }
+            let body = serde_json::json!({ "playbook": pb, "command": command });
+            do_rpc::call(&playbook(self.env, org, pb)?, PLAYBOOK_EVENTS, &body).await
+        })
+    }
+
     fn start_run<'a>(
         &'a self,
         org: &'a str,

@@ -13,6 +13,7 @@ pub const PLAYBOOK_GET: &str = "/get";
 pub const PLAYBOOK_SAVE: &str = "/save";
 pub const PLAYBOOK_DEFINITIONS: &str = "/definitions";
 pub const PLAYBOOK_RUNS: &str = "/runs";
+pub const PLAYBOOK_EVENTS: &str = "/events";
 pub const RUN_START: &str = "/start";
 pub const RUN_GET: &str = "/get";
 

@@ -6,6 +6,7 @@ mod definitions;
 mod do_rpc;
 mod entry;
 mod env;
+mod events;
 mod mcp_http;
 mod organization;
 mod playbook;

@@ -5,10 +5,14 @@ use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
 use super::definitions::{self, Definitions};
-use super::do_rpc::{self, PLAYBOOK_DEFINITIONS, PLAYBOOK_GET, PLAYBOOK_RUNS, PLAYBOOK_SAVE};
+use super::do_rpc::{
+    self, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET, PLAYBOOK_RUNS, PLAYBOOK_SAVE,
+};
+use super::events::{self, Events};
 use super::runs_index::{self, RunsIndex};
 use crate::core::definition::store::DefinitionCommand;
 use crate::core::directory::{unknown_playbook, Save};
+use crate::core::event::EventCommand;
 use crate::core::playbook::Playbook;
 use crate::core::run::store::IndexCommand;
 use crate::core::Problem;
@@ -28,9 +32,10 @@ impl DurableObject for PlaybookObject {
         let sql = state.storage().sql();
         // The record is one JSON row; later tables (definitions, runs) sit beside it.
         let schema = format!(
-            "CREATE TABLE IF NOT EXISTS playbook (id TEXT PRIMARY KEY, record TEXT NOT NULL);{}{}",
+            "CREATE TABLE IF NOT EXISTS playbook (id TEXT PRIMARY KEY, record TEXT NOT NULL);{}{}{}",
             definitions::SCHEMA,
-            runs_index::SCHEMA
+            runs_index::SCHEMA,
+            events::SCHEMA
         );
         if let Err(e) = sql.exec(&schema, None) {
             worker::console_error!("playbook schema: {e}");
@@ -49,6 +54,15 @@ impl DurableObject for PlaybookObject {
                 Ok(save) => self.save(save),
                 Err(p) => Err(p),
             },
+            PLAYBOOK_EVENTS => {
+                return match do_rpc::read_body::<AddressedEvents>(&mut req).await {
+                    Ok(a) => match self.load(&a.playbook) {
+                        Ok(_) => do_rpc::reply(Events { sql: &self.sql }.run(a.command)),
+                        Err(p) => do_rpc::reply::<()>(Err(p)),
+                    },
+                    Err(p) => do_rpc::reply::<()>(Err(p)),
+                };
+            }
             PLAYBOOK_RUNS => {
                 return match do_rpc::read_body::<AddressedRuns>(&mut req).await {
                     Ok(a) => match self.load(&a.playbook) {
@@ -75,6 +89,13 @@ impl DurableObject for PlaybookObject {
 struct Addressed {
     playbook: String,
     command: DefinitionCommand,
+}
+
+/// A command of the playbook's events, with the id of the playbook it is for.
+#[derive(Deserialize)]
+struct AddressedEvents {
+    playbook: String,
+    command: EventCommand,
 }
 
 /// A command of the runs index, with the id of the playbook it is for.

@@ -1,28 +1,32 @@
-//! The Run Durable Object: one per run, named by its org, playbook and run id. It keeps the run
-//! and its events; a start under an id it already holds answers that run and runs nothing.
+//! The Run Durable Object: one per run, named by its org, playbook and run id. It keeps the run;
+//! a start under an id it already holds answers that run and runs nothing.
+//!
+//! The run's events wait in its outbox until the playbook has kept them with the run's state, so
+//! nothing a run recorded is lost when the playbook cannot be reached for a moment: every later
+//! call to the run reports what is still waiting, before it answers.
 
 use serde::Deserialize;
 use serde_json::{json, Value};
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
-use super::do_rpc::{self, RUN_GET, RUN_START};
+use super::backend::playbook as playbook_object;
+use super::do_rpc::{self, PLAYBOOK_EVENTS, PLAYBOOK_RUNS, RUN_GET, RUN_START};
 use super::playbook::storage;
-use crate::core::run::store::StartRun;
+use crate::core::event::{EventCommand, NewEvent};
+use crate::core::run::store::{IndexCommand, RunEntry, StartRun};
 use crate::core::run::{compute, decide_start, Run, RunStatus, Start};
 use crate::core::text::quote;
 use crate::core::Problem;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS run (id TEXT PRIMARY KEY, record TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS events (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, at TEXT NOT NULL,
-  summary TEXT NOT NULL, data TEXT NOT NULL
-);
+CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, event TEXT NOT NULL);
 ";
 
 #[durable_object]
 pub struct RunObject {
     sql: SqlStorage,
+    env: Env,
 }
 
 #[derive(Deserialize)]
@@ -31,17 +35,23 @@ struct Record {
 }
 
 #[derive(Deserialize)]
+struct Outboxed {
+    seq: i64,
+    event: String,
+}
+
+#[derive(Deserialize)]
 struct Get {
     run_id: String,
 }
 
 impl DurableObject for RunObject {
-    fn new(state: State, _env: Env) -> Self {
+    fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
         if let Err(e) = sql.exec(SCHEMA, None) {
             worker::console_error!("run schema: {e}");
         }
-        RunObject { sql }
+        RunObject { sql, env }
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
@@ -57,6 +67,10 @@ impl DurableObject for RunObject {
                 Err(p) => Err(p),
             },
             other => Err(Problem::internal(format!("no endpoint {other}"))),
+        };
+        let result = match result {
+            Ok(run) => self.report(&run).await.map(|()| run),
+            Err(p) => Err(p),
         };
         do_rpc::reply(result)
     }
@@ -94,17 +108,52 @@ impl RunObject {
         Ok(())
     }
 
-    fn record(&self, kind: &str, at: &str, summary: String, data: Value) -> Result<(), Problem> {
+    fn record(
+        &self,
+        run: &Run,
+        kind: &str,
+        at: &str,
+        summary: String,
+        data: Value,
+    ) -> Result<(), Problem> {
+        let event = NewEvent {
+            kind: kind.into(),
+            at: at.into(),
+            summary,
+            run_id: Some(run.run_id.clone()),
+            data,
+        };
+        let text = serde_json::to_string(&event)
+            .map_err(|e| Problem::internal(format!("could not encode: {e}")))?;
         self.sql
-            .exec(
-                "INSERT INTO events (kind, at, summary, data) VALUES (?, ?, ?, ?)",
-                vec![
-                    kind.into(),
-                    at.into(),
-                    summary.into(),
-                    data.to_string().into(),
-                ],
-            )
+            .exec("INSERT INTO outbox (event) VALUES (?)", vec![text.into()])
+            .map_err(storage)?;
+        Ok(())
+    }
+
+    /// Hands the playbook the run's waiting events and its state, then empties the outbox.
+    async fn report(&self, run: &Run) -> Result<(), Problem> {
+        let rows: Vec<Outboxed> = self
+            .sql
+            .exec("SELECT seq, event FROM outbox ORDER BY seq", None)
+            .and_then(|c| c.to_array())
+            .map_err(storage)?;
+        let Some(last) = rows.last().map(|r| r.seq) else {
+            return Ok(());
+        };
+        let events: Vec<NewEvent> = rows
+            .iter()
+            .filter_map(|r| serde_json::from_str(&r.event).ok())
+            .collect();
+        let stub = playbook_object(&self.env, &run.org, &run.playbook)?;
+        let append =
+            json!({ "playbook": run.playbook, "command": EventCommand::Append { events } });
+        let _: Value = do_rpc::call(&stub, PLAYBOOK_EVENTS, &append).await?;
+        let update =
+            json!({ "playbook": run.playbook, "command": IndexCommand::Update(RunEntry::of(run)) });
+        let _: Option<Value> = do_rpc::call(&stub, PLAYBOOK_RUNS, &update).await?;
+        self.sql
+            .exec("DELETE FROM outbox WHERE seq <= ?", vec![last.into()])
             .map_err(storage)?;
         Ok(())
     }
@@ -124,9 +173,11 @@ impl RunObject {
             quote(&run.definition.name)
         );
         self.save(&run)?;
+        let started = run.started_at.clone();
         self.record(
+            &run,
             "run_started",
-            &run.started_at,
+            &started,
             format!("A run of {noun} started."),
             json!({ "input": run.input }),
         )?;
@@ -144,15 +195,17 @@ impl RunObject {
         self.save(&run)?;
         match &run.status {
             RunStatus::Succeeded { output, .. } => self.record(
+                &run,
                 "run_succeeded",
                 &now,
                 "A run finished.".into(),
                 json!({ "output": output }),
             )?,
             RunStatus::Failed { error, .. } => self.record(
+                &run,
                 "run_failed",
                 &now,
-                format!("A run failed: {}", error.detail),
+                format!("A run of {noun} failed: {}", error.detail),
                 json!({ "error": error }),
             )?,
             _ => {}

@@ -7,11 +7,13 @@ use crate::core::definition::store::{
     DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView,
 };
 use crate::core::directory::{Command, ListPage};
+use crate::core::event::EventCommand;
 use crate::core::ids::RANDOM_CHARS;
 use crate::core::playbook::Playbook;
 use crate::core::run::store::{RunPage, RunQuery, StartRun};
 use crate::core::run::Run;
 use crate::core::{Caller, Problem};
+use serde_json::Value;
 
 /// Storage as operations see it. Every playbook change goes through the org's directory, which
 /// keeps names unique and the list in one place; a read of one playbook goes to the playbook.
@@ -38,6 +40,13 @@ pub trait Backend {
         playbook: &'a str,
         command: DefinitionCommand,
     ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>>;
+    /// Appends to, lists or reads the playbook's events; answers what the command answers.
+    fn events<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        command: EventCommand,
+    ) -> LocalBoxFuture<'a, Result<Value, Problem>>;
     /// Starts a run in its own object, indexed in the playbook; answers it as it stands.
     fn start_run<'a>(
         &'a self,

@@ -8,14 +8,17 @@ mod create_playbook;
 mod definition_change;
 mod definition_words;
 mod get_definition;
+mod get_event;
 mod get_guide;
 mod get_playbook;
 mod get_run;
 mod list_definitions;
+mod list_playbook_events;
 mod list_playbooks;
 mod list_runs;
 mod pause_definition;
 mod playbook_summary;
+mod publish_event;
 mod restore_definition;
 mod restore_playbook;
 mod resume_definition;
@@ -143,7 +146,7 @@ pub struct Tool {
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> &'static [Tool] {
-    static TOOLS: [Tool; 18] = [
+    static TOOLS: [Tool; 21] = [
         create_playbook::TOOL,
         list_playbooks::TOOL,
         get_playbook::TOOL,
@@ -161,6 +164,9 @@ pub fn all() -> &'static [Tool] {
         run_definition::TOOL,
         get_run::TOOL,
         list_runs::TOOL,
+        publish_event::TOOL,
+        list_playbook_events::TOOL,
+        get_event::TOOL,
         get_guide::TOOL,
     ];
     &TOOLS
@@ -240,5 +246,8 @@ mod tests {
         assert_eq!(h("run_definition"), Some(open));
         assert_eq!(h("get_run"), Some(Hints::READ));
         assert_eq!(h("list_runs"), Some(Hints::READ));
+        assert_eq!(h("publish_event"), Some(Hints::WRITE));
+        assert_eq!(h("list_playbook_events"), Some(Hints::READ));
+        assert_eq!(h("get_event"), Some(Hints::READ));
     }
 }

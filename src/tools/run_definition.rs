@@ -102,6 +102,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     }
     let run = Run {
         run_id: a.run_id.unwrap_or_else(|| run_id(ctx.random)),
+        org: ctx.caller.org.clone(),
         playbook: a.playbook.clone(),
         definition: Ref { kind, name: a.name },
         version: view.definition.version,

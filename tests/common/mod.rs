@@ -11,6 +11,7 @@ use playbook_runtime::core::definition::store::{
 use playbook_runtime::core::directory::{
     decide, unknown_playbook, Command, Cursor, Decision, ListPage, ListQuery,
 };
+use playbook_runtime::core::event::EventCommand;
 use playbook_runtime::core::playbook::{name_key, Playbook};
 use playbook_runtime::core::run::store::{RunPage, RunQuery, StartRun};
 use playbook_runtime::core::run::Run;
@@ -32,6 +33,15 @@ impl Backend for Memory {
         _command: DefinitionCommand,
     ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
         Box::pin(async { Err(Problem::unavailable("the host tests keep no definitions")) })
+    }
+
+    fn events<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _command: EventCommand,
+    ) -> LocalBoxFuture<'a, Result<serde_json::Value, Problem>> {
+        Box::pin(async { Err(Problem::unavailable("the host tests keep no events")) })
     }
 
     fn start_run<'a>(

@@ -54,6 +54,9 @@ export const TOOL_HINTS = {
   run_definition: [false, true, false, true],
   get_run: [true, false, true, false],
   list_runs: [true, false, true, false],
+  publish_event: [false, true, false, false],
+  list_playbook_events: [true, false, true, false],
+  get_event: [true, false, true, false],
   get_guide: [true, false, true, false],
 };
 

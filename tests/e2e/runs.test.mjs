@@ -103,4 +103,35 @@ describe('runs through @modelcontextprotocol/sdk (v1)', () => {
     const bad = assertToolFailure(await call('list_runs', { cursor: 'nonsense' }), 'invalid_input');
     assert.deepEqual(pointers(bad), ['/cursor']);
   });
+
+  test("a run's history reads oldest first; the playbook's newest first; get_event reads one whole", async () => {
+    const ran = assertToolSuccess(await run({ input: { net: 50 }, run_id: 'history-50' }));
+    const history = assertToolSuccess(await call('list_playbook_events', { run_id: ran.run_id }));
+    assert.deepEqual(history.events.map((e) => e.kind), ['run_started', 'run_succeeded']);
+    assert.deepEqual(history.events[0].data, { input: { net: 50 } });
+    assert.match(history.events[0].summary, /A run of the computation function “add-vat” started\./);
+
+    const published = assertToolSuccess(await call('publish_event', {
+      kind: 'month_closed', data: { month: '2026-11', totals: { revenue: 41200 } },
+    }));
+    assert.match(published.event_id, /^ev_\d+$/);
+    const newest = assertToolSuccess(await call('list_playbook_events', { limit: 1 }));
+    assert.equal(newest.events[0].event_id, published.event_id);
+    assert.ok(newest.next_cursor, 'more events follow');
+    const older = assertToolSuccess(await call('list_playbook_events', { limit: 1, cursor: newest.next_cursor }));
+    assert.notEqual(older.events[0].event_id, published.event_id);
+    const one = assertToolSuccess(await call('get_event', { event_id: published.event_id }));
+    assert.deepEqual(one.data, { month: '2026-11', totals: { revenue: 41200 } });
+
+    const big = 'x'.repeat(5000);
+    const large = assertToolSuccess(await call('publish_event', { kind: 'note_kept', data: { text: big } }));
+    const listed = assertToolSuccess(await call('list_playbook_events', { kind: 'note_kept' }));
+    assert.equal(listed.events[0].data, undefined, 'a large data is left out of a list');
+    assert.ok(listed.events[0].data_size > 5000);
+    assert.equal(assertToolSuccess(await call('get_event', { event_id: large.event_id })).data.text, big);
+
+    assert.deepEqual(pointers(assertToolFailure(await call('publish_event', { kind: 'Month Closed' }), 'invalid_input')), ['/kind']);
+    assert.deepEqual(pointers(assertToolFailure(await call('publish_event', { kind: 'run_started' }), 'invalid_input')), ['/kind']);
+    assertToolFailure(await call('get_event', { event_id: 'ev_999999' }), 'not_found');
+  });
 });

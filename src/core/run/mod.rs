@@ -63,6 +63,9 @@ pub struct RunError {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Run {
     pub run_id: String,
+    /// The org and playbook the run belongs to, which name the objects it reports to.
+    #[serde(skip_serializing_if = "String::is_empty", default)]
+    pub org: String,
     pub playbook: String,
     pub definition: Ref,
     pub version: u32,
@@ -159,6 +162,7 @@ mod tests {
     fn run(status: RunStatus) -> Run {
         Run {
             run_id: "r1".into(),
+            org: "local".into(),
             playbook: "pb_x".into(),
             definition: Ref {
                 kind: Kind::Computation,

@@ -1,0 +1,158 @@
+//! Events: everything that happened in a playbook, each with a plain-language summary. Runs
+//! record theirs; an agent publishes facts of the business, such as a month closed.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::error::Problem;
+
+pub const KIND_MAX: usize = 64;
+/// The most bytes a published event's data takes, as JSON.
+pub const DATA_MAX_BYTES: usize = 65_536;
+pub const LIST_LIMIT_DEFAULT: usize = 50;
+pub const LIST_LIMIT_MAX: usize = 200;
+/// In a list, data larger than this is left out and its size given; get_event reads it whole.
+pub const LISTED_DATA_MAX_BYTES: usize = 2_048;
+
+/// An event as it is recorded, before the playbook numbers it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NewEvent {
+    pub kind: String,
+    pub at: String,
+    pub summary: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_id: Option<String>,
+    pub data: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    pub event_id: String,
+    #[serde(flatten)]
+    pub event: NewEvent,
+}
+
+impl Event {
+    /// The event as a list shows it: a large `data` is replaced by its size.
+    pub fn listed(mut self) -> Value {
+        let size = self.event.data.to_string().len();
+        if size > LISTED_DATA_MAX_BYTES {
+            self.event.data = Value::Null;
+            let mut v = serde_json::to_value(&self).unwrap_or_default();
+            if let Some(o) = v.as_object_mut() {
+                o.remove("data");
+                o.insert("data_size".into(), size.into());
+            }
+            return v;
+        }
+        serde_json::to_value(&self).unwrap_or_default()
+    }
+}
+
+pub fn event_id(position: i64) -> String {
+    format!("ev_{position}")
+}
+
+pub fn position(event_id: &str) -> Option<i64> {
+    event_id
+        .strip_prefix("ev_")?
+        .parse()
+        .ok()
+        .filter(|n: &i64| *n > 0)
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EventQuery {
+    /// One run's events, oldest first; without it, the playbook's, newest first.
+    pub run_id: Option<String>,
+    pub kind: Option<String>,
+    pub limit: usize,
+    /// The position the page before ended at.
+    pub after: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EventPage {
+    pub events: Vec<Value>,
+    pub next_cursor: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum EventCommand {
+    Append { events: Vec<NewEvent> },
+    List(EventQuery),
+    Get { event_id: String },
+}
+
+/// An event kind a person or a trigger names: lowercase letters, digits, `_`, `.` and `-`.
+pub fn check_kind(kind: &str) -> Result<(), Problem> {
+    let ok = !kind.is_empty()
+        && kind.len() <= KIND_MAX
+        && kind.starts_with(|c: char| c.is_ascii_lowercase())
+        && kind
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"_.-".contains(&b));
+    if ok {
+        Ok(())
+    } else {
+        Err(Problem::invalid(
+            "/kind",
+            format!("must be 1 to {KIND_MAX} lowercase letters, digits, _ . and -, starting with a letter, as month_closed"),
+        ))
+    }
+}
+
+/// Kinds the runtime records itself; a published event may not take one.
+pub const RECORDED: [&str; 4] = [
+    "run_started",
+    "run_succeeded",
+    "run_failed",
+    "run_cancelled",
+];
+
+pub fn decode_cursor(token: &str) -> Result<i64, Problem> {
+    token
+        .strip_prefix('e')
+        .and_then(|n| n.parse::<i64>().ok())
+        .filter(|n| *n > 0)
+        .ok_or_else(|| {
+            Problem::invalid(
+                "/cursor",
+                "is not a cursor this list gave; pass next_cursor as it came",
+            )
+        })
+}
+
+pub fn encode_cursor(position: i64) -> String {
+    format!("e{position}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn kinds_ids_and_listing() {
+        assert!(check_kind("month_closed").is_ok());
+        assert!(
+            check_kind("Month").is_err() && check_kind("").is_err() && check_kind("a b").is_err()
+        );
+        assert_eq!(position(&event_id(42)), Some(42));
+        assert_eq!(decode_cursor(&encode_cursor(7)), Ok(7));
+        let big = Event {
+            event_id: event_id(1),
+            event: NewEvent {
+                kind: "k".into(),
+                at: "t".into(),
+                summary: "s".into(),
+                run_id: None,
+                data: json!({"x": "y".repeat(3000)}),
+            },
+        };
+        let listed = big.listed();
+        assert!(listed.get("data").is_none());
+        assert!(listed["data_size"].as_u64().unwrap() > 3000);
+    }
+}

@@ -1,0 +1,151 @@
+//! A playbook's events in its Durable Object: appended by its runs and by publish_event, read
+//! newest first a page at a time, or one run's oldest first.
+
+use serde::Deserialize;
+use serde_json::Value;
+use worker::SqlStorage;
+
+use super::playbook::storage;
+use crate::core::event::{
+    encode_cursor, event_id, position, Event, EventCommand, EventPage, EventQuery, NewEvent,
+    LIST_LIMIT_MAX,
+};
+use crate::core::Problem;
+
+pub const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS events (
+  position INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, at TEXT NOT NULL,
+  run_id TEXT, summary TEXT NOT NULL, data TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_of_run ON events (run_id, position);
+";
+
+#[derive(Deserialize)]
+struct Row {
+    position: i64,
+    kind: String,
+    at: String,
+    run_id: Option<String>,
+    summary: String,
+    data: String,
+}
+
+impl Row {
+    fn event(self) -> Event {
+        Event {
+            event_id: event_id(self.position),
+            event: NewEvent {
+                kind: self.kind,
+                at: self.at,
+                summary: self.summary,
+                run_id: self.run_id,
+                data: serde_json::from_str(&self.data).unwrap_or(Value::Null),
+            },
+        }
+    }
+}
+
+pub struct Events<'s> {
+    pub sql: &'s SqlStorage,
+}
+
+impl Events<'_> {
+    /// Appends, lists or reads; an append answers the events as numbered.
+    pub fn run(&self, command: EventCommand) -> Result<Value, Problem> {
+        match command {
+            EventCommand::Append { events } => {
+                let mut kept = Vec::with_capacity(events.len());
+                for e in events {
+                    kept.push(self.append(e)?);
+                }
+                Ok(serde_json::to_value(kept).unwrap_or_default())
+            }
+            EventCommand::List(q) => Ok(serde_json::to_value(self.list(q)?).unwrap_or_default()),
+            EventCommand::Get { event_id } => {
+                let event = self.get(&event_id)?;
+                Ok(serde_json::to_value(event).unwrap_or_default())
+            }
+        }
+    }
+
+    pub fn append(&self, e: NewEvent) -> Result<Event, Problem> {
+        let rows: Vec<Row> = self
+            .sql
+            .exec(
+                "INSERT INTO events (kind, at, run_id, summary, data) VALUES (?, ?, ?, ?, ?) RETURNING *",
+                vec![
+                    e.kind.clone().into(),
+                    e.at.clone().into(),
+                    e.run_id.clone().into(),
+                    e.summary.clone().into(),
+                    e.data.to_string().into(),
+                ],
+            )
+            .and_then(|c| c.to_array())
+            .map_err(storage)?;
+        rows.into_iter()
+            .next()
+            .map(Row::event)
+            .ok_or_else(|| Problem::internal("an event was not kept"))
+    }
+
+    fn get(&self, id: &str) -> Result<Event, Problem> {
+        let unknown = || {
+            Problem::not_found(format!(
+                "This playbook has no event {id}. list_playbook_events lists its events."
+            ))
+            .with_field("/event_id", "names no event of this playbook")
+        };
+        let at = position(id).ok_or_else(unknown)?;
+        let rows: Vec<Row> = self
+            .sql
+            .exec("SELECT * FROM events WHERE position = ?", vec![at.into()])
+            .and_then(|c| c.to_array())
+            .map_err(storage)?;
+        rows.into_iter().next().map(Row::event).ok_or_else(unknown)
+    }
+
+    fn list(&self, q: EventQuery) -> Result<EventPage, Problem> {
+        let limit = q.limit.clamp(1, LIST_LIMIT_MAX);
+        let kind = q.kind.clone().unwrap_or_default();
+        let rows: Vec<Row> = match &q.run_id {
+            // One run's history reads as it happened.
+            Some(run_id) => self.sql.exec(
+                "SELECT * FROM events WHERE run_id = ? AND position > ? AND (? = '' OR kind = ?) ORDER BY position LIMIT ?",
+                vec![
+                    run_id.clone().into(),
+                    q.after.unwrap_or(0).into(),
+                    kind.clone().into(),
+                    kind.into(),
+                    ((limit + 1) as i64).into(),
+                ],
+            ),
+            None => self.sql.exec(
+                "SELECT * FROM events WHERE position < ? AND (? = '' OR kind = ?) ORDER BY position DESC LIMIT ?",
+                vec![
+                    q.after.unwrap_or(i64::MAX).into(),
+                    kind.clone().into(),
+                    kind.into(),
+                    ((limit + 1) as i64).into(),
+                ],
+            ),
+        }
+        .and_then(|c| c.to_array())
+        .map_err(storage)?;
+        let more = rows.len() > limit;
+        let next_cursor = if more {
+            rows.get(limit - 1).map(|r| encode_cursor(r.position))
+        } else {
+            None
+        };
+        let events = rows
+            .into_iter()
+            .take(limit)
+            .map(|r| r.event().listed())
+            .collect();
+        Ok(EventPage {
+            events,
+            next_cursor,
+        })
+    }
+}

@@ -1,0 +1,68 @@
+//! `get_event`: `GET /v1/orgs/{org}/playbooks/{playbook}/events/{event_id}`.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::playbook_summary::playbook_arg;
+use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use crate::core::caller::Scope;
+use crate::core::event::EventCommand;
+use crate::core::text::{cap, SUMMARY_MAX};
+use crate::core::Problem;
+
+pub const TOOL: Tool = Tool {
+    name: "get_event",
+    title: "Read an event",
+    description: "Read one event of the playbook with every field in full, such as a run's whole input or output, by the event_id list_playbook_events gave.",
+    hints: Hints::READ,
+    scope: Scope::PlaybookRead,
+    reach: Reach::Playbook,
+    method: Method::Get,
+    path: "/v1/orgs/{org}/playbooks/{playbook}/events/{event_id}",
+    input_schema,
+    run: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "playbook": playbook_arg(),
+            "event_id": { "type": "string", "minLength": 1, "maxLength": 32, "description": "The event's id, such as ev_42." }
+        },
+        "required": ["playbook", "event_id"],
+        "additionalProperties": false
+    })
+}
+
+#[derive(Deserialize)]
+struct Args {
+    playbook: String,
+    event_id: String,
+}
+
+async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
+    let a: Args = args::parse(args)?;
+    let value = ctx
+        .backend
+        .events(
+            &ctx.caller.org,
+            &a.playbook,
+            EventCommand::Get {
+                event_id: a.event_id,
+            },
+        )
+        .await?;
+    let summary = value["summary"]
+        .as_str()
+        .unwrap_or("The event.")
+        .to_string();
+    let said = format!(
+        "{} ({}, {}, at {})",
+        summary,
+        value["event_id"].as_str().unwrap_or(""),
+        value["kind"].as_str().unwrap_or(""),
+        value["at"].as_str().unwrap_or("")
+    );
+    Ok(Output::ok(cap(&said, SUMMARY_MAX), value))
+}

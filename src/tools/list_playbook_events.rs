@@ -1,0 +1,81 @@
+//! `list_playbook_events`: `GET /v1/orgs/{org}/playbooks/{playbook}/events`.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::playbook_summary::playbook_arg;
+use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use crate::core::caller::Scope;
+use crate::core::event::{
+    decode_cursor, EventCommand, EventPage, EventQuery, KIND_MAX, LIST_LIMIT_DEFAULT,
+    LIST_LIMIT_MAX,
+};
+use crate::core::text::{cap, count, SUMMARY_MAX};
+use crate::core::Problem;
+
+pub const TOOL: Tool = Tool {
+    name: "list_playbook_events",
+    title: "Read the playbook's events",
+    description: "Read everything that happened in the playbook, newest first, or with run_id one run's whole history, oldest first: how it started and how it ended. Each event has its kind, time, summary and data (a large data is left out with its size; get_event reads it whole). Pages come one at a time: read on with the next_cursor of the page before.",
+    hints: Hints::READ,
+    scope: Scope::PlaybookRead,
+    reach: Reach::Playbook,
+    method: Method::Get,
+    path: "/v1/orgs/{org}/playbooks/{playbook}/events",
+    input_schema,
+    run: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "playbook": playbook_arg(),
+            "run_id": { "type": "string", "minLength": 1, "maxLength": 64, "description": "Only this run's events, oldest first." },
+            "kind": { "type": "string", "minLength": 1, "maxLength": KIND_MAX, "description": "Only events of this kind." },
+            "limit": { "type": "integer", "minimum": 1, "maximum": LIST_LIMIT_MAX, "default": LIST_LIMIT_DEFAULT, "description": "The most events on one page." },
+            "cursor": { "type": "string", "maxLength": 32, "description": "The next_cursor of the page before." }
+        },
+        "required": ["playbook"],
+        "additionalProperties": false
+    })
+}
+
+#[derive(Deserialize)]
+struct Args {
+    playbook: String,
+    run_id: Option<String>,
+    kind: Option<String>,
+    limit: Option<usize>,
+    cursor: Option<String>,
+}
+
+async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
+    let a: Args = args::parse(args)?;
+    let after = a.cursor.as_deref().map(decode_cursor).transpose()?;
+    let one_run = a.run_id.is_some();
+    let query = EventQuery {
+        run_id: a.run_id,
+        kind: a.kind,
+        limit: a.limit.unwrap_or(LIST_LIMIT_DEFAULT),
+        after,
+    };
+    let value = ctx
+        .backend
+        .events(&ctx.caller.org, &a.playbook, EventCommand::List(query))
+        .await?;
+    let page: EventPage = serde_json::from_value(value.clone())
+        .map_err(|e| Problem::internal(format!("the events could not be read: {e}")))?;
+    let more = if page.next_cursor.is_some() {
+        " More follow: pass next_cursor to read on."
+    } else {
+        ""
+    };
+    let summary = match (page.events.len(), one_run) {
+        (0, true) => "No event of that run is on this page.".to_string(),
+        (0, false) => "No event is on this page.".to_string(),
+        (n, true) => format!("Found {} of the run asked for in this playbook, oldest first, each with its fact and its metadata.{more}", count(n, "event")),
+        (n, false) => format!("Found {} in this playbook, newest first.{more}", count(n, "event")),
+    };
+    Ok(Output::ok(cap(&summary, SUMMARY_MAX), value))
+}
