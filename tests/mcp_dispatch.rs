@@ -177,7 +177,7 @@ fn unknown_tools_and_methods_are_protocol_errors() {
         &None,
     ));
     assert_eq!(r["result"]["resultType"], "complete");
-    assert_eq!(r["result"]["tools"].as_array().map(Vec::len), Some(21));
+    assert_eq!(r["result"]["tools"].as_array().map(Vec::len), Some(24));
 }
 
 #[test]

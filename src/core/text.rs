@@ -28,6 +28,15 @@ pub fn join_and(items: &[String]) -> String {
     }
 }
 
+/// The text with its first letter in capitals, for a sentence that starts with a name.
+pub fn capitalized(text: String) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => text,
+    }
+}
+
 /// Cuts `text` to at most `max` characters, ending with an ellipsis when it cut.
 pub fn cap(text: &str, max: usize) -> String {
     if text.chars().count() <= max {

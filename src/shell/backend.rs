@@ -4,8 +4,8 @@ use futures::future::LocalBoxFuture;
 use worker::{Env, Stub};
 
 use super::do_rpc::{
-    self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET, PLAYBOOK_RUNS,
-    RUN_GET, RUN_START,
+    self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET,
+    PLAYBOOK_REQUESTS, PLAYBOOK_RUNS, RUN_ANSWER, RUN_CANCEL, RUN_GET, RUN_START,
 };
 use super::env::{ORGANIZATIONS, PLAYBOOKS, RUNS};
 use crate::core::definition::store::{
@@ -15,7 +15,9 @@ use crate::core::directory::{unknown_playbook, Change, Command, ListPage, ListQu
 use crate::core::event::EventCommand;
 use crate::core::ids::is_playbook_id;
 use crate::core::playbook::Playbook;
-use crate::core::run::store::{IndexCommand, RunEntry, RunPage, RunQuery, StartRun};
+use crate::core::run::store::{
+    AnswerRun, IndexCommand, RequestCommand, RequestPage, RunEntry, RunPage, RunQuery, StartRun,
+};
 use crate::core::run::{check_run_id, Run};
 use crate::core::Problem;
 use crate::tools::Backend;
@@ -111,6 +113,55 @@ impl Backend for Objects<'_> {
                 .index(org, pb, IndexCommand::Update(RunEntry::of(&run)))
                 .await?;
             Ok(run)
+        })
+    }
+
+    fn answer_run<'a>(
+        &'a self,
+        org: &'a str,
+        pb: &'a str,
+        answer: AnswerRun,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
+        Box::pin(async move {
+            check_run_id(&answer.run_id)?;
+            let object = self.run_object(org, pb, &answer.run_id)?;
+            do_rpc::call(&object, RUN_ANSWER, &answer).await
+        })
+    }
+
+    fn cancel_run<'a>(
+        &'a self,
+        org: &'a str,
+        pb: &'a str,
+        run_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
+        Box::pin(async move {
+            check_run_id(run_id)?;
+            let object = self.run_object(org, pb, run_id)?;
+            do_rpc::call(
+                &object,
+                RUN_CANCEL,
+                &serde_json::json!({ "run_id": run_id }),
+            )
+            .await
+        })
+    }
+
+    fn list_requests<'a>(
+        &'a self,
+        org: &'a str,
+        pb: &'a str,
+        limit: usize,
+        before: Option<i64>,
+    ) -> LocalBoxFuture<'a, Result<RequestPage, Problem>> {
+        Box::pin(async move {
+            if !is_playbook_id(pb) {
+                return Err(unknown_playbook(pb));
+            }
+            let body = serde_json::json!({ "playbook": pb, "command": RequestCommand::List { limit, before } });
+            let page: Option<RequestPage> =
+                do_rpc::call(&playbook(self.env, org, pb)?, PLAYBOOK_REQUESTS, &body).await?;
+            page.ok_or_else(|| Problem::internal("the requests answered no page"))
         })
     }
 

@@ -14,6 +14,9 @@ pub const PLAYBOOK_SAVE: &str = "/save";
 pub const PLAYBOOK_DEFINITIONS: &str = "/definitions";
 pub const PLAYBOOK_RUNS: &str = "/runs";
 pub const PLAYBOOK_EVENTS: &str = "/events";
+pub const PLAYBOOK_REQUESTS: &str = "/requests";
+pub const RUN_ANSWER: &str = "/answer";
+pub const RUN_CANCEL: &str = "/cancel";
 pub const RUN_START: &str = "/start";
 pub const RUN_GET: &str = "/get";
 

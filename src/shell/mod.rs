@@ -10,5 +10,6 @@ mod events;
 mod mcp_http;
 mod organization;
 mod playbook;
+mod requests;
 mod run;
 mod runs_index;

@@ -6,15 +6,18 @@ use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, 
 
 use super::definitions::{self, Definitions};
 use super::do_rpc::{
-    self, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET, PLAYBOOK_RUNS, PLAYBOOK_SAVE,
+    self, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET, PLAYBOOK_REQUESTS, PLAYBOOK_RUNS,
+    PLAYBOOK_SAVE,
 };
 use super::events::{self, Events};
+use super::requests::{self, Requests};
 use super::runs_index::{self, RunsIndex};
 use crate::core::definition::store::DefinitionCommand;
 use crate::core::directory::{unknown_playbook, Save};
 use crate::core::event::EventCommand;
 use crate::core::playbook::Playbook;
 use crate::core::run::store::IndexCommand;
+use crate::core::run::store::RequestCommand;
 use crate::core::Problem;
 
 #[durable_object]
@@ -32,10 +35,11 @@ impl DurableObject for PlaybookObject {
         let sql = state.storage().sql();
         // The record is one JSON row; later tables (definitions, runs) sit beside it.
         let schema = format!(
-            "CREATE TABLE IF NOT EXISTS playbook (id TEXT PRIMARY KEY, record TEXT NOT NULL);{}{}{}",
+            "CREATE TABLE IF NOT EXISTS playbook (id TEXT PRIMARY KEY, record TEXT NOT NULL);{}{}{}{}",
             definitions::SCHEMA,
             runs_index::SCHEMA,
-            events::SCHEMA
+            events::SCHEMA,
+            requests::SCHEMA
         );
         if let Err(e) = sql.exec(&schema, None) {
             worker::console_error!("playbook schema: {e}");
@@ -58,6 +62,15 @@ impl DurableObject for PlaybookObject {
                 return match do_rpc::read_body::<AddressedEvents>(&mut req).await {
                     Ok(a) => match self.load(&a.playbook) {
                         Ok(_) => do_rpc::reply(Events { sql: &self.sql }.run(a.command)),
+                        Err(p) => do_rpc::reply::<()>(Err(p)),
+                    },
+                    Err(p) => do_rpc::reply::<()>(Err(p)),
+                };
+            }
+            PLAYBOOK_REQUESTS => {
+                return match do_rpc::read_body::<AddressedRequests>(&mut req).await {
+                    Ok(a) => match self.load(&a.playbook) {
+                        Ok(_) => do_rpc::reply(Requests { sql: &self.sql }.run(a.command)),
                         Err(p) => do_rpc::reply::<()>(Err(p)),
                     },
                     Err(p) => do_rpc::reply::<()>(Err(p)),
@@ -96,6 +109,13 @@ struct Addressed {
 struct AddressedEvents {
     playbook: String,
     command: EventCommand,
+}
+
+/// A command of the open requests, with the id of the playbook it is for.
+#[derive(Deserialize)]
+struct AddressedRequests {
+    playbook: String,
+    command: RequestCommand,
 }
 
 /// A command of the runs index, with the id of the playbook it is for.

@@ -1,26 +1,32 @@
 //! The Run Durable Object: one per run, named by its org, playbook and run id. It keeps the run;
 //! a start under an id it already holds answers that run and runs nothing.
 //!
-//! The run's events wait in its outbox until the playbook has kept them with the run's state, so
-//! nothing a run recorded is lost when the playbook cannot be reached for a moment: every later
-//! call to the run reports what is still waiting, before it answers.
+//! What a run records (its events, the requests it opens and closes) waits in its outbox until
+//! the playbook has kept it with the run's state, so nothing is lost when the playbook cannot be
+//! reached for a moment: every later call to the run reports what still waits, before it answers.
 
 use serde::Deserialize;
 use serde_json::{json, Value};
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
 use super::backend::playbook as playbook_object;
-use super::do_rpc::{self, PLAYBOOK_EVENTS, PLAYBOOK_RUNS, RUN_GET, RUN_START};
+use super::do_rpc::{
+    self, PLAYBOOK_EVENTS, PLAYBOOK_REQUESTS, PLAYBOOK_RUNS, RUN_ANSWER, RUN_CANCEL, RUN_GET,
+    RUN_START,
+};
 use super::playbook::storage;
+use crate::core::definition::Kind;
 use crate::core::event::{EventCommand, NewEvent};
-use crate::core::run::store::{IndexCommand, RunEntry, StartRun};
-use crate::core::run::{compute, decide_start, Run, RunStatus, Start};
-use crate::core::text::quote;
+use crate::core::run::store::{
+    AnswerRun, IndexCommand, OpenRequest, Report, RequestCommand, RunEntry, StartRun,
+};
+use crate::core::run::{compute, decide_start, interaction, Run, RunStatus, Start};
+use crate::core::text::{capitalized, quote};
 use crate::core::Problem;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS run (id TEXT PRIMARY KEY, record TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, event TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, report TEXT NOT NULL);
 ";
 
 #[durable_object]
@@ -37,11 +43,11 @@ struct Record {
 #[derive(Deserialize)]
 struct Outboxed {
     seq: i64,
-    event: String,
+    report: String,
 }
 
 #[derive(Deserialize)]
-struct Get {
+struct Named {
     run_id: String,
 }
 
@@ -60,10 +66,16 @@ impl DurableObject for RunObject {
                 Ok(start) => self.start(start),
                 Err(p) => Err(p),
             },
-            RUN_GET => match do_rpc::read_body::<Get>(&mut req).await {
-                Ok(g) => self
-                    .load()
-                    .and_then(|r| r.ok_or_else(|| unknown_run(&g.run_id))),
+            RUN_GET => match do_rpc::read_body::<Named>(&mut req).await {
+                Ok(n) => self.existing(&n.run_id),
+                Err(p) => Err(p),
+            },
+            RUN_ANSWER => match do_rpc::read_body::<AnswerRun>(&mut req).await {
+                Ok(a) => self.answer(a),
+                Err(p) => Err(p),
+            },
+            RUN_CANCEL => match do_rpc::read_body::<Named>(&mut req).await {
+                Ok(n) => self.cancel(&n.run_id),
                 Err(p) => Err(p),
             },
             other => Err(Problem::internal(format!("no endpoint {other}"))),
@@ -83,6 +95,14 @@ pub fn unknown_run(run_id: &str) -> Problem {
     .with_field("/run_id", "names no run of this playbook")
 }
 
+fn noun(run: &Run) -> String {
+    format!(
+        "the {} {}",
+        run.definition.kind.noun(),
+        quote(&run.definition.name)
+    )
+}
+
 impl RunObject {
     fn load(&self) -> Result<Option<Run>, Problem> {
         let rows: Vec<Record> = self
@@ -96,6 +116,10 @@ impl RunObject {
             .map_err(|e| Problem::internal(format!("a stored run could not be read: {e}")))
     }
 
+    fn existing(&self, run_id: &str) -> Result<Run, Problem> {
+        self.load()?.ok_or_else(|| unknown_run(run_id))
+    }
+
     fn save(&self, run: &Run) -> Result<(), Problem> {
         let text = serde_json::to_string(run)
             .map_err(|e| Problem::internal(format!("could not encode: {e}")))?;
@@ -104,6 +128,15 @@ impl RunObject {
                 "INSERT INTO run (id, record) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET record = excluded.record",
                 vec![run.run_id.clone().into(), text.into()],
             )
+            .map_err(storage)?;
+        Ok(())
+    }
+
+    fn outbox(&self, report: &Report) -> Result<(), Problem> {
+        let text = serde_json::to_string(report)
+            .map_err(|e| Problem::internal(format!("could not encode: {e}")))?;
+        self.sql
+            .exec("INSERT INTO outbox (report) VALUES (?)", vec![text.into()])
             .map_err(storage)?;
         Ok(())
     }
@@ -123,38 +156,41 @@ impl RunObject {
             run_id: Some(run.run_id.clone()),
             data,
         };
-        let text = serde_json::to_string(&event)
-            .map_err(|e| Problem::internal(format!("could not encode: {e}")))?;
-        self.sql
-            .exec("INSERT INTO outbox (event) VALUES (?)", vec![text.into()])
-            .map_err(storage)?;
-        Ok(())
+        self.outbox(&Report::Event(event))
     }
 
-    /// Hands the playbook the run's waiting events and its state, then empties the outbox.
+    /// Hands the playbook what waits in the outbox, in order, then the run's state.
     async fn report(&self, run: &Run) -> Result<(), Problem> {
         let rows: Vec<Outboxed> = self
             .sql
-            .exec("SELECT seq, event FROM outbox ORDER BY seq", None)
+            .exec("SELECT seq, report FROM outbox ORDER BY seq", None)
             .and_then(|c| c.to_array())
             .map_err(storage)?;
-        let Some(last) = rows.last().map(|r| r.seq) else {
+        if rows.is_empty() {
             return Ok(());
-        };
-        let events: Vec<NewEvent> = rows
-            .iter()
-            .filter_map(|r| serde_json::from_str(&r.event).ok())
-            .collect();
+        }
         let stub = playbook_object(&self.env, &run.org, &run.playbook)?;
-        let append =
-            json!({ "playbook": run.playbook, "command": EventCommand::Append { events } });
-        let _: Value = do_rpc::call(&stub, PLAYBOOK_EVENTS, &append).await?;
+        for row in rows {
+            let report: Report = serde_json::from_str(&row.report).map_err(|e| {
+                Problem::internal(format!("a waiting report could not be read: {e}"))
+            })?;
+            match report {
+                Report::Event(event) => {
+                    let body = json!({ "playbook": run.playbook, "command": EventCommand::Append { events: vec![event] } });
+                    let _: Value = do_rpc::call(&stub, PLAYBOOK_EVENTS, &body).await?;
+                }
+                Report::Request(command) => {
+                    let body = json!({ "playbook": run.playbook, "command": command });
+                    let _: Option<Value> = do_rpc::call(&stub, PLAYBOOK_REQUESTS, &body).await?;
+                }
+            }
+            self.sql
+                .exec("DELETE FROM outbox WHERE seq = ?", vec![row.seq.into()])
+                .map_err(storage)?;
+        }
         let update =
             json!({ "playbook": run.playbook, "command": IndexCommand::Update(RunEntry::of(run)) });
         let _: Option<Value> = do_rpc::call(&stub, PLAYBOOK_RUNS, &update).await?;
-        self.sql
-            .exec("DELETE FROM outbox WHERE seq <= ?", vec![last.into()])
-            .map_err(storage)?;
         Ok(())
     }
 
@@ -167,49 +203,142 @@ impl RunObject {
             Start::Existing(run) => return Ok(run),
             Start::New => {}
         }
-        let noun = format!(
-            "the {} {}",
-            run.definition.kind.noun(),
-            quote(&run.definition.name)
-        );
         self.save(&run)?;
         let started = run.started_at.clone();
         self.record(
             &run,
             "run_started",
             &started,
-            format!("A run of {noun} started."),
+            format!("A run of {} started.", noun(&run)),
             json!({ "input": run.input }),
         )?;
         let now = super::env::now();
-        run.status = match compute::evaluate(&source, &run.input) {
-            Ok(output) => RunStatus::Succeeded {
-                output,
-                finished_at: now.clone(),
+        run.status = match run.definition.kind {
+            Kind::Interaction => match interaction::ask(&source, &run.input, &now) {
+                Ok(request) => RunStatus::Started {
+                    waiting: Some(request),
+                },
+                Err(error) => RunStatus::Failed {
+                    error,
+                    finished_at: now.clone(),
+                },
             },
-            Err(error) => RunStatus::Failed {
-                error,
-                finished_at: now.clone(),
+            _ => match compute::evaluate(&source, &run.input) {
+                Ok(output) => RunStatus::Succeeded {
+                    output,
+                    finished_at: now.clone(),
+                },
+                Err(error) => RunStatus::Failed {
+                    error,
+                    finished_at: now.clone(),
+                },
             },
         };
         self.save(&run)?;
+        self.record_outcome(&run, &now)?;
+        Ok(run)
+    }
+
+    fn record_outcome(&self, run: &Run, now: &str) -> Result<(), Problem> {
         match &run.status {
+            RunStatus::Started {
+                waiting: Some(request),
+            } => {
+                self.outbox(&Report::Request(RequestCommand::Open(OpenRequest {
+                    run_id: run.run_id.clone(),
+                    definition: run.definition.clone(),
+                    question: request.question.clone(),
+                    answer_schema: request.answer_schema.clone(),
+                    asked_at: request.asked_at.clone(),
+                })))?;
+                self.record(
+                    run,
+                    "interaction_requested",
+                    now,
+                    format!(
+                        "{} asks a person and waits for the answer.",
+                        capitalized(noun(run))
+                    ),
+                    json!({ "question": request.question, "answer_schema": request.answer_schema }),
+                )
+            }
+            RunStatus::Started { waiting: None } => Ok(()),
             RunStatus::Succeeded { output, .. } => self.record(
-                &run,
+                run,
                 "run_succeeded",
-                &now,
+                now,
                 "A run finished.".into(),
                 json!({ "output": output }),
-            )?,
+            ),
             RunStatus::Failed { error, .. } => self.record(
-                &run,
+                run,
                 "run_failed",
-                &now,
-                format!("A run of {noun} failed: {}", error.detail),
+                now,
+                format!("A run of {} failed: {}", noun(run), error.detail),
                 json!({ "error": error }),
-            )?,
-            _ => {}
+            ),
+            RunStatus::Cancelled { .. } => {
+                self.outbox(&Report::Request(RequestCommand::Close {
+                    run_id: run.run_id.clone(),
+                }))?;
+                self.record(
+                    run,
+                    "run_cancelled",
+                    now,
+                    format!("A run of {} was cancelled.", noun(run)),
+                    json!({}),
+                )
+            }
         }
+    }
+
+    /// The waiting run takes the answer at once, once it fits the request's schema.
+    fn answer(&self, a: AnswerRun) -> Result<Run, Problem> {
+        let mut run = self.existing(&a.run_id)?;
+        let RunStatus::Started {
+            waiting: Some(request),
+        } = &run.status
+        else {
+            return Err(Problem::conflict(format!(
+                "The run {} is {} and waits for no answer; list_interactions lists the requests still open.",
+                run.run_id,
+                run.status.word()
+            ))
+            .with_field("/run_id", "names a run that waits for no answer"));
+        };
+        interaction::check_answer(request, &a.answer)?;
+        let now = super::env::now();
+        self.record(
+            &run,
+            "interaction_answered",
+            &now,
+            "A person answered the request.".into(),
+            json!({ "answer": a.answer }),
+        )?;
+        self.outbox(&Report::Request(RequestCommand::Close {
+            run_id: run.run_id.clone(),
+        }))?;
+        run.status = RunStatus::Succeeded {
+            output: a.answer,
+            finished_at: now.clone(),
+        };
+        self.save(&run)?;
+        self.record_outcome(&run, &now)?;
+        Ok(run)
+    }
+
+    /// Stops a run that is still going; a run that ended stays as it ended.
+    fn cancel(&self, run_id: &str) -> Result<Run, Problem> {
+        let mut run = self.existing(run_id)?;
+        if !matches!(run.status, RunStatus::Started { .. }) {
+            return Ok(run);
+        }
+        let now = super::env::now();
+        run.status = RunStatus::Cancelled {
+            finished_at: now.clone(),
+        };
+        self.save(&run)?;
+        self.record_outcome(&run, &now)?;
         Ok(run)
     }
 }

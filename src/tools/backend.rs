@@ -10,7 +10,7 @@ use crate::core::directory::{Command, ListPage};
 use crate::core::event::EventCommand;
 use crate::core::ids::RANDOM_CHARS;
 use crate::core::playbook::Playbook;
-use crate::core::run::store::{RunPage, RunQuery, StartRun};
+use crate::core::run::store::{AnswerRun, RequestPage, RunPage, RunQuery, StartRun};
 use crate::core::run::Run;
 use crate::core::{Caller, Problem};
 use serde_json::Value;
@@ -54,6 +54,26 @@ pub trait Backend {
         playbook: &'a str,
         start: StartRun,
     ) -> LocalBoxFuture<'a, Result<Run, Problem>>;
+    /// Gives a waiting run its answer, or cancels a run that is still going.
+    fn answer_run<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        answer: AnswerRun,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>>;
+    fn cancel_run<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        run_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>>;
+    fn list_requests<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        limit: usize,
+        before: Option<i64>,
+    ) -> LocalBoxFuture<'a, Result<RequestPage, Problem>>;
     fn get_run<'a>(
         &'a self,
         org: &'a str,

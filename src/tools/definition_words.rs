@@ -4,6 +4,7 @@ use serde_json::{json, Value};
 
 use crate::core::definition::store::DefinitionView;
 use crate::core::definition::{name_problem, Kind, NAME_MAX};
+pub use crate::core::text::capitalized;
 use crate::core::text::{append_if_room, cap, quote, SUMMARY_MAX};
 use crate::core::Problem;
 
@@ -61,14 +62,6 @@ pub fn named(view: &DefinitionView) -> String {
         view.definition.kind.noun(),
         quote(&view.definition.name)
     )
-}
-
-pub fn capitalized(text: String) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => text,
-    }
 }
 
 /// `What it does: …` with the document's description, ending as a sentence.

@@ -1,8 +1,10 @@
 //! The operations, one per file. Each is one tool and one HTTP route: both doors call `call`,
 //! so a tool and its route share every field, limit and refusal.
 
+mod answer_interaction;
 mod args;
 mod backend;
+mod cancel_run;
 mod create_definition;
 mod create_playbook;
 mod definition_change;
@@ -13,6 +15,7 @@ mod get_guide;
 mod get_playbook;
 mod get_run;
 mod list_definitions;
+mod list_interactions;
 mod list_playbook_events;
 mod list_playbooks;
 mod list_runs;
@@ -146,7 +149,7 @@ pub struct Tool {
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> &'static [Tool] {
-    static TOOLS: [Tool; 21] = [
+    static TOOLS: [Tool; 24] = [
         create_playbook::TOOL,
         list_playbooks::TOOL,
         get_playbook::TOOL,
@@ -164,6 +167,9 @@ pub fn all() -> &'static [Tool] {
         run_definition::TOOL,
         get_run::TOOL,
         list_runs::TOOL,
+        cancel_run::TOOL,
+        list_interactions::TOOL,
+        answer_interaction::TOOL,
         publish_event::TOOL,
         list_playbook_events::TOOL,
         get_event::TOOL,
@@ -247,6 +253,9 @@ mod tests {
         assert_eq!(h("get_run"), Some(Hints::READ));
         assert_eq!(h("list_runs"), Some(Hints::READ));
         assert_eq!(h("publish_event"), Some(Hints::WRITE));
+        assert_eq!(h("cancel_run"), Some(Hints::WRITE_IDEMPOTENT));
+        assert_eq!(h("answer_interaction"), Some(Hints::WRITE_IDEMPOTENT));
+        assert_eq!(h("list_interactions"), Some(Hints::READ));
         assert_eq!(h("list_playbook_events"), Some(Hints::READ));
         assert_eq!(h("get_event"), Some(Hints::READ));
     }

@@ -19,7 +19,7 @@ use crate::core::Problem;
 pub const TOOL: Tool = Tool {
     name: "run_definition",
     title: "Run a function",
-    description: "Run a function once, with its input and an optional run_id. A workflow does a job the person wants done again, while a function runs alone here to be tested. A run that finishes at once answers how it ended; a run that finishes later answers started, and get_run shows how it ended. Calling again with the same run_id and input answers that run and runs nothing again. This version runs computation functions; the other types are saved but not run yet.",
+    description: "Run a function once, with its input and an optional run_id. A workflow does a job the person wants done again, while a function runs alone here to be tested. A run that finishes at once answers how it ended; a run that finishes later answers started, and get_run shows how it ended. Calling again with the same run_id and input answers that run and runs nothing again. This version runs computation and interaction functions; the other types are saved but not run yet.",
     hints: Hints { read_only: false, destructive: true, idempotent: false, open_world: true },
     scope: Scope::PlaybookWrite,
     reach: Reach::Playbook,
@@ -28,6 +28,9 @@ pub const TOOL: Tool = Tool {
     input_schema,
     run: |ctx, args| Box::pin(run(ctx, args)),
 };
+
+/// When a run that waits for a person is worth reading again.
+const CHECK_BACK_SECONDS: u64 = 60;
 
 fn input_schema() -> Value {
     json!({
@@ -87,9 +90,9 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             )))
         }
     }
-    if kind != Kind::Computation {
+    if !matches!(kind, Kind::Computation | Kind::Interaction) {
         return Err(Problem::unavailable(format!(
-            "This version saves {} functions but does not run them yet; it runs computation functions.",
+            "This version saves {} functions but does not run them yet; it runs computation and interaction functions.",
             kind.as_str()
         ))
         .with_kind("type_not_run")
@@ -107,7 +110,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         definition: Ref { kind, name: a.name },
         version: view.definition.version,
         input,
-        status: RunStatus::Started,
+        status: RunStatus::Started { waiting: None },
         started_at: ctx.now.clone(),
     };
     let start = StartRun {
@@ -118,8 +121,10 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         .backend
         .start_run(&ctx.caller.org, &a.playbook, start)
         .await?;
-    Ok(Output::ok(
-        outcome(&run),
-        serde_json::to_value(&run).unwrap_or_default(),
-    ))
+    let mut value = serde_json::to_value(&run).unwrap_or_default();
+    if let RunStatus::Started { .. } = run.status {
+        // A person answers in minutes rather than seconds: look again in a while.
+        value["check_back_in_seconds"] = json!(CHECK_BACK_SECONDS);
+    }
+    Ok(Output::ok(outcome(&run), value))
 }

@@ -16,13 +16,18 @@ pub fn of(run: &Run) -> String {
 /// What a run came to, in one or two sentences.
 pub fn outcome(run: &Run) -> String {
     let text = match &run.status {
-        RunStatus::Started => format!(
+        RunStatus::Started { waiting: Some(_) } => format!(
+            "The run {} of {} has started and waits for a person's answer: list_interactions shows the request, and answer_interaction answers it. It carries on by itself, and get_run shows how it ends.",
+            run.run_id,
+            of(run)
+        ),
+        RunStatus::Started { waiting: None } => format!(
             "The run {} of {} is still running. It carries on by itself, and get_run shows how it ends.",
             run.run_id,
             of(run)
         ),
         RunStatus::Succeeded { output, .. } => match output_words(output) {
-            Some(words) => format!("The run {} of {} finished. Its result: {words}.", run.run_id, of(run)),
+            Some(words) => format!("The run {} of {} finished. Its {}: {words}.", run.run_id, of(run), result_word(run)),
             None => format!(
                 "The run {} of {} finished. Its result is in structuredContent, as output.",
                 run.run_id,
@@ -39,4 +44,13 @@ pub fn outcome(run: &Run) -> String {
         RunStatus::Cancelled { .. } => format!("The run {} of {} was cancelled.", run.run_id, of(run)),
     };
     cap(&text, SUMMARY_MAX)
+}
+
+/// An interaction's run ends with a person's answer; any other with its result.
+fn result_word(run: &Run) -> &'static str {
+    if run.definition.kind == crate::core::definition::Kind::Interaction {
+        "answer"
+    } else {
+        "result"
+    }
 }

@@ -13,7 +13,7 @@ use playbook_runtime::core::directory::{
 };
 use playbook_runtime::core::event::EventCommand;
 use playbook_runtime::core::playbook::{name_key, Playbook};
-use playbook_runtime::core::run::store::{RunPage, RunQuery, StartRun};
+use playbook_runtime::core::run::store::{AnswerRun, RequestPage, RunPage, RunQuery, StartRun};
 use playbook_runtime::core::run::Run;
 use playbook_runtime::core::{Caller, Problem};
 use playbook_runtime::tools::{Backend, Ctx};
@@ -50,6 +50,34 @@ impl Backend for Memory {
         _pb: &'a str,
         _start: StartRun,
     ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
+        Box::pin(async { Err(Problem::unavailable("the host tests keep no runs")) })
+    }
+
+    fn answer_run<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _answer: AnswerRun,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
+        Box::pin(async { Err(Problem::unavailable("the host tests keep no runs")) })
+    }
+
+    fn cancel_run<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _run_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
+        Box::pin(async { Err(Problem::unavailable("the host tests keep no runs")) })
+    }
+
+    fn list_requests<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _limit: usize,
+        _before: Option<i64>,
+    ) -> LocalBoxFuture<'a, Result<RequestPage, Problem>> {
         Box::pin(async { Err(Problem::unavailable("the host tests keep no runs")) })
     }
 

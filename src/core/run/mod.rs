@@ -3,6 +3,7 @@
 //! outside service.
 
 pub mod compute;
+pub mod interaction;
 pub mod store;
 pub mod words;
 
@@ -19,7 +20,11 @@ pub const RUN_ID_MAX: usize = 64;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum RunStatus {
-    Started,
+    /// Still going; an interaction's run waits here for a person's answer.
+    Started {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        waiting: Option<Request>,
+    },
     Succeeded {
         output: Value,
         finished_at: String,
@@ -36,7 +41,7 @@ pub enum RunStatus {
 impl RunStatus {
     pub fn word(&self) -> &'static str {
         match self {
-            RunStatus::Started => "started",
+            RunStatus::Started { .. } => "started",
             RunStatus::Succeeded { .. } => "succeeded",
             RunStatus::Failed { .. } => "failed",
             RunStatus::Cancelled { .. } => "cancelled",
@@ -45,12 +50,20 @@ impl RunStatus {
 
     pub fn finished_at(&self) -> Option<&str> {
         match self {
-            RunStatus::Started => None,
+            RunStatus::Started { .. } => None,
             RunStatus::Succeeded { finished_at, .. }
             | RunStatus::Failed { finished_at, .. }
             | RunStatus::Cancelled { finished_at } => Some(finished_at),
         }
     }
+}
+
+/// What an interaction asks a person, and the shape its answer must take.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    pub question: String,
+    pub answer_schema: Value,
+    pub asked_at: String,
 }
 
 /// Why a run failed: a stable reason and the words that explain it.

@@ -84,3 +84,42 @@ pub fn decode_cursor(token: &str) -> Result<i64, Problem> {
 pub fn encode_cursor(position: i64) -> String {
     format!("r{position}")
 }
+
+/// An open request of an interaction, as `list_interactions` shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OpenRequest {
+    pub run_id: String,
+    pub definition: Ref,
+    pub question: String,
+    pub answer_schema: serde_json::Value,
+    pub asked_at: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum RequestCommand {
+    Open(OpenRequest),
+    Close { run_id: String },
+    List { limit: usize, before: Option<i64> },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RequestPage {
+    pub requests: Vec<OpenRequest>,
+    pub next_cursor: Option<String>,
+}
+
+/// What a run's object hands its playbook, in the order it happened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "report", rename_all = "snake_case")]
+pub enum Report {
+    Event(crate::core::event::NewEvent),
+    Request(RequestCommand),
+}
+
+/// A person's answer to the request of a waiting run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnswerRun {
+    pub run_id: String,
+    pub answer: serde_json::Value,
+}

@@ -1,0 +1,75 @@
+//! `answer_interaction`: `POST /v1/orgs/{org}/playbooks/{playbook}/runs/{run_id}/answer`.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::playbook_summary::playbook_arg;
+use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use crate::core::caller::Scope;
+use crate::core::run::store::AnswerRun;
+use crate::core::Problem;
+
+pub const TOOL: Tool = Tool {
+    name: "answer_interaction",
+    title: "Answer a request",
+    description: "Answer an open request of an interaction function, in the shape its answer_schema gives, with the person's own answer: the run that asked takes it at once, and get_run shows how it ended. Answering an answered request again changes nothing.",
+    hints: Hints::WRITE_IDEMPOTENT,
+    scope: Scope::PlaybookWrite,
+    reach: Reach::Playbook,
+    method: Method::Post,
+    path: "/v1/orgs/{org}/playbooks/{playbook}/runs/{run_id}/answer",
+    input_schema,
+    run: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "playbook": playbook_arg(),
+            "run_id": { "type": "string", "minLength": 1, "maxLength": 64, "description": "The run that asked, as list_interactions gives it." },
+            "answer": { "description": "The answer, in the shape of the request's answer_schema." }
+        },
+        "required": ["playbook", "run_id", "answer"],
+        "additionalProperties": false
+    })
+}
+
+#[derive(Deserialize)]
+struct Args {
+    playbook: String,
+    run_id: String,
+    answer: Value,
+}
+
+async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
+    let a: Args = args::parse(args)?;
+    let answer = AnswerRun {
+        run_id: a.run_id.clone(),
+        answer: a.answer.clone(),
+    };
+    let run = match ctx
+        .backend
+        .answer_run(&ctx.caller.org, &a.playbook, answer)
+        .await
+    {
+        Ok(run) => run,
+        // The same answer again finds the run finished with it: nothing changes.
+        Err(p) if p.reason == crate::core::Reason::Conflict => {
+            let run = ctx
+                .backend
+                .get_run(&ctx.caller.org, &a.playbook, &a.run_id)
+                .await?;
+            match &run.status {
+                crate::core::run::RunStatus::Succeeded { output, .. } if *output == a.answer => run,
+                _ => return Err(p),
+            }
+        }
+        Err(p) => return Err(p),
+    };
+    let summary = "The request is answered: the run that asked took the answer, and get_run shows how it ended.";
+    Ok(Output::ok(
+        summary.into(),
+        serde_json::to_value(&run).unwrap_or_default(),
+    ))
+}

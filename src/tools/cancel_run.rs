@@ -1,0 +1,65 @@
+//! `cancel_run`: `POST /v1/orgs/{org}/playbooks/{playbook}/runs/{run_id}/cancel`.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::playbook_summary::playbook_arg;
+use super::run_words::of;
+use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use crate::core::caller::Scope;
+use crate::core::run::RunStatus;
+use crate::core::Problem;
+
+pub const TOOL: Tool = Tool {
+    name: "cancel_run",
+    title: "Cancel a run",
+    description: "Cancel a run that is still going, such as an interaction waiting for a person: it ends cancelled and its request leaves list_interactions. A run that already ended stays as it ended, so calling again changes nothing.",
+    hints: Hints::WRITE_IDEMPOTENT,
+    scope: Scope::PlaybookWrite,
+    reach: Reach::Playbook,
+    method: Method::Post,
+    path: "/v1/orgs/{org}/playbooks/{playbook}/runs/{run_id}/cancel",
+    input_schema,
+    run: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "playbook": playbook_arg(),
+            "run_id": { "type": "string", "minLength": 1, "maxLength": 64, "description": "The run to cancel." }
+        },
+        "required": ["playbook", "run_id"],
+        "additionalProperties": false
+    })
+}
+
+#[derive(Deserialize)]
+struct Args {
+    playbook: String,
+    run_id: String,
+}
+
+async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
+    let a: Args = args::parse(args)?;
+    let run = ctx
+        .backend
+        .cancel_run(&ctx.caller.org, &a.playbook, &a.run_id)
+        .await?;
+    let summary = match &run.status {
+        RunStatus::Cancelled { .. } => {
+            format!("The run {} of {} is cancelled.", run.run_id, of(&run))
+        }
+        other => format!(
+            "The run {} of {} had already ended {}; nothing changed.",
+            run.run_id,
+            of(&run),
+            other.word()
+        ),
+    };
+    Ok(Output::ok(
+        summary,
+        serde_json::to_value(&run).unwrap_or_default(),
+    ))
+}

@@ -1,0 +1,66 @@
+//! `list_interactions`: `GET /v1/orgs/{org}/playbooks/{playbook}/interactions`.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::playbook_summary::playbook_arg;
+use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use crate::core::caller::Scope;
+use crate::core::run::store::{decode_cursor, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX};
+use crate::core::Problem;
+
+pub const TOOL: Tool = Tool {
+    name: "list_interactions",
+    title: "List open requests",
+    description: "List the open requests of the playbook's interaction functions, newest first, each with its question, its answer_schema and the run_id that answer_interaction takes. Ask the person, then answer in their words. Pages come one at a time: read on with the next_cursor of the page before.",
+    hints: Hints::READ,
+    scope: Scope::PlaybookRead,
+    reach: Reach::Playbook,
+    method: Method::Get,
+    path: "/v1/orgs/{org}/playbooks/{playbook}/interactions",
+    input_schema,
+    run: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "playbook": playbook_arg(),
+            "limit": { "type": "integer", "minimum": 1, "maximum": LIST_LIMIT_MAX, "default": LIST_LIMIT_DEFAULT, "description": "The most requests on one page." },
+            "cursor": { "type": "string", "maxLength": 32, "description": "The next_cursor of the page before." }
+        },
+        "required": ["playbook"],
+        "additionalProperties": false
+    })
+}
+
+#[derive(Deserialize)]
+struct Args {
+    playbook: String,
+    limit: Option<usize>,
+    cursor: Option<String>,
+}
+
+async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
+    let a: Args = args::parse(args)?;
+    let before = a.cursor.as_deref().map(decode_cursor).transpose()?;
+    let page = ctx
+        .backend
+        .list_requests(
+            &ctx.caller.org,
+            &a.playbook,
+            a.limit.unwrap_or(LIST_LIMIT_DEFAULT),
+            before,
+        )
+        .await?;
+    let summary = match page.requests.len() {
+        0 => "No request is waiting.".to_string(),
+        1 => "Found 1 request waiting on this page.".to_string(),
+        n => format!("Found {n} requests waiting on this page."),
+    };
+    Ok(Output::ok(
+        summary,
+        serde_json::to_value(&page).unwrap_or_default(),
+    ))
+}
