@@ -1,6 +1,7 @@
 // A runtime of its own on a fresh state directory: an empty org answers list_playbooks with the welcome
 // (MCP and HTTP), and a playbook created before a restart is there after it, read back from the same
-// state directory by get_playbook and over HTTP. Neither run's log may show a panic.
+// state directory by get_playbook and over HTTP; an interaction that waits for a person before the
+// restart is still listed after it, and its answer finishes the run. No run's log may show a panic.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,11 +53,23 @@ describe('a runtime of its own', { timeout: 300_000 }, () => {
     assert.ok(body.welcome?.startsWith(WELCOME_START), `HTTP welcome: ${JSON.stringify(body)}`);
   });
 
+  let waiting;
+
   test('a playbook survives a restart on the same state directory', async () => {
     const first = runtimes[0];
     assert.ok(first, 'the first runtime started');
     created = await withClient(first.url, async (call) => assertToolSuccess(await call('create_playbook',
       { name: 'Survives restarts', description: 'Kept in the Durable Object.', page: '# Kept' })));
+    waiting = await withClient(first.url, async (call) => {
+      assertToolSuccess(await call('create_definition', {
+        playbook: created.id, type: 'interaction', name: 'confirm',
+        source: '---\ndescription: Asks for a yes or no\ninput: { schema: { type: object } }\nask:\n  deliver: agent\n  answer: { schema: { type: object, properties: { ok: { type: boolean } }, required: [ok] } }\n---\nShall we go on?\n',
+        overview: 'Asks the person whether to go on, and answers yes or no as ok.',
+        diagram: 'flowchart LR\n  A[ask] --> B[ok]',
+      }));
+      return assertToolSuccess(await call('run_definition', { playbook: created.id, type: 'interaction', name: 'confirm' }));
+    });
+    assert.equal(waiting.status, 'started');
     await first.stop();
     assert.deepEqual(panicLines(first.logs()), [], 'first run: no panic');
 
@@ -65,6 +78,11 @@ describe('a runtime of its own', { timeout: 300_000 }, () => {
     await withClient(second.url, async (call) => {
       const got = assertToolSuccess(await call('get_playbook', { playbook: created.id }));
       assert.deepEqual(got, created);
+      const open = assertToolSuccess(await call('list_interactions', { playbook: created.id }));
+      assert.deepEqual(open.requests.map((r) => r.run_id), [waiting.run_id], 'the waiting request survived');
+      assertToolSuccess(await call('answer_interaction', { playbook: created.id, run_id: waiting.run_id, answer: { ok: true } }));
+      const done = assertToolSuccess(await call('get_run', { playbook: created.id, run_id: waiting.run_id }));
+      assert.equal(done.status, 'succeeded');
       const result = await call('list_playbooks');
       const listed = assertToolSuccess(result);
       assert.deepEqual(listed.playbooks.map((p) => p.id), [created.id]);
