@@ -11,6 +11,7 @@ use super::env::{ORGANIZATIONS, PLAYBOOKS, RUNS};
 use crate::core::definition::store::{
     DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView,
 };
+use crate::core::definition::Ref;
 use crate::core::directory::{unknown_playbook, Change, Command, ListPage, ListQuery};
 use crate::core::event::EventCommand;
 use crate::core::ids::is_playbook_id;
@@ -165,6 +166,16 @@ impl Backend for Objects<'_> {
         })
     }
 
+    fn read_runs<'a>(
+        &'a self,
+        org: &'a str,
+        pb: &'a str,
+        definition: Ref,
+        limit: usize,
+    ) -> LocalBoxFuture<'a, Result<Vec<Run>, Problem>> {
+        Box::pin(self.index(org, pb, IndexCommand::Read { definition, limit }))
+    }
+
     fn get_run<'a>(
         &'a self,
         org: &'a str,
@@ -187,10 +198,7 @@ impl Backend for Objects<'_> {
         pb: &'a str,
         query: RunQuery,
     ) -> LocalBoxFuture<'a, Result<RunPage, Problem>> {
-        Box::pin(async move {
-            let page: Option<RunPage> = self.index(org, pb, IndexCommand::List(query)).await?;
-            page.ok_or_else(|| Problem::internal("the runs index answered no page"))
-        })
+        Box::pin(async move { self.index(org, pb, IndexCommand::List(query)).await })
     }
 
     fn definition<'a>(

@@ -18,9 +18,9 @@ use super::playbook::storage;
 use crate::core::definition::Kind;
 use crate::core::event::{EventCommand, NewEvent};
 use crate::core::run::store::{
-    AnswerRun, IndexCommand, OpenRequest, Report, RequestCommand, RunEntry, StartRun,
+    AnswerRun, IndexCommand, OpenRequest, Report, RequestCommand, StartRun,
 };
-use crate::core::run::{compute, decide_start, interaction, Run, RunStatus, Start};
+use crate::core::run::{compute, decide_start, interaction, lookup, Run, RunStatus, Start};
 use crate::core::text::{capitalized, quote};
 use crate::core::Problem;
 
@@ -189,7 +189,7 @@ impl RunObject {
                 .map_err(storage)?;
         }
         let update =
-            json!({ "playbook": run.playbook, "command": IndexCommand::Update(RunEntry::of(run)) });
+            json!({ "playbook": run.playbook, "command": IndexCommand::Record(run.clone()) });
         let _: Option<Value> = do_rpc::call(&stub, PLAYBOOK_RUNS, &update).await?;
         Ok(())
     }
@@ -197,7 +197,11 @@ impl RunObject {
     /// Everything here is synchronous: no other request reaches this object between reading
     /// the id and keeping the run, so concurrent duplicates start exactly one run.
     fn start(&self, start: StartRun) -> Result<Run, Problem> {
-        let StartRun { mut run, source } = start;
+        let StartRun {
+            mut run,
+            source,
+            material,
+        } = start;
         let existing = self.load()?;
         match decide_start(existing.as_ref(), &run.definition, &run.input)? {
             Start::Existing(run) => return Ok(run),
@@ -217,6 +221,16 @@ impl RunObject {
             Kind::Interaction => match interaction::ask(&source, &run.input, &now) {
                 Ok(request) => RunStatus::Started {
                     waiting: Some(request),
+                },
+                Err(error) => RunStatus::Failed {
+                    error,
+                    finished_at: now.clone(),
+                },
+            },
+            Kind::Lookup => match lookup::evaluate(&source, &run.input, &material) {
+                Ok(output) => RunStatus::Succeeded {
+                    output,
+                    finished_at: now.clone(),
                 },
                 Err(error) => RunStatus::Failed {
                     error,

@@ -9,7 +9,9 @@ use crate::core::definition::{Kind, Ref};
 use crate::core::run::store::{
     encode_cursor, IndexCommand, RunEntry, RunPage, RunQuery, LIST_LIMIT_MAX,
 };
+use crate::core::run::Run;
 use crate::core::Problem;
+use serde_json::Value;
 
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS runs (
@@ -18,7 +20,16 @@ CREATE TABLE IF NOT EXISTS runs (
   started_at TEXT NOT NULL, finished_at TEXT
 );
 CREATE INDEX IF NOT EXISTS runs_of ON runs (kind, name, position);
+CREATE TABLE IF NOT EXISTS run_records (run_id TEXT PRIMARY KEY, record TEXT NOT NULL);
 ";
+
+/// The largest run record the index keeps whole for lookups; a larger one is read from its run.
+const RECORD_MAX_BYTES: usize = 65_536;
+
+#[derive(Deserialize)]
+struct Kept {
+    record: String,
+}
 
 #[derive(Deserialize)]
 struct Row {
@@ -37,12 +48,54 @@ pub struct RunsIndex<'s> {
 }
 
 impl RunsIndex<'_> {
-    pub fn run(&self, command: IndexCommand) -> Result<Option<RunPage>, Problem> {
+    pub fn run(&self, command: IndexCommand) -> Result<Value, Problem> {
+        let none = |_| Value::Null;
         match command {
-            IndexCommand::Add(e) => self.put(&e, "INSERT OR IGNORE").map(|_| None),
-            IndexCommand::Update(e) => self.update(&e).map(|_| None),
-            IndexCommand::List(q) => self.list(q).map(Some),
+            IndexCommand::Add(e) => self.put(&e, "INSERT OR IGNORE").map(none),
+            IndexCommand::Update(e) => self.update(&e).map(none),
+            IndexCommand::Record(run) => self.record(&run).map(none),
+            IndexCommand::List(q) => self
+                .list(q)
+                .map(|p| serde_json::to_value(p).unwrap_or_default()),
+            IndexCommand::Read { definition, limit } => self
+                .read(&definition, limit)
+                .map(|runs| serde_json::to_value(runs).unwrap_or_default()),
         }
+    }
+
+    fn record(&self, run: &Run) -> Result<(), Problem> {
+        self.update(&RunEntry::of(run))?;
+        let text = serde_json::to_string(run).unwrap_or_default();
+        if text.len() <= RECORD_MAX_BYTES {
+            self.sql
+                .exec(
+                    "INSERT INTO run_records (run_id, record) VALUES (?, ?) ON CONFLICT(run_id) DO UPDATE SET record = excluded.record",
+                    vec![run.run_id.clone().into(), text.into()],
+                )
+                .map_err(storage)?;
+        }
+        Ok(())
+    }
+
+    /// The newest runs of a definition whole, newest first.
+    fn read(&self, definition: &Ref, limit: usize) -> Result<Vec<Run>, Problem> {
+        let rows: Vec<Kept> = self
+            .sql
+            .exec(
+                "SELECT k.record AS record FROM runs r JOIN run_records k ON k.run_id = r.run_id
+                 WHERE r.kind = ? AND r.name = ? ORDER BY r.position DESC LIMIT ?",
+                vec![
+                    definition.kind.as_str().into(),
+                    definition.name.clone().into(),
+                    (limit as i64).into(),
+                ],
+            )
+            .and_then(|c| c.to_array())
+            .map_err(storage)?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| serde_json::from_str(&r.record).ok())
+            .collect())
     }
 
     fn put(&self, e: &RunEntry, verb: &str) -> Result<(), Problem> {

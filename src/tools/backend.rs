@@ -6,6 +6,7 @@ use futures::future::LocalBoxFuture;
 use crate::core::definition::store::{
     DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView,
 };
+use crate::core::definition::Ref;
 use crate::core::directory::{Command, ListPage};
 use crate::core::event::EventCommand;
 use crate::core::ids::RANDOM_CHARS;
@@ -74,6 +75,14 @@ pub trait Backend {
         limit: usize,
         before: Option<i64>,
     ) -> LocalBoxFuture<'a, Result<RequestPage, Problem>>;
+    /// The newest runs of a definition whole, for a lookup to read.
+    fn read_runs<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        definition: Ref,
+        limit: usize,
+    ) -> LocalBoxFuture<'a, Result<Vec<Run>, Problem>>;
     fn get_run<'a>(
         &'a self,
         org: &'a str,

@@ -11,6 +11,7 @@ use crate::core::caller::Scope;
 use crate::core::definition::record::DefinitionStatus;
 use crate::core::definition::store::DefinitionCommand;
 use crate::core::definition::{Document, Kind, Ref};
+use crate::core::run::lookup::READ_MAX;
 use crate::core::run::store::StartRun;
 use crate::core::run::{check_input, check_run_id, run_id, Run, RunStatus};
 use crate::core::text::quote;
@@ -19,7 +20,7 @@ use crate::core::Problem;
 pub const TOOL: Tool = Tool {
     name: "run_definition",
     title: "Run a function",
-    description: "Run a function once, with its input and an optional run_id. A workflow does a job the person wants done again, while a function runs alone here to be tested. A run that finishes at once answers how it ended; a run that finishes later answers started, and get_run shows how it ended. Calling again with the same run_id and input answers that run and runs nothing again. This version runs computation and interaction functions; the other types are saved but not run yet.",
+    description: "Run a function once, with its input and an optional run_id. A workflow does a job the person wants done again, while a function runs alone here to be tested. A run that finishes at once answers how it ended; a run that finishes later answers started, and get_run shows how it ended. Calling again with the same run_id and input answers that run and runs nothing again. This version runs computation, lookup (of runs) and interaction functions; the other types are saved but not run yet.",
     hints: Hints { read_only: false, destructive: true, idempotent: false, open_world: true },
     scope: Scope::PlaybookWrite,
     reach: Reach::Playbook,
@@ -90,9 +91,9 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             )))
         }
     }
-    if !matches!(kind, Kind::Computation | Kind::Interaction) {
+    if !matches!(kind, Kind::Computation | Kind::Interaction | Kind::Lookup) {
         return Err(Problem::unavailable(format!(
-            "This version saves {} functions but does not run them yet; it runs computation and interaction functions.",
+            "This version saves {} functions but does not run them yet; it runs computation, lookup and interaction functions.",
             kind.as_str()
         ))
         .with_kind("type_not_run")
@@ -113,9 +114,24 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         status: RunStatus::Started { waiting: None },
         started_at: ctx.now.clone(),
     };
+    let material = match (
+        kind,
+        doc.front
+            .pointer("/runs/of")
+            .and_then(Value::as_str)
+            .and_then(Ref::parse),
+    ) {
+        (Kind::Lookup, Some(target)) => {
+            ctx.backend
+                .read_runs(&ctx.caller.org, &a.playbook, target, READ_MAX)
+                .await?
+        }
+        _ => Vec::new(),
+    };
     let start = StartRun {
         run,
         source: view.document.clone(),
+        material,
     };
     let run = ctx
         .backend

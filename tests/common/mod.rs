@@ -81,6 +81,16 @@ impl Backend for Memory {
         Box::pin(async { Err(Problem::unavailable("the host tests keep no runs")) })
     }
 
+    fn read_runs<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _definition: playbook_runtime::core::definition::Ref,
+        _limit: usize,
+    ) -> LocalBoxFuture<'a, Result<Vec<Run>, Problem>> {
+        Box::pin(async { Err(Problem::unavailable("the host tests keep no runs")) })
+    }
+
     fn get_run<'a>(
         &'a self,
         _org: &'a str,

@@ -134,4 +134,18 @@ describe('runs through @modelcontextprotocol/sdk (v1)', () => {
     assert.deepEqual(pointers(assertToolFailure(await call('publish_event', { kind: 'run_started' }), 'invalid_input')), ['/kind']);
     assertToolFailure(await call('get_event', { event_id: 'ev_999999' }), 'not_found');
   });
+
+  test('a lookup reads the newest runs of another function, filtered and limited', async () => {
+    for (const net of [1000, 20, 3000]) assertToolSuccess(await run({ input: { net }, run_id: `lookup-${net}` }));
+    assertToolSuccess(await call('create_definition', {
+      type: 'lookup', name: 'large-vat',
+      source: '---\ndescription: The latest large VAT sums\ninput: { schema: { type: object, properties: { over: { type: number } } } }\nruns: { of: computation/add-vat, where: run.output.gross > input.over, limit: 2 }\n---\n',
+      overview: 'Reads the latest runs of add-vat whose gross is over a given amount, two at most.',
+      diagram: 'flowchart LR\n  A[runs of add-vat] --> B[gross over the amount] --> C[two newest]',
+    }));
+    const found = assertToolSuccess(await call('run_definition', { type: 'lookup', name: 'large-vat', input: { over: 1000 } }));
+    assert.equal(found.status, 'succeeded');
+    assert.deepEqual(found.output.runs.map((r) => r.run_id), ['lookup-3000', 'lookup-1000']);
+    assert.deepEqual(found.output.runs[0].output, { vat: 600, gross: 3600 });
+  });
 });

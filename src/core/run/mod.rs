@@ -4,6 +4,7 @@
 
 pub mod compute;
 pub mod interaction;
+pub mod lookup;
 pub mod store;
 pub mod words;
 

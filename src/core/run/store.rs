@@ -9,11 +9,14 @@ use crate::core::error::Problem;
 pub const LIST_LIMIT_DEFAULT: usize = 20;
 pub const LIST_LIMIT_MAX: usize = 100;
 
-/// A run to start, with the document of the version it runs.
+/// A run to start, with the document of the version it runs and what it reads, gathered
+/// before the start so that the start itself stays synchronous.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StartRun {
     pub run: Run,
     pub source: String,
+    #[serde(default)]
+    pub material: Vec<Run>,
 }
 
 /// One row of the playbook's index of runs, which `list_runs` pages through.
@@ -63,7 +66,14 @@ pub enum IndexCommand {
     Add(RunEntry),
     /// Records how an indexed run stands now.
     Update(RunEntry),
+    /// Records a run whole: how it stands, with its input and output, for lookups to read.
+    Record(Run),
     List(RunQuery),
+    /// The newest runs of one definition whole, with their input and output, for a lookup.
+    Read {
+        definition: Ref,
+        limit: usize,
+    },
 }
 
 pub const STATUSES: [&str; 4] = ["started", "succeeded", "failed", "cancelled"];
@@ -122,4 +132,38 @@ pub enum Report {
 pub struct AnswerRun {
     pub run_id: String,
     pub answer: serde_json::Value,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::definition::Kind;
+    use crate::core::run::RunStatus;
+
+    #[test]
+    fn a_recorded_run_travels_whole() {
+        let run = Run {
+            run_id: "r".into(),
+            org: "local".into(),
+            playbook: "pb_x".into(),
+            definition: Ref {
+                kind: Kind::Computation,
+                name: "a".into(),
+            },
+            version: 1,
+            input: serde_json::json!({"net": 1}),
+            status: RunStatus::Succeeded {
+                output: serde_json::json!({"gross": 1.2}),
+                finished_at: "t".into(),
+            },
+            started_at: "t".into(),
+        };
+        let text = serde_json::to_string(&IndexCommand::Record(run.clone())).unwrap();
+        assert_eq!(
+            serde_json::from_str::<IndexCommand>(&text).unwrap(),
+            IndexCommand::Record(run.clone())
+        );
+        let back: Run = serde_json::from_str(&serde_json::to_string(&run).unwrap()).unwrap();
+        assert_eq!(back, run);
+    }
 }
