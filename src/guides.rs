@@ -9,26 +9,11 @@ const SOURCES: &[(&str, &str)] = &[
     ("start", include_str!("../guides/start.md")),
     ("terminology", include_str!("../guides/terminology.md")),
     ("playbooks", include_str!("../guides/playbooks.md")),
-    (
-        "reasoning-function",
-        include_str!("../guides/reasoning-function.md"),
-    ),
-    (
-        "lookup-function",
-        include_str!("../guides/lookup-function.md"),
-    ),
-    (
-        "interaction-function",
-        include_str!("../guides/interaction-function.md"),
-    ),
-    (
-        "prediction-function",
-        include_str!("../guides/prediction-function.md"),
-    ),
-    (
-        "computation-function",
-        include_str!("../guides/computation-function.md"),
-    ),
+    ("reasoning-function", include_str!("../guides/reasoning-function.md")),
+    ("lookup-function", include_str!("../guides/lookup-function.md")),
+    ("interaction-function", include_str!("../guides/interaction-function.md")),
+    ("prediction-function", include_str!("../guides/prediction-function.md")),
+    ("computation-function", include_str!("../guides/computation-function.md")),
     ("templates", include_str!("../guides/templates.md")),
 ];
 
@@ -49,10 +34,7 @@ struct FrontMatter {
 /// Every guide, parsed. A guide whose front matter does not parse keeps its name as its title;
 /// the unit tests make sure none ships that way.
 pub fn all() -> Vec<Guide> {
-    SOURCES
-        .iter()
-        .map(|(name, source)| parse(name, source))
-        .collect()
+    SOURCES.iter().map(|(name, source)| parse(name, source)).collect()
 }
 
 pub fn names() -> Vec<&'static str> {
@@ -60,49 +42,26 @@ pub fn names() -> Vec<&'static str> {
 }
 
 pub fn find(name: &str) -> Option<Guide> {
-    SOURCES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(n, source)| parse(n, source))
+    SOURCES.iter().find(|(n, _)| *n == name).map(|(n, source)| parse(n, source))
 }
 
 fn parse(name: &'static str, source: &'static str) -> Guide {
     match split_front_matter(source) {
         Some((yaml, body)) => match serde_saphyr::from_str::<FrontMatter>(yaml) {
-            Ok(fm) => Guide {
-                name,
-                title: fm.title,
-                description: fm.description,
-                text: body,
-            },
-            Err(_) => Guide {
-                name,
-                title: name.to_string(),
-                description: String::new(),
-                text: body,
-            },
+            Ok(fm) => Guide { name, title: fm.title, description: fm.description, text: body },
+            Err(_) => Guide { name, title: name.to_string(), description: String::new(), text: body },
         },
-        None => Guide {
-            name,
-            title: name.to_string(),
-            description: String::new(),
-            text: source,
-        },
+        None => Guide { name, title: name.to_string(), description: String::new(), text: source },
     }
 }
 
 /// `---\n<yaml>\n---\n<body>` → (yaml, body).
 pub fn split_front_matter(source: &str) -> Option<(&str, &str)> {
-    let rest = source
-        .strip_prefix("---\n")
-        .or_else(|| source.strip_prefix("---\r\n"))?;
+    let rest = source.strip_prefix("---\n").or_else(|| source.strip_prefix("---\r\n"))?;
     let end = rest.find("\n---")?;
     let yaml = &rest[..end];
     let after = &rest[end + 4..];
-    let body = after
-        .strip_prefix("\r\n")
-        .or_else(|| after.strip_prefix('\n'))
-        .unwrap_or(after);
+    let body = after.strip_prefix("\r\n").or_else(|| after.strip_prefix('\n')).unwrap_or(after);
     Some((yaml, body.trim_start_matches(['\r', '\n'])))
 }
 
@@ -113,14 +72,9 @@ mod tests {
     #[test]
     fn every_guide_has_front_matter_and_a_body() {
         for (name, source) in SOURCES {
-            let (yaml, body) =
-                split_front_matter(source).unwrap_or_else(|| panic!("{name}: no front matter"));
-            let fm: FrontMatter =
-                serde_saphyr::from_str(yaml).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert!(
-                !fm.title.is_empty() && fm.description.chars().count() <= 160,
-                "{name}"
-            );
+            let (yaml, body) = split_front_matter(source).unwrap_or_else(|| panic!("{name}: no front matter"));
+            let fm: FrontMatter = serde_saphyr::from_str(yaml).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(!fm.title.is_empty() && fm.description.chars().count() <= 160, "{name}");
             assert!(body.len() > 200, "{name}: body too short");
         }
     }
@@ -140,9 +94,7 @@ mod worked_examples {
     /// The first fenced block of `lang` in the `## Worked example` section of a guide.
     fn block<'g>(guide: &'g str, lang: &str) -> Option<&'g str> {
         let section = &guide[guide.find("## Worked example")?..];
-        let section = section[3..]
-            .find("\n## ")
-            .map_or(section, |end| &section[..end + 3]);
+        let section = section[3..].find("\n## ").map_or(section, |end| &section[..end + 3]);
         let open = format!("```{lang}\n");
         let start = section.find(&open)? + open.len();
         let len = section[start..].find("\n```")?;
@@ -151,21 +103,12 @@ mod worked_examples {
 
     #[test]
     fn each_format_guide_example_passes_the_checks_as_written() {
-        for kind in [
-            Kind::Reasoning,
-            Kind::Lookup,
-            Kind::Interaction,
-            Kind::Prediction,
-            Kind::Computation,
-        ] {
+        for kind in [Kind::Reasoning, Kind::Lookup, Kind::Interaction, Kind::Prediction, Kind::Computation] {
             let name = format!("{}-function", kind.as_str());
             let guide = super::find(&name).unwrap_or_else(|| panic!("no guide {name}"));
-            let source = block(guide.text, "markdown")
-                .unwrap_or_else(|| panic!("{name}: no markdown block"));
-            let overview =
-                block(guide.text, "text").unwrap_or_else(|| panic!("{name}: no text block"));
-            let diagram =
-                block(guide.text, "mermaid").unwrap_or_else(|| panic!("{name}: no mermaid block"));
+            let source = block(guide.text, "markdown").unwrap_or_else(|| panic!("{name}: no markdown block"));
+            let overview = block(guide.text, "text").unwrap_or_else(|| panic!("{name}: no text block"));
+            let diagram = block(guide.text, "mermaid").unwrap_or_else(|| panic!("{name}: no mermaid block"));
             if let Err(p) = check_document(kind, source) {
                 panic!("{name}: the worked example is refused: {}", p.detail);
             }

@@ -11,33 +11,21 @@ use playbook_runtime::mcp::transport::Era;
 use serde_json::{json, Value};
 
 fn legacy() -> Era {
-    Era::Legacy {
-        version: "2025-11-25".into(),
-    }
+    Era::Legacy { version: "2025-11-25".into() }
 }
 
 fn call(backend: &common::Memory, second: u32, name: &str, args: Value) -> Value {
     let caller = Caller::local(Some("ada".into()));
     let ctx = common::ctx(&caller, backend, second, second as u8);
     let params = Some(json!({ "name": name, "arguments": args }));
-    let reply = block_on(answer(
-        &ctx,
-        &Endpoint::Root,
-        &legacy(),
-        &json!(second),
-        "tools/call",
-        &params,
-    ));
+    let reply = block_on(answer(&ctx, &Endpoint::Root, &legacy(), &json!(second), "tools/call", &params));
     reply["result"].clone()
 }
 
 fn assert_agrees(result: &Value) {
     assert_eq!(result["isError"], false, "{result}");
     let summary = result["content"][0]["text"].as_str().unwrap();
-    assert!(
-        summary.chars().count() <= 400 && serde_json::from_str::<Value>(summary).is_err(),
-        "{summary}"
-    );
+    assert!(summary.chars().count() <= 400 && serde_json::from_str::<Value>(summary).is_err(), "{summary}");
     let text: Value = serde_json::from_str(result["content"][1]["text"].as_str().unwrap()).unwrap();
     assert_eq!(text, result["structuredContent"]);
 }
@@ -46,68 +34,31 @@ fn assert_agrees(result: &Value) {
 fn a_playbook_walks_through_every_tool() {
     let m = common::Memory::default();
     let welcome = call(&m, 1, "list_playbooks", json!({}));
-    assert!(welcome["content"][0]["text"]
-        .as_str()
-        .unwrap()
-        .starts_with("This organization has no playbooks yet."));
+    assert!(welcome["content"][0]["text"].as_str().unwrap().starts_with("This organization has no playbooks yet."));
     assert_eq!(welcome["structuredContent"]["playbooks"], json!([]));
 
-    let created = call(
-        &m,
-        2,
-        "create_playbook",
-        json!({ "name": "Month-end close", "description": "Closes the books." }),
-    );
+    let created =
+        call(&m, 2, "create_playbook", json!({ "name": "Month-end close", "description": "Closes the books." }));
     assert_agrees(&created);
-    let id = created["structuredContent"]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert!(created["content"][0]["text"]
-        .as_str()
-        .unwrap()
-        .contains("Month-end close"));
+    let id = created["structuredContent"]["id"].as_str().unwrap().to_string();
+    assert!(created["content"][0]["text"].as_str().unwrap().contains("Month-end close"));
 
-    let updated = call(
-        &m,
-        3,
-        "update_playbook",
-        json!({ "playbook": id, "page": "# Close" }),
-    );
+    let updated = call(&m, 3, "update_playbook", json!({ "playbook": id, "page": "# Close" }));
     assert_agrees(&updated);
     assert_eq!(updated["structuredContent"]["page"], "# Close");
-    let again = call(
-        &m,
-        4,
-        "update_playbook",
-        json!({ "playbook": id, "page": "# Close" }),
-    );
-    assert!(
-        again["content"][0]["text"]
-            .as_str()
-            .unwrap()
-            .contains("nothing changed"),
-        "{again}"
-    );
+    let again = call(&m, 4, "update_playbook", json!({ "playbook": id, "page": "# Close" }));
+    assert!(again["content"][0]["text"].as_str().unwrap().contains("nothing changed"), "{again}");
 
     let retired = call(&m, 5, "retire_playbook", json!({ "playbook": id }));
     assert_agrees(&retired);
     assert_eq!(retired["structuredContent"]["status"], "retired");
-    assert_eq!(
-        retired["structuredContent"]["page"], "# Close",
-        "retiring keeps the page"
-    );
+    assert_eq!(retired["structuredContent"]["page"], "# Close", "retiring keeps the page");
     let active = call(&m, 6, "list_playbooks", json!({}));
     assert_eq!(active["structuredContent"]["playbooks"], json!([]));
-    assert!(
-        active["structuredContent"].get("welcome").is_none(),
-        "an org that has a playbook is not welcomed"
-    );
+    assert!(active["structuredContent"].get("welcome").is_none(), "an org that has a playbook is not welcomed");
     let all = call(&m, 7, "list_playbooks", json!({ "include_retired": true }));
     assert_eq!(all["structuredContent"]["playbooks"][0]["id"], json!(id));
-    assert!(all["structuredContent"]["playbooks"][0]
-        .get("page")
-        .is_none());
+    assert!(all["structuredContent"]["playbooks"][0].get("page").is_none());
 
     let restored = call(&m, 8, "restore_playbook", json!({ "playbook": id }));
     assert_eq!(restored["structuredContent"]["status"], "active");
@@ -121,10 +72,7 @@ fn refusals_name_the_field() {
     assert_eq!(bad["isError"], true);
     assert!(bad.get("structuredContent").is_none());
     let doc: Value = serde_json::from_str(bad["content"][1]["text"].as_str().unwrap()).unwrap();
-    assert_eq!(
-        (doc["reason"].as_str(), doc["errors"][0]["pointer"].as_str()),
-        (Some("invalid_input"), Some("/name"))
-    );
+    assert_eq!((doc["reason"].as_str(), doc["errors"][0]["pointer"].as_str()), (Some("invalid_input"), Some("/name")));
 
     call(&m, 2, "create_playbook", json!({ "name": "Payroll" }));
     let dup = call(&m, 3, "create_playbook", json!({ "name": "PAYROLL" }));
@@ -132,13 +80,7 @@ fn refusals_name_the_field() {
     assert_eq!(doc["reason"], "conflict");
 
     let guide = call(&m, 4, "get_guide", json!({ "guide": "nope" }));
-    assert!(
-        guide["content"][0]["text"]
-            .as_str()
-            .unwrap()
-            .contains("start"),
-        "{guide}"
-    );
+    assert!(guide["content"][0]["text"].as_str().unwrap().contains("start"), "{guide}");
 }
 
 #[test]
@@ -146,36 +88,14 @@ fn unknown_tools_and_methods_are_protocol_errors() {
     let m = common::Memory::default();
     let caller = Caller::local(None);
     let ctx = common::ctx(&caller, &m, 1, 1);
-    let r = block_on(answer(
-        &ctx,
-        &Endpoint::Root,
-        &legacy(),
-        &json!(1),
-        "tools/call",
-        &Some(json!({ "name": "nope" })),
-    ));
+    let r =
+        block_on(answer(&ctx, &Endpoint::Root, &legacy(), &json!(1), "tools/call", &Some(json!({ "name": "nope" }))));
     assert_eq!(r["error"]["code"], -32602);
     assert!(r["error"]["message"].as_str().unwrap().contains("nope"));
-    let r = block_on(answer(
-        &ctx,
-        &Endpoint::Root,
-        &legacy(),
-        &json!(2),
-        "no/such",
-        &None,
-    ));
+    let r = block_on(answer(&ctx, &Endpoint::Root, &legacy(), &json!(2), "no/such", &None));
     assert_eq!(r["error"]["code"], -32601);
-    let modern = Era::Modern {
-        capabilities: json!({}),
-    };
-    let r = block_on(answer(
-        &ctx,
-        &Endpoint::Root,
-        &modern,
-        &json!(3),
-        "tools/list",
-        &None,
-    ));
+    let modern = Era::Modern { capabilities: json!({}) };
+    let r = block_on(answer(&ctx, &Endpoint::Root, &modern, &json!(3), "tools/list", &None));
     assert_eq!(r["result"]["resultType"], "complete");
     assert_eq!(r["result"]["tools"].as_array().map(Vec::len), Some(24));
 }
@@ -184,32 +104,13 @@ fn unknown_tools_and_methods_are_protocol_errors() {
 fn pages_follow_the_cursor() {
     let m = common::Memory::default();
     for i in 0..5 {
-        call(
-            &m,
-            10 + i,
-            "create_playbook",
-            json!({ "name": format!("Playbook {i}") }),
-        );
+        call(&m, 10 + i, "create_playbook", json!({ "name": format!("Playbook {i}") }));
     }
     let first = call(&m, 20, "list_playbooks", json!({ "limit": 2 }));
-    assert_eq!(
-        first["structuredContent"]["playbooks"][0]["name"],
-        "Playbook 4"
-    );
-    let cursor = first["structuredContent"]["next_cursor"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let second = call(
-        &m,
-        21,
-        "list_playbooks",
-        json!({ "limit": 2, "cursor": cursor }),
-    );
-    assert_eq!(
-        second["structuredContent"]["playbooks"][0]["name"],
-        "Playbook 2"
-    );
+    assert_eq!(first["structuredContent"]["playbooks"][0]["name"], "Playbook 4");
+    let cursor = first["structuredContent"]["next_cursor"].as_str().unwrap().to_string();
+    let second = call(&m, 21, "list_playbooks", json!({ "limit": 2, "cursor": cursor }));
+    assert_eq!(second["structuredContent"]["playbooks"][0]["name"], "Playbook 2");
     let bad = call(&m, 22, "list_playbooks", json!({ "cursor": "zz" }));
     assert_eq!(bad["isError"], true);
 }
@@ -219,49 +120,17 @@ fn a_playbook_endpoint_fixes_the_playbook() {
     let m = common::Memory::default();
     let caller = Caller::local(None);
     let ctx = common::ctx(&caller, &m, 1, 1);
-    let pb = Endpoint::Playbook {
-        org: "local".into(),
-        playbook: "pb_aaaaaaaaaaaaaaaa".into(),
-    };
+    let pb = Endpoint::Playbook { org: "local".into(), playbook: "pb_aaaaaaaaaaaaaaaa".into() };
     let r = block_on(answer(&ctx, &pb, &legacy(), &json!(1), "tools/list", &None));
     let tools = r["result"]["tools"].as_array().unwrap();
-    assert!(tools
-        .iter()
-        .all(|t| t["inputSchema"]["properties"].get("playbook").is_none()));
+    assert!(tools.iter().all(|t| t["inputSchema"]["properties"].get("playbook").is_none()));
     assert!(tools.iter().all(|t| t["name"] != "create_playbook"));
-    let call = json!({ "name": "get_definition", "arguments": { "playbook": "pb_x", "type": "computation", "name": "a" } });
-    let r = block_on(answer(
-        &ctx,
-        &pb,
-        &legacy(),
-        &json!(2),
-        "tools/call",
-        &Some(call),
-    ));
+    let call =
+        json!({ "name": "get_definition", "arguments": { "playbook": "pb_x", "type": "computation", "name": "a" } });
+    let r = block_on(answer(&ctx, &pb, &legacy(), &json!(2), "tools/call", &Some(call)));
     assert_eq!(r["result"]["isError"], true);
-    let init = block_on(answer(
-        &ctx,
-        &pb,
-        &legacy(),
-        &json!(3),
-        "initialize",
-        &Some(json!({})),
-    ));
-    assert!(init["result"]["instructions"]
-        .as_str()
-        .unwrap()
-        .contains("acts on one playbook"));
-    let prompts = block_on(answer(
-        &ctx,
-        &pb,
-        &legacy(),
-        &json!(4),
-        "prompts/list",
-        &None,
-    ));
-    assert_eq!(
-        prompts["result"]["prompts"],
-        json!([]),
-        "get-started needs create_playbook"
-    );
+    let init = block_on(answer(&ctx, &pb, &legacy(), &json!(3), "initialize", &Some(json!({}))));
+    assert!(init["result"]["instructions"].as_str().unwrap().contains("acts on one playbook"));
+    let prompts = block_on(answer(&ctx, &pb, &legacy(), &json!(4), "prompts/list", &None));
+    assert_eq!(prompts["result"]["prompts"], json!([]), "get-started needs create_playbook");
 }

@@ -18,12 +18,7 @@ pub struct Reply {
 
 impl Reply {
     pub fn json(status: u16, value: &Value) -> Self {
-        Reply {
-            status,
-            content_type: "application/json",
-            body: value.to_string(),
-            allow: None,
-        }
+        Reply { status, content_type: "application/json", body: value.to_string(), allow: None }
     }
 
     pub fn problem(problem: &Problem) -> Self {
@@ -46,11 +41,7 @@ pub struct HttpRequest<'a> {
 
 pub async fn handle(ctx: &Ctx<'_>, req: &HttpRequest<'_>) -> Reply {
     if req.path == "/v1/guides" {
-        return if req.method == "GET" {
-            guide_list()
-        } else {
-            not_allowed("GET")
-        };
+        return if req.method == "GET" { guide_list() } else { not_allowed("GET") };
     }
     let mut allowed = Vec::new();
     for tool in tools::all() {
@@ -76,14 +67,8 @@ pub async fn handle(ctx: &Ctx<'_>, req: &HttpRequest<'_>) -> Reply {
 }
 
 fn not_allowed(allow: &str) -> Reply {
-    let p = Problem::new(
-        Reason::MethodNotAllowed,
-        format!("This route answers {allow} only."),
-    );
-    Reply {
-        allow: Some(allow.to_string()),
-        ..Reply::problem(&p)
-    }
+    let p = Problem::new(Reason::MethodNotAllowed, format!("This route answers {allow} only."));
+    Reply { allow: Some(allow.to_string()), ..Reply::problem(&p) }
 }
 
 fn guide_list() -> Reply {
@@ -117,19 +102,11 @@ async fn run_route(
     for (name, raw) in query_pairs(req.query) {
         let value = from_query(&schema, &name, &raw)?;
         if args.insert(name.clone(), value).is_some() {
-            return Err(Problem::invalid(
-                format!("/{name}"),
-                "is given twice, or both in the path and the query",
-            ));
+            return Err(Problem::invalid(format!("/{name}"), "is given twice, or both in the path and the query"));
         }
     }
-    if matches!(tool.method, Method::Post | Method::Put)
-        && !req.body.iter().all(u8::is_ascii_whitespace)
-    {
-        let json_type = req
-            .content_type
-            .and_then(|t| t.split(';').next())
-            .map(str::trim);
+    if matches!(tool.method, Method::Post | Method::Put) && !req.body.iter().all(u8::is_ascii_whitespace) {
+        let json_type = req.content_type.and_then(|t| t.split(';').next()).map(str::trim);
         if !json_type.is_some_and(|t| t.eq_ignore_ascii_case("application/json")) {
             return Err(Problem::new(
                 Reason::UnsupportedMediaType,
@@ -153,10 +130,7 @@ async fn run_route(
     }
     if tool.name == "get_guide" {
         // The HTTP door serves the guide as Markdown rather than wrapped in JSON.
-        let name = args
-            .get("guide")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
+        let name = args.get("guide").and_then(Value::as_str).unwrap_or_default();
         let g = tools::find_guide(name)?;
         return Ok(Reply {
             status: 200,
@@ -196,10 +170,7 @@ fn query_pairs(query: &str) -> Vec<(String, String)> {
         .filter(|s| !s.is_empty())
         .filter_map(|pair| {
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-            Some((
-                percent_decode(&k.replace('+', " "))?,
-                percent_decode(&v.replace('+', " "))?,
-            ))
+            Some((percent_decode(&k.replace('+', " "))?, percent_decode(&v.replace('+', " "))?))
         })
         .collect()
 }
@@ -208,17 +179,11 @@ fn query_pairs(query: &str) -> Vec<(String, String)> {
 fn from_query(schema: &Value, name: &str, raw: &str) -> Result<Value, Problem> {
     let kind = schema["properties"][name]["type"].as_str();
     match kind {
-        None => Err(Problem::invalid(
-            format!("/{name}"),
-            "is not an argument this route takes",
-        )),
+        None => Err(Problem::invalid(format!("/{name}"), "is not an argument this route takes")),
         Some("boolean") => match raw {
             "true" | "1" | "" => Ok(Value::Bool(true)),
             "false" | "0" => Ok(Value::Bool(false)),
-            _ => Err(Problem::invalid(
-                format!("/{name}"),
-                "must be true or false",
-            )),
+            _ => Err(Problem::invalid(format!("/{name}"), "must be true or false")),
         },
         Some("integer") => raw
             .parse::<i64>()
@@ -251,18 +216,8 @@ mod tests {
 
     #[test]
     fn paths_match_with_their_params() {
-        let m = match_path(
-            "/v1/orgs/{org}/playbooks/{playbook}",
-            "/v1/orgs/local/playbooks/pb_1",
-        )
-        .unwrap();
-        assert_eq!(
-            m,
-            vec![
-                ("org", "local".to_string()),
-                ("playbook", "pb_1".to_string())
-            ]
-        );
+        let m = match_path("/v1/orgs/{org}/playbooks/{playbook}", "/v1/orgs/local/playbooks/pb_1").unwrap();
+        assert_eq!(m, vec![("org", "local".to_string()), ("playbook", "pb_1".to_string())]);
         assert!(match_path("/v1/orgs/{org}/playbooks", "/v1/orgs/local/playbooks/x").is_none());
         assert!(match_path("/v1/orgs/{org}/playbooks", "/v1/orgs//playbooks").is_none());
     }
@@ -270,22 +225,10 @@ mod tests {
     #[test]
     fn query_values_take_the_schema_type() {
         let schema = json!({"properties": {"include_retired": {"type": "boolean"}, "limit": {"type": "integer"}}});
-        assert_eq!(
-            from_query(&schema, "include_retired", "true").unwrap(),
-            json!(true)
-        );
+        assert_eq!(from_query(&schema, "include_retired", "true").unwrap(), json!(true));
         assert_eq!(from_query(&schema, "limit", "5").unwrap(), json!(5));
-        assert_eq!(
-            from_query(&schema, "limit", "x").unwrap_err().errors[0].pointer,
-            "/limit"
-        );
-        assert_eq!(
-            from_query(&schema, "nope", "1").unwrap_err().errors[0].pointer,
-            "/nope"
-        );
-        assert_eq!(
-            query_pairs("a=1&b=x%20y"),
-            vec![("a".into(), "1".into()), ("b".into(), "x y".into())]
-        );
+        assert_eq!(from_query(&schema, "limit", "x").unwrap_err().errors[0].pointer, "/limit");
+        assert_eq!(from_query(&schema, "nope", "1").unwrap_err().errors[0].pointer, "/nope");
+        assert_eq!(query_pairs("a=1&b=x%20y"), vec![("a".into(), "1".into()), ("b".into(), "x y".into())]);
     }
 }

@@ -16,12 +16,7 @@ pub enum Scope {
 }
 
 impl Scope {
-    pub const ALL: [Scope; 4] = [
-        Scope::OrgRead,
-        Scope::OrgWrite,
-        Scope::PlaybookRead,
-        Scope::PlaybookWrite,
-    ];
+    pub const ALL: [Scope; 4] = [Scope::OrgRead, Scope::OrgWrite, Scope::PlaybookRead, Scope::PlaybookWrite];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -53,9 +48,7 @@ pub struct Caller {
 impl Caller {
     /// The local developer in the org `local`, with every permission.
     pub fn local(account: Option<String>) -> Self {
-        let account = account
-            .map(|a| a.trim().to_string())
-            .filter(|a| !a.is_empty());
+        let account = account.map(|a| a.trim().to_string()).filter(|a| !a.is_empty());
         Caller {
             id: "local".into(),
             principal: Principal::LocalDeveloper { account },
@@ -76,22 +69,13 @@ impl Caller {
     /// The sentence of the instructions that says whom a connection acts as.
     pub fn acts_as_sentence(&self) -> String {
         match &self.principal {
-            Principal::LocalDeveloper {
-                account: Some(name),
-            } => format!(
-                "This connection acts as the local developer {name} ({}) in the org {}.",
-                self.id, self.org
-            ),
-            Principal::LocalDeveloper { account: None } => {
-                format!(
-                    "This connection acts as the local developer ({}) in the org {}.",
-                    self.id, self.org
-                )
+            Principal::LocalDeveloper { account: Some(name) } => {
+                format!("This connection acts as the local developer {name} ({}) in the org {}.", self.id, self.org)
             }
-            Principal::Key { name } => format!(
-                "This connection acts as the key {name} in the org {}.",
-                self.org
-            ),
+            Principal::LocalDeveloper { account: None } => {
+                format!("This connection acts as the local developer ({}) in the org {}.", self.id, self.org)
+            }
+            Principal::Key { name } => format!("This connection acts as the key {name} in the org {}.", self.org),
         }
     }
 }
@@ -103,15 +87,9 @@ mod tests {
     #[test]
     fn local_developer_is_named_when_known() {
         let c = Caller::local(Some("ada".into()));
-        assert_eq!(
-            c.acts_as_sentence(),
-            "This connection acts as the local developer ada (local) in the org local."
-        );
+        assert_eq!(c.acts_as_sentence(), "This connection acts as the local developer ada (local) in the org local.");
         let c = Caller::local(Some("  ".into()));
-        assert_eq!(
-            c.acts_as_sentence(),
-            "This connection acts as the local developer (local) in the org local."
-        );
+        assert_eq!(c.acts_as_sentence(), "This connection acts as the local developer (local) in the org local.");
         assert!(c.may_make_first_playbook());
     }
 }

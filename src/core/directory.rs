@@ -13,24 +13,10 @@ pub const LIST_LIMIT_MAX: usize = 100;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Command {
-    Create {
-        id: String,
-        changes: Changes,
-        now: String,
-    },
-    Update {
-        id: String,
-        changes: Changes,
-        now: String,
-    },
-    Retire {
-        id: String,
-        now: String,
-    },
-    Restore {
-        id: String,
-        now: String,
-    },
+    Create { id: String, changes: Changes, now: String },
+    Update { id: String, changes: Changes, now: String },
+    Retire { id: String, now: String },
+    Restore { id: String, now: String },
 }
 
 /// A command with the org it is for, which names the playbooks' objects.
@@ -74,35 +60,22 @@ pub struct Cursor {
 impl Cursor {
     /// An opaque token: hex of `created_at id`, so that callers pass it back rather than build it.
     pub fn encode(&self) -> String {
-        format!("{} {}", self.created_at, self.id)
-            .bytes()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        format!("{} {}", self.created_at, self.id).bytes().map(|b| format!("{b:02x}")).collect()
     }
 
     pub fn decode(token: &str) -> Result<Cursor, Problem> {
-        let bad = || {
-            Problem::invalid(
-                "/cursor",
-                "is not a cursor this list gave; pass next_cursor as it came",
-            )
-        };
+        let bad = || Problem::invalid("/cursor", "is not a cursor this list gave; pass next_cursor as it came");
         if !token.len().is_multiple_of(2) || token.len() > 256 {
             return Err(bad());
         }
-        let bytes: Option<Vec<u8>> = (0..token.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(token.get(i..i + 2)?, 16).ok())
-            .collect();
+        let bytes: Option<Vec<u8>> =
+            (0..token.len()).step_by(2).map(|i| u8::from_str_radix(token.get(i..i + 2)?, 16).ok()).collect();
         let text = String::from_utf8(bytes.ok_or_else(bad)?).map_err(|_| bad())?;
         let (created_at, id) = text.split_once(' ').ok_or_else(bad)?;
         if !super::ids::is_playbook_id(id) || created_at.is_empty() {
             return Err(bad());
         }
-        Ok(Cursor {
-            created_at: created_at.to_string(),
-            id: id.to_string(),
-        })
+        Ok(Cursor { created_at: created_at.to_string(), id: id.to_string() })
     }
 }
 
@@ -146,11 +119,7 @@ pub fn unknown_playbook(id: &str) -> Problem {
     .with_field("/playbook", "names no playbook of this org")
 }
 
-pub fn decide(
-    command: &Command,
-    current: Option<&Playbook>,
-    name_held_by: Option<&str>,
-) -> Result<Decision, Problem> {
+pub fn decide(command: &Command, current: Option<&Playbook>, name_held_by: Option<&str>) -> Result<Decision, Problem> {
     let taken = |name: &str| {
         Problem::conflict(format!(
             "An active playbook of this org is already called {}. Give this one another name, or retire or rename the other first.",
@@ -160,9 +129,9 @@ pub fn decide(
     };
     let held_by_other = |id: &str| name_held_by.is_some_and(|holder| holder != id);
     match (command, current) {
-        (Command::Create { id, .. }, Some(_)) => Err(Problem::conflict(format!(
-            "A playbook {id} exists already; nothing was created."
-        ))),
+        (Command::Create { id, .. }, Some(_)) => {
+            Err(Problem::conflict(format!("A playbook {id} exists already; nothing was created.")))
+        }
         (Command::Create { id, changes, now }, None) => {
             let name = changes.name.clone().unwrap_or_default();
             if held_by_other(id) {
@@ -194,10 +163,7 @@ pub fn decide(
             if changes.name.is_some() && held_by_other(id) {
                 return Err(taken(&name));
             }
-            let description = changes
-                .description
-                .clone()
-                .unwrap_or_else(|| cur.description.clone());
+            let description = changes.description.clone().unwrap_or_else(|| cur.description.clone());
             if name == cur.name && description == cur.description && changes.page.is_none() {
                 return Ok(Decision::Unchanged);
             }
@@ -206,10 +172,7 @@ pub fn decide(
             record.description = description;
             record.updated_at = now.clone();
             record.page = changes.page.clone().unwrap_or_default();
-            Ok(Decision::Save(Save {
-                record,
-                keep_page: changes.page.is_none(),
-            }))
+            Ok(Decision::Save(Save { record, keep_page: changes.page.is_none() }))
         }
         (Command::Retire { now, .. }, Some(cur)) => {
             if cur.is_retired() {
@@ -219,10 +182,7 @@ pub fn decide(
             record.status = Status::Retired;
             record.retired_at = Some(now.clone());
             record.updated_at = now.clone();
-            Ok(Decision::Save(Save {
-                record,
-                keep_page: true,
-            }))
+            Ok(Decision::Save(Save { record, keep_page: true }))
         }
         (Command::Restore { id, now }, Some(cur)) => {
             if !cur.is_retired() {
@@ -235,10 +195,7 @@ pub fn decide(
             record.status = Status::Active;
             record.retired_at = None;
             record.updated_at = now.clone();
-            Ok(Decision::Save(Save {
-                record,
-                keep_page: true,
-            }))
+            Ok(Decision::Save(Save { record, keep_page: true }))
         }
     }
 }
@@ -259,58 +216,29 @@ mod tests {
     }
 
     fn named(name: &str) -> Changes {
-        Changes {
-            name: Some(name.into()),
-            ..Changes::default()
-        }
+        Changes { name: Some(name.into()), ..Changes::default() }
     }
 
     #[test]
     fn names_stay_unique_among_active_playbooks() {
-        let create = Command::Create {
-            id: "pb_a".into(),
-            changes: named("Close"),
-            now: "t1".into(),
-        };
+        let create = Command::Create { id: "pb_a".into(), changes: named("Close"), now: "t1".into() };
         assert!(matches!(decide(&create, None, None), Ok(Decision::Save(_))));
         let p = decide(&create, None, Some("pb_b")).unwrap_err();
-        assert_eq!(
-            (p.reason, p.errors[0].pointer.as_str()),
-            (super::super::Reason::Conflict, "/name")
-        );
+        assert_eq!((p.reason, p.errors[0].pointer.as_str()), (super::super::Reason::Conflict, "/name"));
         let cur = row("pb_a", "Close", Status::Active);
-        let rename_to_self = Command::Update {
-            id: "pb_a".into(),
-            changes: named("Close"),
-            now: "t1".into(),
-        };
-        assert_eq!(
-            decide(&rename_to_self, Some(&cur), Some("pb_a")),
-            Ok(Decision::Unchanged)
-        );
+        let rename_to_self = Command::Update { id: "pb_a".into(), changes: named("Close"), now: "t1".into() };
+        assert_eq!(decide(&rename_to_self, Some(&cur), Some("pb_a")), Ok(Decision::Unchanged));
         let retired = row("pb_a", "Close", Status::Retired);
-        let restore = Command::Restore {
-            id: "pb_a".into(),
-            now: "t2".into(),
-        };
+        let restore = Command::Restore { id: "pb_a".into(), now: "t2".into() };
         assert!(decide(&restore, Some(&retired), Some("pb_b")).is_err());
-        assert!(matches!(
-            decide(&restore, Some(&retired), None),
-            Ok(Decision::Save(_))
-        ));
+        assert!(matches!(decide(&restore, Some(&retired), None), Ok(Decision::Save(_))));
     }
 
     #[test]
     fn retire_and_restore_are_idempotent_and_retired_playbooks_do_not_change() {
         let retired = row("pb_a", "Close", Status::Retired);
-        let retire = Command::Retire {
-            id: "pb_a".into(),
-            now: "t2".into(),
-        };
-        assert_eq!(
-            decide(&retire, Some(&retired), None),
-            Ok(Decision::Unchanged)
-        );
+        let retire = Command::Retire { id: "pb_a".into(), now: "t2".into() };
+        assert_eq!(decide(&retire, Some(&retired), None), Ok(Decision::Unchanged));
         let active = row("pb_a", "Close", Status::Active);
         match decide(&retire, Some(&active), None) {
             Ok(Decision::Save(s)) => {
@@ -320,44 +248,25 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        let update = Command::Update {
-            id: "pb_a".into(),
-            changes: named("New"),
-            now: "t3".into(),
-        };
-        assert_eq!(
-            decide(&update, Some(&retired), None).unwrap_err().reason,
-            super::super::Reason::Conflict
-        );
-        assert_eq!(
-            decide(&update, None, None).unwrap_err().reason,
-            super::super::Reason::NotFound
-        );
+        let update = Command::Update { id: "pb_a".into(), changes: named("New"), now: "t3".into() };
+        assert_eq!(decide(&update, Some(&retired), None).unwrap_err().reason, super::super::Reason::Conflict);
+        assert_eq!(decide(&update, None, None).unwrap_err().reason, super::super::Reason::NotFound);
     }
 
     use super::*;
 
     #[test]
     fn cursor_round_trips_and_refuses_junk() {
-        let c = Cursor {
-            created_at: "2026-12-02T10:00:00.000Z".into(),
-            id: "pb_aaaaaaaaaaaaaaaa".into(),
-        };
+        let c = Cursor { created_at: "2026-12-02T10:00:00.000Z".into(), id: "pb_aaaaaaaaaaaaaaaa".into() };
         assert_eq!(Cursor::decode(&c.encode()), Ok(c));
         for junk in ["zz", "abc", "", "6162"] {
-            assert_eq!(
-                Cursor::decode(junk).unwrap_err().errors[0].pointer,
-                "/cursor"
-            );
+            assert_eq!(Cursor::decode(junk).unwrap_err().errors[0].pointer, "/cursor");
         }
     }
 
     #[test]
     fn commands_travel_as_tagged_json() {
-        let c = Command::Retire {
-            id: "pb_x".into(),
-            now: "t".into(),
-        };
+        let c = Command::Retire { id: "pb_x".into(), now: "t".into() };
         let v = serde_json::to_value(&c).unwrap();
         assert_eq!(v["op"], "retire");
         assert_eq!(serde_json::from_value::<Command>(v).unwrap(), c);

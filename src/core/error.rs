@@ -88,13 +88,7 @@ pub struct FieldError {
 
 impl FieldError {
     pub fn new(pointer: impl Into<String>, detail: impl Into<String>) -> Self {
-        FieldError {
-            pointer: pointer.into(),
-            detail: detail.into(),
-            line: None,
-            column: None,
-            within: None,
-        }
+        FieldError { pointer: pointer.into(), detail: detail.into(), line: None, column: None, within: None }
     }
 
     /// Places the problem at a line and column of the document (both from 1).
@@ -138,22 +132,13 @@ pub struct Problem {
 
 impl Problem {
     pub fn new(reason: Reason, detail: impl Into<String>) -> Self {
-        Problem {
-            reason,
-            detail: detail.into(),
-            errors: Vec::new(),
-            kind: None,
-        }
+        Problem { reason, detail: detail.into(), errors: Vec::new(), kind: None }
     }
 
     pub fn invalid(pointer: impl Into<String>, detail: impl Into<String>) -> Self {
         let detail = detail.into();
         let pointer = pointer.into();
-        let whole = if pointer.is_empty() {
-            detail.clone()
-        } else {
-            format!("{pointer}: {detail}")
-        };
+        let whole = if pointer.is_empty() { detail.clone() } else { format!("{pointer}: {detail}") };
         Problem::new(Reason::InvalidInput, whole).with_field(pointer, detail)
     }
 
@@ -163,23 +148,11 @@ impl Problem {
             [] => "The input is not valid.".to_string(),
             [one] => format!("{} is not valid: {}", one.place(), sentence(&one.detail)),
             many => {
-                let parts: Vec<String> = many
-                    .iter()
-                    .map(|e| format!("{}: {}", e.place(), e.detail))
-                    .collect();
-                format!(
-                    "{} fields are not valid. {}",
-                    many.len(),
-                    sentence(&parts.join("; "))
-                )
+                let parts: Vec<String> = many.iter().map(|e| format!("{}: {}", e.place(), e.detail)).collect();
+                format!("{} fields are not valid. {}", many.len(), sentence(&parts.join("; ")))
             }
         };
-        Problem {
-            reason: Reason::InvalidInput,
-            detail,
-            errors,
-            kind: None,
-        }
+        Problem { reason: Reason::InvalidInput, detail, errors, kind: None }
     }
 
     pub fn not_found(detail: impl Into<String>) -> Self {
@@ -203,8 +176,7 @@ impl Problem {
     }
 
     pub fn with_field(mut self, pointer: impl Into<String>, detail: impl Into<String>) -> Self {
-        self.errors
-            .push(FieldError::new(pointer.into(), detail.into()));
+        self.errors.push(FieldError::new(pointer.into(), detail.into()));
         self
     }
 
@@ -239,11 +211,7 @@ impl Problem {
     pub fn words(&self) -> String {
         match self.reason {
             Reason::InvalidInput if !self.errors.is_empty() => {
-                format!(
-                    "{} Correct the field{} named and call again.",
-                    self.detail,
-                    plural(self.errors.len())
-                )
+                format!("{} Correct the field{} named and call again.", self.detail, plural(self.errors.len()))
             }
             _ => self.detail.clone(),
         }

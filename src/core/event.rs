@@ -54,11 +54,7 @@ pub fn event_id(position: i64) -> String {
 }
 
 pub fn position(event_id: &str) -> Option<i64> {
-    event_id
-        .strip_prefix("ev_")?
-        .parse()
-        .ok()
-        .filter(|n: &i64| *n > 0)
+    event_id.strip_prefix("ev_")?.parse().ok().filter(|n: &i64| *n > 0)
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -80,9 +76,18 @@ pub struct EventPage {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum EventCommand {
-    Append { events: Vec<NewEvent> },
+    Append {
+        events: Vec<NewEvent>,
+    },
     List(EventQuery),
-    Get { event_id: String },
+    Get {
+        event_id: String,
+    },
+    /// The newest events of a kind whole, for a prediction to read.
+    Read {
+        kind: String,
+        limit: usize,
+    },
 }
 
 /// An event kind a person or a trigger names: lowercase letters, digits, `_`, `.` and `-`.
@@ -90,38 +95,28 @@ pub fn check_kind(kind: &str) -> Result<(), Problem> {
     let ok = !kind.is_empty()
         && kind.len() <= KIND_MAX
         && kind.starts_with(|c: char| c.is_ascii_lowercase())
-        && kind
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"_.-".contains(&b));
+        && kind.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"_.-".contains(&b));
     if ok {
         Ok(())
     } else {
         Err(Problem::invalid(
             "/kind",
-            format!("must be 1 to {KIND_MAX} lowercase letters, digits, _ . and -, starting with a letter, as month_closed"),
+            format!(
+                "must be 1 to {KIND_MAX} lowercase letters, digits, _ . and -, starting with a letter, as month_closed"
+            ),
         ))
     }
 }
 
 /// Kinds the runtime records itself; a published event may not take one.
-pub const RECORDED: [&str; 4] = [
-    "run_started",
-    "run_succeeded",
-    "run_failed",
-    "run_cancelled",
-];
+pub const RECORDED: [&str; 4] = ["run_started", "run_succeeded", "run_failed", "run_cancelled"];
 
 pub fn decode_cursor(token: &str) -> Result<i64, Problem> {
     token
         .strip_prefix('e')
         .and_then(|n| n.parse::<i64>().ok())
         .filter(|n| *n > 0)
-        .ok_or_else(|| {
-            Problem::invalid(
-                "/cursor",
-                "is not a cursor this list gave; pass next_cursor as it came",
-            )
-        })
+        .ok_or_else(|| Problem::invalid("/cursor", "is not a cursor this list gave; pass next_cursor as it came"))
 }
 
 pub fn encode_cursor(position: i64) -> String {
@@ -136,9 +131,7 @@ mod tests {
     #[test]
     fn kinds_ids_and_listing() {
         assert!(check_kind("month_closed").is_ok());
-        assert!(
-            check_kind("Month").is_err() && check_kind("").is_err() && check_kind("a b").is_err()
-        );
+        assert!(check_kind("Month").is_err() && check_kind("").is_err() && check_kind("a b").is_err());
         assert_eq!(position(&event_id(42)), Some(42));
         assert_eq!(decode_cursor(&encode_cursor(7)), Ok(7));
         let big = Event {

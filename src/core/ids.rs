@@ -16,16 +16,12 @@ pub fn playbook_id(random: [u8; RANDOM_CHARS]) -> String {
 
 /// Whether `s` has the shape of a playbook id; anything else cannot name a playbook.
 pub fn is_playbook_id(s: &str) -> bool {
-    s.strip_prefix("pb_").is_some_and(|rest| {
-        rest.len() == RANDOM_CHARS && rest.bytes().all(|b| ALPHABET.contains(&b))
-    })
+    s.strip_prefix("pb_").is_some_and(|rest| rest.len() == RANDOM_CHARS && rest.bytes().all(|b| ALPHABET.contains(&b)))
 }
 
 /// An org name as it appears in a path: lowercase letters, digits and `-`, 1 to 64 characters.
 pub fn is_org_name(s: &str) -> bool {
-    (1..=64).contains(&s.len())
-        && s.bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    (1..=64).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
 #[cfg(test)]

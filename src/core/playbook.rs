@@ -47,14 +47,7 @@ impl Playbook {
     /// time keeps the record as it was, so that repeating an update changes nothing at all.
     pub fn settle(stored: Option<Playbook>, incoming: Playbook) -> Playbook {
         match stored {
-            Some(s)
-                if Playbook {
-                    updated_at: s.updated_at.clone(),
-                    ..incoming.clone()
-                } == s =>
-            {
-                s
-            }
+            Some(s) if Playbook { updated_at: s.updated_at.clone(), ..incoming.clone() } == s => s,
             _ => incoming,
         }
     }
@@ -97,10 +90,7 @@ impl Changes {
             if p.len() > PAGE_MAX_BYTES {
                 errors.push(FieldError::new(
                     "/page",
-                    format!(
-                        "is {} bytes, more than the {PAGE_MAX_BYTES} a page may hold",
-                        p.len()
-                    ),
+                    format!("is {} bytes, more than the {PAGE_MAX_BYTES} a page may hold", p.len()),
                 ));
             }
         }
@@ -118,9 +108,7 @@ fn name_problem(name: &str) -> Option<String> {
         return Some("must not be empty".into());
     }
     if n > NAME_MAX_CHARS {
-        return Some(format!(
-            "is {n} characters, more than the {NAME_MAX_CHARS} a name may have"
-        ));
+        return Some(format!("is {n} characters, more than the {NAME_MAX_CHARS} a name may have"));
     }
     if name.chars().any(char::is_control) {
         return Some("must not contain control characters such as a line break or a tab".into());
@@ -141,10 +129,7 @@ mod tests {
     use super::*;
 
     fn named(name: &str) -> Changes {
-        Changes {
-            name: Some(name.into()),
-            ..Changes::default()
-        }
+        Changes { name: Some(name.into()), ..Changes::default() }
     }
 
     #[test]
@@ -159,10 +144,7 @@ mod tests {
 
     #[test]
     fn page_limit_counts_bytes() {
-        let c = Changes {
-            page: Some("é".repeat(PAGE_MAX_BYTES / 2 + 1)),
-            ..Changes::default()
-        };
+        let c = Changes { page: Some("é".repeat(PAGE_MAX_BYTES / 2 + 1)), ..Changes::default() };
         assert_eq!(c.check().unwrap_err().errors[0].pointer, "/page");
     }
 
@@ -178,19 +160,9 @@ mod tests {
             retired_at: None,
             page: String::new(),
         };
-        let same = Playbook {
-            updated_at: "t2".into(),
-            ..stored.clone()
-        };
-        assert_eq!(
-            Playbook::settle(Some(stored.clone()), same).updated_at,
-            "t1"
-        );
-        let other = Playbook {
-            page: "p".into(),
-            updated_at: "t2".into(),
-            ..stored.clone()
-        };
+        let same = Playbook { updated_at: "t2".into(), ..stored.clone() };
+        assert_eq!(Playbook::settle(Some(stored.clone()), same).updated_at, "t1");
+        let other = Playbook { page: "p".into(), updated_at: "t2".into(), ..stored.clone() };
         assert_eq!(Playbook::settle(Some(stored), other).updated_at, "t2");
     }
 

@@ -62,10 +62,7 @@ mod tests {
 
     #[test]
     fn joins_counts_and_caps() {
-        assert_eq!(
-            join_and(&["a".into(), "b".into(), "c".into()]),
-            "a, b and c"
-        );
+        assert_eq!(join_and(&["a".into(), "b".into(), "c".into()]), "a, b and c");
         assert_eq!(count(1, "playbook"), "1 playbook");
         assert_eq!(count(0, "playbook"), "0 playbooks");
         let long = "x".repeat(500);

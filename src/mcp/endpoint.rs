@@ -20,14 +20,9 @@ impl Endpoint {
         let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
         match parts.as_slice() {
             ["", "mcp"] => Some(Endpoint::Root),
-            ["", "orgs", org, "mcp"] if !org.is_empty() => Some(Endpoint::Org {
-                org: org.to_string(),
-            }),
+            ["", "orgs", org, "mcp"] if !org.is_empty() => Some(Endpoint::Org { org: org.to_string() }),
             ["", "orgs", org, "playbooks", pb, "mcp"] if !org.is_empty() && !pb.is_empty() => {
-                Some(Endpoint::Playbook {
-                    org: org.to_string(),
-                    playbook: pb.to_string(),
-                })
+                Some(Endpoint::Playbook { org: org.to_string(), playbook: pb.to_string() })
             }
             _ => None,
         }
@@ -38,12 +33,10 @@ impl Endpoint {
         match self {
             Endpoint::Root => Ok(()),
             Endpoint::Org { org } | Endpoint::Playbook { org, .. } if *org == caller.org => Ok(()),
-            Endpoint::Org { org } | Endpoint::Playbook { org, .. } => {
-                Err(Problem::forbidden(format!(
-                    "This caller acts in the org {}; it cannot connect to the org {org}.",
-                    caller.org
-                )))
-            }
+            Endpoint::Org { org } | Endpoint::Playbook { org, .. } => Err(Problem::forbidden(format!(
+                "This caller acts in the org {}; it cannot connect to the org {org}.",
+                caller.org
+            ))),
         }
     }
 
@@ -108,12 +101,7 @@ mod tests {
     #[test]
     fn paths_and_tools() {
         assert_eq!(Endpoint::from_path("/mcp"), Some(Endpoint::Root));
-        assert_eq!(
-            Endpoint::from_path("/orgs/local/mcp"),
-            Some(Endpoint::Org {
-                org: "local".into()
-            })
-        );
+        assert_eq!(Endpoint::from_path("/orgs/local/mcp"), Some(Endpoint::Org { org: "local".into() }));
         let pb = Endpoint::from_path("/orgs/local/playbooks/pb_x/mcp").unwrap();
         assert_eq!(pb.playbook(), Some("pb_x"));
         assert!(Endpoint::from_path("/orgs//mcp").is_none());
@@ -121,24 +109,12 @@ mod tests {
         let on_pb: Vec<&str> = pb.tools(&caller).map(|t| t.name).collect();
         assert!(on_pb.contains(&"create_definition") && on_pb.contains(&"get_guide"));
         assert!(!on_pb.contains(&"create_playbook"));
-        let on_org: Vec<&str> = Endpoint::Org {
-            org: "local".into(),
-        }
-        .tools(&caller)
-        .map(|t| t.name)
-        .collect();
+        let on_org: Vec<&str> = Endpoint::Org { org: "local".into() }.tools(&caller).map(|t| t.name).collect();
         assert!(on_org.contains(&"create_playbook") && !on_org.contains(&"create_definition"));
         let tool = tools::find("get_definition").unwrap();
         let schema = pb.input_schema(tool);
         assert!(schema["properties"].get("playbook").is_none());
-        assert!(!schema["required"]
-            .as_array()
-            .unwrap()
-            .contains(&"playbook".into()));
-        assert!(Endpoint::Org {
-            org: "other".into()
-        }
-        .admit(&caller)
-        .is_err());
+        assert!(!schema["required"].as_array().unwrap().contains(&"playbook".into()));
+        assert!(Endpoint::Org { org: "other".into() }.admit(&caller).is_err());
     }
 }

@@ -23,11 +23,7 @@ pub struct RpcError {
 
 impl RpcError {
     pub fn new(code: i64, message: impl Into<String>) -> Self {
-        RpcError {
-            code,
-            message: message.into(),
-            data: None,
-        }
+        RpcError { code, message: message.into(), data: None }
     }
 
     pub fn with_data(mut self, data: Value) -> Self {
@@ -36,10 +32,7 @@ impl RpcError {
     }
 
     pub fn parse_error(detail: impl std::fmt::Display) -> Self {
-        RpcError::new(
-            PARSE_ERROR,
-            format!("Parse error: the body is not JSON ({detail})."),
-        )
+        RpcError::new(PARSE_ERROR, format!("Parse error: the body is not JSON ({detail})."))
     }
 
     pub fn invalid_request(why: impl Into<String>) -> Self {
@@ -82,9 +75,7 @@ impl Message {
     /// Reads one JSON value as a JSON-RPC 2.0 message, or says why it is not one.
     pub fn from_value(v: &Value) -> Result<Message, RpcError> {
         let Some(obj) = v.as_object() else {
-            return Err(RpcError::invalid_request(
-                "a message must be a JSON object.",
-            ));
+            return Err(RpcError::invalid_request("a message must be a JSON object."));
         };
         if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
             return Err(RpcError::invalid_request("\"jsonrpc\" must be \"2.0\"."));
@@ -92,9 +83,7 @@ impl Message {
         let id = obj.get("id");
         if let Some(id) = id {
             if !(id.is_string() || id.is_i64() || id.is_u64()) {
-                return Err(RpcError::invalid_request(
-                    "\"id\" must be a string or an integer.",
-                ));
+                return Err(RpcError::invalid_request("\"id\" must be a string or an integer."));
             }
         }
         match obj.get("method") {
@@ -106,20 +95,12 @@ impl Message {
                     }
                 }
                 match id {
-                    Some(id) => Ok(Message::Request {
-                        id: id.clone(),
-                        method: method.clone(),
-                        params,
-                    }),
-                    None => Ok(Message::Notification {
-                        method: method.clone(),
-                    }),
+                    Some(id) => Ok(Message::Request { id: id.clone(), method: method.clone(), params }),
+                    None => Ok(Message::Notification { method: method.clone() }),
                 }
             }
             Some(_) => Err(RpcError::invalid_request("\"method\" must be a string.")),
-            None if id.is_some() && (obj.contains_key("result") || obj.contains_key("error")) => {
-                Ok(Message::Response)
-            }
+            None if id.is_some() && (obj.contains_key("result") || obj.contains_key("error")) => Ok(Message::Response),
             None => Err(RpcError::invalid_request(
                 "a message needs a \"method\", or a \"result\" or \"error\" with an \"id\".",
             )),
@@ -151,15 +132,9 @@ mod tests {
     #[test]
     fn classifies_messages() {
         let req = json!({"jsonrpc":"2.0","id":1,"method":"ping"});
-        assert!(matches!(
-            Message::from_value(&req),
-            Ok(Message::Request { .. })
-        ));
+        assert!(matches!(Message::from_value(&req), Ok(Message::Request { .. })));
         let note = json!({"jsonrpc":"2.0","method":"notifications/initialized"});
-        assert!(matches!(
-            Message::from_value(&note),
-            Ok(Message::Notification { .. })
-        ));
+        assert!(matches!(Message::from_value(&note), Ok(Message::Notification { .. })));
         let resp = json!({"jsonrpc":"2.0","id":1,"result":{}});
         assert_eq!(Message::from_value(&resp), Ok(Message::Response));
         for bad in [
@@ -171,11 +146,7 @@ mod tests {
             json!({"jsonrpc":"2.0","id":1,"method":5}),
             json!({"jsonrpc":"2.0","id":1,"method":"x","params":3}),
         ] {
-            assert_eq!(
-                Message::from_value(&bad).unwrap_err().code,
-                INVALID_REQUEST,
-                "{bad}"
-            );
+            assert_eq!(Message::from_value(&bad).unwrap_err().code, INVALID_REQUEST, "{bad}");
         }
     }
 }

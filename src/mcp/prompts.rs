@@ -24,9 +24,7 @@ pub const GET_STARTED: Prompt = Prompt {
 const ALL: [Prompt; 1] = [GET_STARTED];
 
 pub fn offered(listed_tools: &[&str]) -> Vec<&'static Prompt> {
-    ALL.iter()
-        .filter(|p| p.needs.iter().all(|t| listed_tools.contains(t)))
-        .collect()
+    ALL.iter().filter(|p| p.needs.iter().all(|t| listed_tools.contains(t))).collect()
 }
 
 pub fn list(listed_tools: &[&str]) -> Value {
@@ -39,9 +37,7 @@ pub fn list(listed_tools: &[&str]) -> Value {
 
 pub fn get(listed_tools: &[&str], params: &Map<String, Value>) -> Result<Value, RpcError> {
     let Some(name) = params.get("name").and_then(Value::as_str) else {
-        return Err(RpcError::invalid_params(
-            "prompts/get needs the argument name, the prompt's name.",
-        ));
+        return Err(RpcError::invalid_params("prompts/get needs the argument name, the prompt's name."));
     };
     let Some(prompt) = offered(listed_tools).into_iter().find(|p| p.name == name) else {
         let names: Vec<&str> = offered(listed_tools).iter().map(|p| p.name).collect();
@@ -52,9 +48,7 @@ pub fn get(listed_tools: &[&str], params: &Map<String, Value>) -> Result<Value, 
     };
     if let Some(args) = params.get("arguments") {
         if !args.is_object() && !args.is_null() {
-            return Err(RpcError::invalid_params(
-                "arguments must be an object of strings.",
-            ));
+            return Err(RpcError::invalid_params("arguments must be an object of strings."));
         }
     }
     Ok(json!({

@@ -28,17 +28,11 @@ pub fn list() -> Value {
 /// `modern` answers a missing resource with -32602, as 2026-07-28 requires; earlier revisions -32002.
 pub fn read(params: &Map<String, Value>, modern: bool) -> Result<Value, RpcError> {
     let Some(uri) = params.get("uri").and_then(Value::as_str) else {
-        return Err(RpcError::invalid_params(
-            "resources/read needs the argument uri, such as guide://start.",
-        ));
+        return Err(RpcError::invalid_params("resources/read needs the argument uri, such as guide://start."));
     };
     let guide = uri.strip_prefix(SCHEME).and_then(guides::find);
     let Some(g) = guide else {
-        let code = if modern {
-            jsonrpc::INVALID_PARAMS
-        } else {
-            jsonrpc::RESOURCE_NOT_FOUND
-        };
+        let code = if modern { jsonrpc::INVALID_PARAMS } else { jsonrpc::RESOURCE_NOT_FOUND };
         return Err(RpcError::new(
             code,
             format!(

@@ -7,11 +7,7 @@ use crate::core::Problem;
 use crate::tools::Output;
 
 pub fn success(output: &Output) -> Value {
-    let words = if output.relay {
-        cap(&output.summary, RELAY_MAX)
-    } else {
-        cap(&output.summary, SUMMARY_MAX)
-    };
+    let words = if output.relay { cap(&output.summary, RELAY_MAX) } else { cap(&output.summary, SUMMARY_MAX) };
     json!({
         "content": [
             { "type": "text", "text": words },

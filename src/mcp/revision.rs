@@ -2,13 +2,7 @@
 
 pub const MODERN: &str = "2026-07-28";
 /// The handshake revisions, newest first; `initialize` answers the first when the client's is unknown.
-pub const LEGACY: [&str; 5] = [
-    "2025-11-25",
-    "2025-06-18",
-    "2025-03-26",
-    "2024-11-05",
-    "2024-10-07",
-];
+pub const LEGACY: [&str; 5] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
 /// What a request without a header and without a claim is taken to speak (spec: transports, 2025-06-18).
 pub const DEFAULT_LEGACY: &str = "2025-03-26";
 
@@ -24,9 +18,7 @@ pub fn all_supported() -> Vec<&'static str> {
 
 /// The revision `initialize` answers: the client's when served, otherwise the newest handshake one.
 pub fn negotiate(requested: Option<&str>) -> &'static str {
-    requested
-        .and_then(|r| LEGACY.iter().find(|v| **v == r).copied())
-        .unwrap_or(LEGACY[0])
+    requested.and_then(|r| LEGACY.iter().find(|v| **v == r).copied()).unwrap_or(LEGACY[0])
 }
 
 /// Batches were accepted in 2025-03-26 only; later revisions removed them.

@@ -59,9 +59,9 @@ async fn dispatch(
         "initialize" if !modern => Ok(initialize(ctx.caller, endpoint, &p)),
         "ping" if !modern => Ok(json!({})),
         "server/discover" => Ok(discover(ctx.caller, endpoint)),
-        "tools/list" => Ok(
-            json!({ "tools": endpoint.tools(ctx.caller).map(|t| describe(endpoint, t)).collect::<Vec<_>>() }),
-        ),
+        "tools/list" => {
+            Ok(json!({ "tools": endpoint.tools(ctx.caller).map(|t| describe(endpoint, t)).collect::<Vec<_>>() }))
+        }
         "tools/call" => call_tool(ctx, endpoint, &p).await,
         "prompts/list" => Ok(prompts::list(&listed)),
         "prompts/get" => prompts::get(&listed, &p),
@@ -108,10 +108,7 @@ fn stamp_modern(result: &mut Value, method: &str) {
         return;
     };
     obj.insert("resultType".into(), json!("complete"));
-    obj.insert(
-        "_meta".into(),
-        json!({ "io.modelcontextprotocol/serverInfo": server_info() }),
-    );
+    obj.insert("_meta".into(), json!({ "io.modelcontextprotocol/serverInfo": server_info() }));
     if matches!(
         method,
         "server/discover"
@@ -143,15 +140,9 @@ fn describe(endpoint: &Endpoint, tool: &Tool) -> Value {
     })
 }
 
-async fn call_tool(
-    ctx: &Ctx<'_>,
-    endpoint: &Endpoint,
-    params: &Map<String, Value>,
-) -> Result<Value, RpcError> {
+async fn call_tool(ctx: &Ctx<'_>, endpoint: &Endpoint, params: &Map<String, Value>) -> Result<Value, RpcError> {
     let Some(name) = params.get("name").and_then(Value::as_str) else {
-        return Err(RpcError::invalid_params(
-            "tools/call needs the argument name, the tool's name.",
-        ));
+        return Err(RpcError::invalid_params("tools/call needs the argument name, the tool's name."));
     };
     let Some(tool) = endpoint.tools(ctx.caller).find(|t| t.name == name) else {
         return Err(RpcError::invalid_params(format!(

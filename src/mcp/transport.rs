@@ -22,11 +22,7 @@ pub enum Era {
 /// One item to answer: a request, or a batch element that was not a valid message.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Item {
-    Request {
-        id: Value,
-        method: String,
-        params: Option<Value>,
-    },
+    Request { id: Value, method: String, params: Option<Value> },
     Invalid(RpcError),
 }
 
@@ -37,12 +33,7 @@ pub enum Plan {
     /// Only notifications or responses: `202 Accepted`, no body.
     Accepted,
     /// Answer these items in this era; `batch` answers a JSON array, `stream` an event stream.
-    Handle {
-        era: Era,
-        items: Vec<Item>,
-        batch: bool,
-        stream: bool,
-    },
+    Handle { era: Era, items: Vec<Item>, batch: bool, stream: bool },
 }
 
 /// The parts of a POST the plan reads.
@@ -57,17 +48,11 @@ pub struct Post<'a> {
 }
 
 fn refuse(status: u16, error: RpcError) -> Plan {
-    Plan::Refuse {
-        status,
-        body: jsonrpc::failure(&Value::Null, &error),
-    }
+    Plan::Refuse { status, body: jsonrpc::failure(&Value::Null, &error) }
 }
 
 fn refuse_with_id(status: u16, id: &Value, error: RpcError) -> Plan {
-    Plan::Refuse {
-        status,
-        body: jsonrpc::failure(id, &error),
-    }
+    Plan::Refuse { status, body: jsonrpc::failure(id, &error) }
 }
 
 pub fn plan(post: &Post<'_>) -> Plan {
@@ -76,17 +61,12 @@ pub fn plan(post: &Post<'_>) -> Plan {
         None => {
             return refuse(
                 406,
-                RpcError::invalid_request(
-                    "the Accept header must allow application/json or text/event-stream.",
-                ),
+                RpcError::invalid_request("the Accept header must allow application/json or text/event-stream."),
             )
         }
     };
     if !post.content_type.is_some_and(is_json_type) {
-        return refuse(
-            415,
-            RpcError::invalid_request("the Content-Type must be application/json."),
-        );
+        return refuse(415, RpcError::invalid_request("the Content-Type must be application/json."));
     }
     let value: Value = match serde_json::from_slice(post.body) {
         Ok(v) => v,
@@ -111,26 +91,20 @@ fn plan_single(post: &Post<'_>, value: &Value, stream: bool) -> Plan {
         Ok(era) => era,
         Err(plan) => return plan,
     };
-    Plan::Handle {
-        era,
-        items: vec![Item::Request { id, method, params }],
-        batch: false,
-        stream,
-    }
+    Plan::Handle { era, items: vec![Item::Request { id, method, params }], batch: false, stream }
 }
 
 fn plan_batch(post: &Post<'_>, elements: &[Value], stream: bool) -> Plan {
     if elements.is_empty() {
-        return refuse(
-            400,
-            RpcError::invalid_request("an empty batch holds nothing to answer."),
-        );
+        return refuse(400, RpcError::invalid_request("an empty batch holds nothing to answer."));
     }
     let version = post.protocol_version.unwrap_or(revision::DEFAULT_LEGACY);
     if !revision::allows_batches(version) {
         return refuse(
             400,
-            RpcError::invalid_request(format!("batches were removed after 2025-03-26, and this request speaks {version}; send one message per POST.")),
+            RpcError::invalid_request(format!(
+                "batches were removed after 2025-03-26, and this request speaks {version}; send one message per POST."
+            )),
         );
     }
     let mut items = Vec::new();
@@ -138,18 +112,13 @@ fn plan_batch(post: &Post<'_>, elements: &[Value], stream: bool) -> Plan {
         match Message::from_value(element) {
             Err(e) => items.push(Item::Invalid(e)),
             Ok(Message::Request { method, .. }) if method == "initialize" => {
-                return refuse(
-                    400,
-                    RpcError::invalid_request("initialize must not be sent in a batch."),
-                );
+                return refuse(400, RpcError::invalid_request("initialize must not be sent in a batch."));
             }
             Ok(Message::Request { id, method, params }) => {
                 if claim(&params).is_some() {
                     return refuse(
                         400,
-                        RpcError::invalid_request(format!(
-                            "a {MODERN} request must not be sent in a batch."
-                        )),
+                        RpcError::invalid_request(format!("a {MODERN} request must not be sent in a batch.")),
                     );
                 }
                 items.push(Item::Request { id, method, params });
@@ -160,14 +129,7 @@ fn plan_batch(post: &Post<'_>, elements: &[Value], stream: bool) -> Plan {
     if items.is_empty() {
         return Plan::Accepted;
     }
-    Plan::Handle {
-        era: Era::Legacy {
-            version: version.to_string(),
-        },
-        items,
-        batch: true,
-        stream,
-    }
+    Plan::Handle { era: Era::Legacy { version: version.to_string() }, items, batch: true, stream }
 }
 
 fn claim(params: &Option<Value>) -> Option<&Value> {
@@ -187,51 +149,44 @@ fn era_of(post: &Post<'_>, id: &Value, method: &str, params: &Option<Value>) -> 
         };
         if revision::LEGACY.contains(&claimed) {
             // A claim of a handshake revision is served as that revision, as the TypeScript SDK does.
-            return Ok(Era::Legacy {
-                version: claimed.to_string(),
-            });
+            return Ok(Era::Legacy { version: claimed.to_string() });
         }
         let Some(header) = header else {
-            return Err(mismatch(id, format!("the MCP-Protocol-Version header is required and must equal _meta[\"{META_VERSION}\"] ({claimed}).")));
+            return Err(mismatch(
+                id,
+                format!(
+                    "the MCP-Protocol-Version header is required and must equal _meta[\"{META_VERSION}\"] ({claimed})."
+                ),
+            ));
         };
         if header != claimed {
-            return Err(mismatch(id, format!("the MCP-Protocol-Version header ({header}) differs from _meta[\"{META_VERSION}\"] ({claimed}).")));
+            return Err(mismatch(
+                id,
+                format!(
+                    "the MCP-Protocol-Version header ({header}) differs from _meta[\"{META_VERSION}\"] ({claimed})."
+                ),
+            ));
         }
         if claimed != MODERN {
             return Err(refuse_with_id(
                 400,
                 id,
-                RpcError::new(
-                    jsonrpc::UNSUPPORTED_VERSION,
-                    format!("Unsupported protocol version: {claimed}."),
-                )
-                .with_data(json!({ "supported": revision::all_supported(), "requested": claimed })),
+                RpcError::new(jsonrpc::UNSUPPORTED_VERSION, format!("Unsupported protocol version: {claimed}."))
+                    .with_data(json!({ "supported": revision::all_supported(), "requested": claimed })),
             ));
         }
-        let capabilities = params
-            .as_ref()
-            .and_then(|p| p["_meta"].get(META_CAPABILITIES))
-            .cloned();
+        let capabilities = params.as_ref().and_then(|p| p["_meta"].get(META_CAPABILITIES)).cloned();
         let Some(capabilities @ Value::Object(_)) = capabilities else {
             return Err(refuse_with_id(400, id, RpcError::invalid_params(format!("_meta[\"{META_CAPABILITIES}\"] is required on every {MODERN} request and must be an object ({{}} for none)."))));
         };
         if post.mcp_method != Some(method) {
-            return Err(mismatch(
-                id,
-                format!("the Mcp-Method header must equal the method ({method})."),
-            ));
+            return Err(mismatch(id, format!("the Mcp-Method header must equal the method ({method}).")));
         }
         if let Some(field) = named_by(method) {
-            let expected = params
-                .as_ref()
-                .and_then(|p| p.get(field))
-                .and_then(Value::as_str);
+            let expected = params.as_ref().and_then(|p| p.get(field)).and_then(Value::as_str);
             let given = post.mcp_name.map(decode_header_value);
             if expected.is_none() || given.as_deref() != expected {
-                return Err(mismatch(
-                    id,
-                    format!("the Mcp-Name header must equal params.{field}."),
-                ));
+                return Err(mismatch(id, format!("the Mcp-Name header must equal params.{field}.")));
             }
         }
         if !super::server::MODERN_METHODS.contains(&method) {
@@ -257,11 +212,7 @@ fn era_of(post: &Post<'_>, id: &Value, method: &str, params: &Option<Value>) -> 
 }
 
 fn mismatch(id: &Value, why: String) -> Plan {
-    refuse_with_id(
-        400,
-        id,
-        RpcError::new(jsonrpc::HEADER_MISMATCH, format!("Header mismatch: {why}")),
-    )
+    refuse_with_id(400, id, RpcError::new(jsonrpc::HEADER_MISMATCH, format!("Header mismatch: {why}")))
 }
 
 /// The param a method's `Mcp-Name` header repeats.
@@ -283,10 +234,7 @@ fn decode_header_value(raw: &str) -> String {
 }
 
 fn is_json_type(content_type: &str) -> bool {
-    content_type
-        .split(';')
-        .next()
-        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+    content_type.split(';').next().is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
 }
 
 /// `Some(true)` for an event stream, `Some(false)` for plain JSON, `None` when the client takes neither.
@@ -294,11 +242,8 @@ fn wants_stream(accept: Option<&str>) -> Option<bool> {
     let Some(accept) = accept.filter(|a| !a.trim().is_empty()) else {
         return Some(true);
     };
-    let types: Vec<String> = accept
-        .split(',')
-        .filter_map(|t| t.split(';').next())
-        .map(|t| t.trim().to_ascii_lowercase())
-        .collect();
+    let types: Vec<String> =
+        accept.split(',').filter_map(|t| t.split(';').next()).map(|t| t.trim().to_ascii_lowercase()).collect();
     let has = |t: &str| types.iter().any(|x| x == t);
     if has("text/event-stream") || has("*/*") || has("text/*") {
         Some(true)
@@ -315,10 +260,7 @@ pub fn origin_allowed(origin: Option<&str>, own: &str, allowed: &[String]) -> bo
         None => true,
         Some(o) => {
             let o = o.trim_end_matches('/');
-            o.eq_ignore_ascii_case(own)
-                || allowed
-                    .iter()
-                    .any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(o))
+            o.eq_ignore_ascii_case(own) || allowed.iter().any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(o))
         }
     }
 }
@@ -338,9 +280,7 @@ mod tests {
 
     fn status(plan: &Plan) -> Option<(u16, i64)> {
         match plan {
-            Plan::Refuse { status, body } => {
-                Some((*status, body["error"]["code"].as_i64().unwrap_or(0)))
-            }
+            Plan::Refuse { status, body } => Some((*status, body["error"]["code"].as_i64().unwrap_or(0))),
             _ => None,
         }
     }
@@ -363,16 +303,8 @@ mod tests {
 
     #[test]
     fn notifications_and_responses_are_accepted() {
-        assert_eq!(
-            plan(&post(
-                r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#
-            )),
-            Plan::Accepted
-        );
-        assert_eq!(
-            plan(&post(r#"{"jsonrpc":"2.0","id":3,"result":{}}"#)),
-            Plan::Accepted
-        );
+        assert_eq!(plan(&post(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)), Plan::Accepted);
+        assert_eq!(plan(&post(r#"{"jsonrpc":"2.0","id":3,"result":{}}"#)), Plan::Accepted);
     }
 
     #[test]
@@ -385,13 +317,7 @@ mod tests {
         p.mcp_method = Some("tools/call");
         assert_eq!(status(&plan(&p)), Some((400, -32020)));
         p.mcp_name = Some("=?base64?Z2V0X2d1aWRl?=");
-        assert!(matches!(
-            plan(&p),
-            Plan::Handle {
-                era: Era::Modern { .. },
-                ..
-            }
-        ));
+        assert!(matches!(plan(&p), Plan::Handle { era: Era::Modern { .. }, .. }));
         let no_meta = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
         let mut p = post(no_meta);
         p.protocol_version = Some("2026-07-28");
@@ -400,12 +326,9 @@ mod tests {
 
     #[test]
     fn batches_only_in_2025_03_26() {
-        let batch =
-            r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"n"},{"x":1}]"#;
+        let batch = r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"n"},{"x":1}]"#;
         match plan(&post(batch)) {
-            Plan::Handle {
-                items, batch: true, ..
-            } => assert_eq!(items.len(), 2),
+            Plan::Handle { items, batch: true, .. } => assert_eq!(items.len(), 2),
             other => panic!("{other:?}"),
         }
         let mut p = post(batch);
@@ -416,16 +339,8 @@ mod tests {
     #[test]
     fn origins() {
         assert!(origin_allowed(None, "http://127.0.0.1:8787", &[]));
-        assert!(origin_allowed(
-            Some("http://127.0.0.1:8787"),
-            "http://127.0.0.1:8787",
-            &[]
-        ));
-        assert!(!origin_allowed(
-            Some("http://evil.example"),
-            "http://127.0.0.1:8787",
-            &[]
-        ));
+        assert!(origin_allowed(Some("http://127.0.0.1:8787"), "http://127.0.0.1:8787", &[]));
+        assert!(!origin_allowed(Some("http://evil.example"), "http://127.0.0.1:8787", &[]));
         assert!(origin_allowed(
             Some("http://localhost:6274"),
             "http://127.0.0.1:8787",

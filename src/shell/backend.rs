@@ -4,13 +4,11 @@ use futures::future::LocalBoxFuture;
 use worker::{Env, Stub};
 
 use super::do_rpc::{
-    self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET,
-    PLAYBOOK_REQUESTS, PLAYBOOK_RUNS, RUN_ANSWER, RUN_CANCEL, RUN_GET, RUN_START,
+    self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET, PLAYBOOK_REQUESTS,
+    PLAYBOOK_RUNS, RUN_ANSWER, RUN_CANCEL, RUN_GET, RUN_START,
 };
 use super::env::{ORGANIZATIONS, PLAYBOOKS, RUNS};
-use crate::core::definition::store::{
-    DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView,
-};
+use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
 use crate::core::definition::Ref;
 use crate::core::directory::{unknown_playbook, Change, Command, ListPage, ListQuery};
 use crate::core::event::EventCommand;
@@ -39,12 +37,10 @@ pub fn playbook(env: &Env, org: &str, id: &str) -> Result<Stub, Problem> {
 }
 
 fn stub(env: &Env, binding: &str, name: &str) -> Result<Stub, Problem> {
-    env.durable_object(binding)
-        .and_then(|ns| ns.get_by_name(name))
-        .map_err(|e| {
-            worker::console_error!("binding {binding}: {e}");
-            Problem::unavailable("Storage is not reachable just now; try again.")
-        })
+    env.durable_object(binding).and_then(|ns| ns.get_by_name(name)).map_err(|e| {
+        worker::console_error!("binding {binding}: {e}");
+        Problem::unavailable("Storage is not reachable just now; try again.")
+    })
 }
 
 impl Objects<'_> {
@@ -97,22 +93,13 @@ impl Backend for Objects<'_> {
         })
     }
 
-    fn start_run<'a>(
-        &'a self,
-        org: &'a str,
-        pb: &'a str,
-        start: StartRun,
-    ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
+    fn start_run<'a>(&'a self, org: &'a str, pb: &'a str, start: StartRun) -> LocalBoxFuture<'a, Result<Run, Problem>> {
         Box::pin(async move {
             // Indexed first, so that a run its object keeps is always listed.
-            let _: Option<RunPage> = self
-                .index(org, pb, IndexCommand::Add(RunEntry::of(&start.run)))
-                .await?;
+            let _: Option<RunPage> = self.index(org, pb, IndexCommand::Add(RunEntry::of(&start.run))).await?;
             let object = self.run_object(org, pb, &start.run.run_id)?;
             let run: Run = do_rpc::call(&object, RUN_START, &start).await?;
-            let _: Option<RunPage> = self
-                .index(org, pb, IndexCommand::Update(RunEntry::of(&run)))
-                .await?;
+            let _: Option<RunPage> = self.index(org, pb, IndexCommand::Update(RunEntry::of(&run))).await?;
             Ok(run)
         })
     }
@@ -139,12 +126,7 @@ impl Backend for Objects<'_> {
         Box::pin(async move {
             check_run_id(run_id)?;
             let object = self.run_object(org, pb, run_id)?;
-            do_rpc::call(
-                &object,
-                RUN_CANCEL,
-                &serde_json::json!({ "run_id": run_id }),
-            )
-            .await
+            do_rpc::call(&object, RUN_CANCEL, &serde_json::json!({ "run_id": run_id })).await
         })
     }
 
@@ -176,12 +158,7 @@ impl Backend for Objects<'_> {
         Box::pin(self.index(org, pb, IndexCommand::Read { definition, limit }))
     }
 
-    fn get_run<'a>(
-        &'a self,
-        org: &'a str,
-        pb: &'a str,
-        run_id: &'a str,
-    ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
+    fn get_run<'a>(&'a self, org: &'a str, pb: &'a str, run_id: &'a str) -> LocalBoxFuture<'a, Result<Run, Problem>> {
         Box::pin(async move {
             if !is_playbook_id(pb) {
                 return Err(unknown_playbook(pb));
@@ -219,52 +196,26 @@ impl Backend for Objects<'_> {
         Box::pin(self.to_playbook(org, playbook, DefinitionCommand::List(query)))
     }
 
-    fn change<'a>(
-        &'a self,
-        org: &'a str,
-        command: Command,
-    ) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
+    fn change<'a>(&'a self, org: &'a str, command: Command) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
         Box::pin(async move {
             if !is_playbook_id(command.id()) {
                 return Err(unknown_playbook(command.id()));
             }
-            do_rpc::call(
-                &organization(self.env, org)?,
-                DIRECTORY_CHANGE,
-                &Change {
-                    org: org.to_string(),
-                    command,
-                },
-            )
-            .await
+            do_rpc::call(&organization(self.env, org)?, DIRECTORY_CHANGE, &Change { org: org.to_string(), command })
+                .await
         })
     }
 
-    fn list<'a>(
-        &'a self,
-        org: &'a str,
-        query: ListQuery,
-    ) -> LocalBoxFuture<'a, Result<ListPage, Problem>> {
-        Box::pin(async move {
-            do_rpc::call(&organization(self.env, org)?, DIRECTORY_LIST, &query).await
-        })
+    fn list<'a>(&'a self, org: &'a str, query: ListQuery) -> LocalBoxFuture<'a, Result<ListPage, Problem>> {
+        Box::pin(async move { do_rpc::call(&organization(self.env, org)?, DIRECTORY_LIST, &query).await })
     }
 
-    fn get<'a>(
-        &'a self,
-        org: &'a str,
-        id: &'a str,
-    ) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
+    fn get<'a>(&'a self, org: &'a str, id: &'a str) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
         Box::pin(async move {
             if !is_playbook_id(id) {
                 return Err(unknown_playbook(id));
             }
-            do_rpc::call(
-                &playbook(self.env, org, id)?,
-                PLAYBOOK_GET,
-                &serde_json::json!({ "id": id }),
-            )
-            .await
+            do_rpc::call(&playbook(self.env, org, id)?, PLAYBOOK_GET, &serde_json::json!({ "id": id })).await
         })
     }
 }

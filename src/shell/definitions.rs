@@ -7,8 +7,7 @@ use worker::SqlStorage;
 use super::playbook::storage;
 use crate::core::definition::record::{unknown_definition, Definition, DefinitionStatus, Version};
 use crate::core::definition::store::{
-    decide_save, DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView, SaveDecision,
-    LIST_LIMIT_MAX,
+    decide_save, DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView, SaveDecision, LIST_LIMIT_MAX,
 };
 use crate::core::definition::{Kind, Ref};
 use crate::core::Problem;
@@ -46,11 +45,7 @@ pub struct Definitions<'s> {
 
 impl Definitions<'_> {
     /// Runs a command. `writable` is false in a retired playbook, where nothing changes.
-    pub fn run(
-        &self,
-        command: DefinitionCommand,
-        writable: Result<(), Problem>,
-    ) -> Result<DefinitionView, Problem> {
+    pub fn run(&self, command: DefinitionCommand, writable: Result<(), Problem>) -> Result<DefinitionView, Problem> {
         match &command {
             DefinitionCommand::Get { kind, name } => self.view(*kind, name, false),
             DefinitionCommand::List(_) => Err(Problem::internal("a list answers a page")),
@@ -58,8 +53,7 @@ impl Definitions<'_> {
                 writable?;
                 let existing = self.current(save.kind, &save.name)?;
                 let missing = self.missing(&save.uses)?;
-                let decision =
-                    decide_save(&command, existing.as_ref().map(|(d, v)| (d, v)), &missing)?;
+                let decision = decide_save(&command, existing.as_ref().map(|(d, v)| (d, v)), &missing)?;
                 match decision {
                     SaveDecision::Unchanged => self.view(save.kind, &save.name, false),
                     SaveDecision::Keep(def, version) => {
@@ -69,16 +63,9 @@ impl Definitions<'_> {
                     }
                 }
             }
-            DefinitionCommand::Change {
-                kind,
-                name,
-                change,
-                now,
-            } => {
+            DefinitionCommand::Change { kind, name, change, now } => {
                 writable?;
-                let (mut def, _) = self
-                    .current(*kind, name)?
-                    .ok_or_else(|| unknown_definition(*kind, name))?;
+                let (mut def, _) = self.current(*kind, name)?.ok_or_else(|| unknown_definition(*kind, name))?;
                 match change.next(&def, now)? {
                     None => self.view(*kind, name, false),
                     Some(status) => {
@@ -104,19 +91,14 @@ impl Definitions<'_> {
             )
             .and_then(|c| c.to_array())
             .map_err(storage)?;
-        let version = rows
-            .first()
-            .ok_or_else(|| Problem::internal("a definition's current version is missing"))?;
+        let version = rows.first().ok_or_else(|| Problem::internal("a definition's current version is missing"))?;
         Ok(Some((def, decode(&version.record)?)))
     }
 
     fn definition(&self, kind: Kind, name: &str) -> Result<Option<Definition>, Problem> {
         let rows: Vec<Record> = self
             .sql
-            .exec(
-                "SELECT record FROM definitions WHERE kind = ? AND name = ?",
-                vec![kind.as_str().into(), name.into()],
-            )
+            .exec("SELECT record FROM definitions WHERE kind = ? AND name = ?", vec![kind.as_str().into(), name.into()])
             .and_then(|c| c.to_array())
             .map_err(storage)?;
         rows.first().map(|r| decode(&r.record)).transpose()
@@ -151,19 +133,11 @@ impl Definitions<'_> {
         self.sql
             .exec(
                 "INSERT INTO definition_versions (kind, name, version, record) VALUES (?, ?, ?, ?)",
-                vec![
-                    kind.into(),
-                    name.clone().into(),
-                    i64::from(version.version).into(),
-                    encode(version)?.into(),
-                ],
+                vec![kind.into(), name.clone().into(), i64::from(version.version).into(), encode(version)?.into()],
             )
             .map_err(storage)?;
         self.sql
-            .exec(
-                "DELETE FROM definition_uses WHERE kind = ? AND name = ?",
-                vec![kind.into(), name.clone().into()],
-            )
+            .exec("DELETE FROM definition_uses WHERE kind = ? AND name = ?", vec![kind.into(), name.clone().into()])
             .map_err(storage)?;
         for target in &version.uses {
             self.sql
@@ -177,14 +151,8 @@ impl Definitions<'_> {
     }
 
     fn view(&self, kind: Kind, name: &str, changed: bool) -> Result<DefinitionView, Problem> {
-        let (definition, version) = self
-            .current(kind, name)?
-            .ok_or_else(|| unknown_definition(kind, name))?;
-        let target = Ref {
-            kind,
-            name: name.to_string(),
-        }
-        .key();
+        let (definition, version) = self.current(kind, name)?.ok_or_else(|| unknown_definition(kind, name))?;
+        let target = Ref { kind, name: name.to_string() }.key();
         let users: Vec<User> = self
             .sql
             .exec(
@@ -195,15 +163,8 @@ impl Definitions<'_> {
             )
             .and_then(|c| c.to_array())
             .map_err(storage)?;
-        let used_by = users
-            .into_iter()
-            .filter_map(|u| {
-                Some(Ref {
-                    kind: Kind::parse(&u.kind)?,
-                    name: u.name,
-                })
-            })
-            .collect();
+        let used_by =
+            users.into_iter().filter_map(|u| Some(Ref { kind: Kind::parse(&u.kind)?, name: u.name })).collect();
         Ok(DefinitionView {
             definition,
             document: version.source,
@@ -231,20 +192,10 @@ impl Definitions<'_> {
             .and_then(|c| c.to_array())
             .map_err(storage)?;
         let more = rows.len() > limit;
-        let definitions: Vec<Definition> = rows
-            .iter()
-            .take(limit)
-            .map(|r| decode(&r.record))
-            .collect::<Result<_, _>>()?;
-        let next_cursor = if more {
-            definitions.last().map(|d| d.name.clone())
-        } else {
-            None
-        };
-        Ok(DefinitionPage {
-            definitions,
-            next_cursor,
-        })
+        let definitions: Vec<Definition> =
+            rows.iter().take(limit).map(|r| decode(&r.record)).collect::<Result<_, _>>()?;
+        let next_cursor = if more { definitions.last().map(|d| d.name.clone()) } else { None };
+        Ok(DefinitionPage { definitions, next_cursor })
     }
 }
 
@@ -253,6 +204,5 @@ fn encode<T: serde::Serialize>(value: &T) -> Result<String, Problem> {
 }
 
 fn decode<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Problem> {
-    serde_json::from_str(text)
-        .map_err(|e| Problem::internal(format!("a stored definition could not be read: {e}")))
+    serde_json::from_str(text).map_err(|e| Problem::internal(format!("a stored definition could not be read: {e}")))
 }

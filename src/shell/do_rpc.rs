@@ -21,28 +21,20 @@ pub const RUN_START: &str = "/start";
 pub const RUN_GET: &str = "/get";
 
 /// Sends `body` to the object's `endpoint` and reads its reply.
-pub async fn call<T: DeserializeOwned>(
-    stub: &Stub,
-    endpoint: &str,
-    body: &impl Serialize,
-) -> Result<T, Problem> {
-    let text = serde_json::to_string(body)
-        .map_err(|e| Problem::internal(format!("could not encode a call: {e}")))?;
+pub async fn call<T: DeserializeOwned>(stub: &Stub, endpoint: &str, body: &impl Serialize) -> Result<T, Problem> {
+    let text = serde_json::to_string(body).map_err(|e| Problem::internal(format!("could not encode a call: {e}")))?;
     let mut init = RequestInit::new();
     init.with_method(Method::Post).with_body(Some(text.into()));
-    let req =
-        Request::new_with_init(&format!("https://object{endpoint}"), &init).map_err(unavailable)?;
+    let req = Request::new_with_init(&format!("https://object{endpoint}"), &init).map_err(unavailable)?;
     let mut resp = stub.fetch_with_request(req).await.map_err(unavailable)?;
     let status = resp.status_code();
     let reply = resp.text().await.map_err(unavailable)?;
     if status == 200 {
-        serde_json::from_str(&reply).map_err(|e| {
-            Problem::internal(format!("an object answered what could not be read: {e}"))
-        })
+        serde_json::from_str(&reply)
+            .map_err(|e| Problem::internal(format!("an object answered what could not be read: {e}")))
     } else {
-        Err(serde_json::from_str::<Problem>(&reply).unwrap_or_else(|_| {
-            Problem::unavailable("Storage did not answer just now; try again.")
-        }))
+        Err(serde_json::from_str::<Problem>(&reply)
+            .unwrap_or_else(|_| Problem::unavailable("Storage did not answer just now; try again.")))
     }
 }
 
@@ -60,10 +52,6 @@ pub fn reply<T: Serialize>(result: Result<T, Problem>) -> worker::Result<Respons
 }
 
 pub async fn read_body<T: DeserializeOwned>(req: &mut Request) -> Result<T, Problem> {
-    let text = req
-        .text()
-        .await
-        .map_err(|e| Problem::internal(format!("could not read a call: {e}")))?;
-    serde_json::from_str(&text)
-        .map_err(|e| Problem::internal(format!("a call could not be read: {e}")))
+    let text = req.text().await.map_err(|e| Problem::internal(format!("could not read a call: {e}")))?;
+    serde_json::from_str(&text).map_err(|e| Problem::internal(format!("a call could not be read: {e}")))
 }

@@ -47,12 +47,7 @@ async fn fetch(mut req: Request, env: Env, _ctx: Context) -> worker::Result<Resp
                 Err(p) => return send(Reply::problem(&p)),
             };
             let backend = Objects { env: &env };
-            let ctx = Ctx {
-                caller: &caller,
-                backend: &backend,
-                now: env::now(),
-                random,
-            };
+            let ctx = Ctx { caller: &caller, backend: &backend, now: env::now(), random };
             let method = req.method().to_string();
             let content_type = req.headers().get("content-type").ok().flatten();
             let reply = api::handle(
@@ -91,19 +86,11 @@ pub async fn read_limited(req: &mut Request, max: usize) -> Result<Vec<u8>, Prob
             format!("The body is larger than the {max} bytes a request may carry."),
         )
     };
-    let declared = req
-        .headers()
-        .get("content-length")
-        .ok()
-        .flatten()
-        .and_then(|v| v.trim().parse::<usize>().ok());
+    let declared = req.headers().get("content-length").ok().flatten().and_then(|v| v.trim().parse::<usize>().ok());
     if declared.is_some_and(|n| n > max) {
         return Err(too_large());
     }
-    let bytes = req
-        .bytes()
-        .await
-        .map_err(|_| Problem::invalid("", "The body could not be read."))?;
+    let bytes = req.bytes().await.map_err(|_| Problem::invalid("", "The body could not be read."))?;
     if bytes.len() > max {
         return Err(too_large());
     }

@@ -54,8 +54,7 @@ pub fn now() -> String {
 
 pub fn random() -> Result<[u8; RANDOM_CHARS], Problem> {
     let mut bytes = [0u8; RANDOM_CHARS];
-    getrandom::fill(&mut bytes).map_err(|e| {
-        Problem::unavailable(format!("No randomness was available to mint an id: {e}."))
-    })?;
+    getrandom::fill(&mut bytes)
+        .map_err(|e| Problem::unavailable(format!("No randomness was available to mint an id: {e}.")))?;
     Ok(bytes)
 }

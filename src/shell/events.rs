@@ -7,8 +7,7 @@ use worker::SqlStorage;
 
 use super::playbook::storage;
 use crate::core::event::{
-    encode_cursor, event_id, position, Event, EventCommand, EventPage, EventQuery, NewEvent,
-    LIST_LIMIT_MAX,
+    encode_cursor, event_id, position, Event, EventCommand, EventPage, EventQuery, NewEvent, LIST_LIMIT_MAX,
 };
 use crate::core::Problem;
 
@@ -61,6 +60,18 @@ impl Events<'_> {
                 Ok(serde_json::to_value(kept).unwrap_or_default())
             }
             EventCommand::List(q) => Ok(serde_json::to_value(self.list(q)?).unwrap_or_default()),
+            EventCommand::Read { kind, limit } => {
+                let rows: Vec<Row> = self
+                    .sql
+                    .exec(
+                        "SELECT * FROM events WHERE kind = ? ORDER BY position DESC LIMIT ?",
+                        vec![kind.into(), (limit as i64).into()],
+                    )
+                    .and_then(|c| c.to_array())
+                    .map_err(storage)?;
+                let events: Vec<Event> = rows.into_iter().map(Row::event).collect();
+                Ok(serde_json::to_value(events).unwrap_or_default())
+            }
             EventCommand::Get { event_id } => {
                 let event = self.get(&event_id)?;
                 Ok(serde_json::to_value(event).unwrap_or_default())
@@ -83,18 +94,13 @@ impl Events<'_> {
             )
             .and_then(|c| c.to_array())
             .map_err(storage)?;
-        rows.into_iter()
-            .next()
-            .map(Row::event)
-            .ok_or_else(|| Problem::internal("an event was not kept"))
+        rows.into_iter().next().map(Row::event).ok_or_else(|| Problem::internal("an event was not kept"))
     }
 
     fn get(&self, id: &str) -> Result<Event, Problem> {
         let unknown = || {
-            Problem::not_found(format!(
-                "This playbook has no event {id}. list_playbook_events lists its events."
-            ))
-            .with_field("/event_id", "names no event of this playbook")
+            Problem::not_found(format!("This playbook has no event {id}. list_playbook_events lists its events."))
+                .with_field("/event_id", "names no event of this playbook")
         };
         let at = position(id).ok_or_else(unknown)?;
         let rows: Vec<Row> = self
@@ -133,19 +139,8 @@ impl Events<'_> {
         .and_then(|c| c.to_array())
         .map_err(storage)?;
         let more = rows.len() > limit;
-        let next_cursor = if more {
-            rows.get(limit - 1).map(|r| encode_cursor(r.position))
-        } else {
-            None
-        };
-        let events = rows
-            .into_iter()
-            .take(limit)
-            .map(|r| r.event().listed())
-            .collect();
-        Ok(EventPage {
-            events,
-            next_cursor,
-        })
+        let next_cursor = if more { rows.get(limit - 1).map(|r| encode_cursor(r.position)) } else { None };
+        let events = rows.into_iter().take(limit).map(|r| r.event().listed()).collect();
+        Ok(EventPage { events, next_cursor })
     }
 }

@@ -29,11 +29,11 @@ pub async fn serve(
     endpoint: Endpoint,
 ) -> worker::Result<Response> {
     if req.method() != worker::Method::Post {
-        let p = Problem::new(Reason::MethodNotAllowed, "The MCP endpoint answers POST only: this server keeps no sessions and opens no stream of its own.");
-        return send(Reply {
-            allow: Some("POST".into()),
-            ..Reply::problem(&p)
-        });
+        let p = Problem::new(
+            Reason::MethodNotAllowed,
+            "The MCP endpoint answers POST only: this server keeps no sessions and opens no stream of its own.",
+        );
+        return send(Reply { allow: Some("POST".into()), ..Reply::problem(&p) });
     }
     let body = match read_limited(&mut req, settings.max_body_bytes).await {
         Ok(b) => b,
@@ -57,12 +57,7 @@ pub async fn serve(
     match transport::plan(&post) {
         Plan::Refuse { status, body } => send(Reply::json(status, &body)),
         Plan::Accepted => Ok(Response::empty()?.with_status(202)),
-        Plan::Handle {
-            era,
-            items,
-            batch,
-            stream,
-        } => {
+        Plan::Handle { era, items, batch, stream } => {
             let work = answer_all(env, caller, endpoint, era, items, batch);
             if stream {
                 event_stream(work)
@@ -93,19 +88,10 @@ fn answer_all(
             let answer = match item {
                 Item::Invalid(e) => jsonrpc::failure(&Value::Null, &e),
                 Item::Request { id, method, params } => match env::random() {
-                    Err(p) => jsonrpc::failure(
-                        &id,
-                        &jsonrpc::RpcError::new(jsonrpc::INTERNAL_ERROR, p.detail),
-                    ),
+                    Err(p) => jsonrpc::failure(&id, &jsonrpc::RpcError::new(jsonrpc::INTERNAL_ERROR, p.detail)),
                     Ok(random) => {
-                        let ctx = Ctx {
-                            caller: &caller,
-                            backend: &backend,
-                            now: env::now(),
-                            random,
-                        };
-                        crate::mcp::server::answer(&ctx, &endpoint, &era, &id, &method, &params)
-                            .await
+                        let ctx = Ctx { caller: &caller, backend: &backend, now: env::now(), random };
+                        crate::mcp::server::answer(&ctx, &endpoint, &era, &id, &method, &params).await
                     }
                 },
             };
@@ -124,12 +110,9 @@ fn event_stream(work: LocalBoxFuture<'static, Value>) -> worker::Result<Response
         let mut work = state?;
         let tick = Box::pin(Delay::from(HEARTBEAT));
         match select(work.as_mut(), tick).await {
-            Either::Left((answer, _)) => Some((
-                Ok::<Vec<u8>, worker::Error>(
-                    format!("event: message\ndata: {answer}\n\n").into_bytes(),
-                ),
-                None,
-            )),
+            Either::Left((answer, _)) => {
+                Some((Ok::<Vec<u8>, worker::Error>(format!("event: message\ndata: {answer}\n\n").into_bytes()), None))
+            }
             Either::Right(((), _)) => Some((Ok(b": heartbeat\n\n".to_vec()), Some(work))),
         }
     });

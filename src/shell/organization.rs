@@ -9,9 +9,7 @@ use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, 
 use super::backend;
 use super::do_rpc::{self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_GET, PLAYBOOK_SAVE};
 use super::playbook::storage;
-use crate::core::directory::{
-    decide, Change, Command, Cursor, Decision, ListPage, ListQuery, LIST_LIMIT_MAX,
-};
+use crate::core::directory::{decide, Change, Command, Cursor, Decision, ListPage, ListQuery, LIST_LIMIT_MAX};
 use crate::core::playbook::{name_key, Playbook, Status};
 use crate::core::Problem;
 
@@ -56,11 +54,7 @@ impl Row {
             id: self.id,
             name: self.name,
             description: self.description,
-            status: if self.status == "retired" {
-                Status::Retired
-            } else {
-                Status::Active
-            },
+            status: if self.status == "retired" { Status::Retired } else { Status::Active },
             created_at: self.created_at,
             updated_at: self.updated_at,
             retired_at: self.retired_at,
@@ -85,26 +79,19 @@ impl DurableObject for OrganizationObject {
         if let Err(e) = sql.exec(SCHEMA, None) {
             worker::console_error!("organization schema: {e}");
         }
-        OrganizationObject {
-            sql,
-            env,
-            changing: Mutex::new(()),
-        }
+        OrganizationObject { sql, env, changing: Mutex::new(()) }
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
         let result = match req.path().as_str() {
             DIRECTORY_CHANGE => match do_rpc::read_body::<Change>(&mut req).await {
-                Ok(Change { org, command }) => self
-                    .change(&org, command)
-                    .await
-                    .map(|p| serde_json::to_value(p).unwrap_or_default()),
+                Ok(Change { org, command }) => {
+                    self.change(&org, command).await.map(|p| serde_json::to_value(p).unwrap_or_default())
+                }
                 Err(p) => Err(p),
             },
             DIRECTORY_LIST => match do_rpc::read_body::<ListQuery>(&mut req).await {
-                Ok(query) => self
-                    .list(query)
-                    .map(|p| serde_json::to_value(p).unwrap_or_default()),
+                Ok(query) => self.list(query).map(|p| serde_json::to_value(p).unwrap_or_default()),
                 Err(p) => Err(p),
             },
             other => Err(Problem::internal(format!("no endpoint {other}"))),
@@ -123,14 +110,7 @@ impl OrganizationObject {
         };
         let stub = backend::playbook(&self.env, org, command.id())?;
         match decide(&command, current.as_ref(), holder.as_deref())? {
-            Decision::Unchanged => {
-                do_rpc::call(
-                    &stub,
-                    PLAYBOOK_GET,
-                    &serde_json::json!({ "id": command.id() }),
-                )
-                .await
-            }
+            Decision::Unchanged => do_rpc::call(&stub, PLAYBOOK_GET, &serde_json::json!({ "id": command.id() })).await,
             Decision::Save(save) => {
                 // The playbook keeps its record before the directory lists it, so a listed
                 // playbook can always be read.
@@ -153,10 +133,7 @@ impl OrganizationObject {
     fn active_holder(&self, name: &str) -> Result<Option<String>, Problem> {
         let rows: Vec<Id> = self
             .sql
-            .exec(
-                "SELECT id FROM playbooks WHERE name_key = ? AND status = 'active'",
-                vec![name_key(name).into()],
-            )
+            .exec("SELECT id FROM playbooks WHERE name_key = ? AND status = 'active'", vec![name_key(name).into()])
             .and_then(|c| c.to_array())
             .map_err(storage)?;
         Ok(rows.into_iter().next().map(|r| r.id))
@@ -211,19 +188,9 @@ impl OrganizationObject {
             .and_then(|c| c.to_array())
             .map_err(storage)?;
         let more = rows.len() > limit;
-        let page: Vec<Playbook> = rows
-            .into_iter()
-            .take(limit)
-            .map(Row::into_playbook)
-            .collect();
+        let page: Vec<Playbook> = rows.into_iter().take(limit).map(Row::into_playbook).collect();
         let next_cursor = if more {
-            page.last().map(|p| {
-                Cursor {
-                    created_at: p.created_at.clone(),
-                    id: p.id.clone(),
-                }
-                .encode()
-            })
+            page.last().map(|p| Cursor { created_at: p.created_at.clone(), id: p.id.clone() }.encode())
         } else {
             None
         };
@@ -235,10 +202,6 @@ impl OrganizationObject {
                 .map_err(storage)?;
             counts.first().is_some_and(|c| c.n > 0)
         };
-        Ok(ListPage {
-            playbooks: page.iter().map(Playbook::listed).collect(),
-            next_cursor,
-            org_has_playbooks,
-        })
+        Ok(ListPage { playbooks: page.iter().map(Playbook::listed).collect(), next_cursor, org_has_playbooks })
     }
 }

@@ -6,8 +6,7 @@ use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, 
 
 use super::definitions::{self, Definitions};
 use super::do_rpc::{
-    self, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET, PLAYBOOK_REQUESTS, PLAYBOOK_RUNS,
-    PLAYBOOK_SAVE,
+    self, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET, PLAYBOOK_REQUESTS, PLAYBOOK_RUNS, PLAYBOOK_SAVE,
 };
 use super::events::{self, Events};
 use super::requests::{self, Requests};
@@ -157,10 +156,7 @@ impl PlaybookObject {
             .exec("SELECT record FROM playbook WHERE id = ?", vec![id.into()])
             .and_then(|c| c.to_array())
             .map_err(storage)?;
-        let row = rows
-            .into_iter()
-            .next()
-            .ok_or_else(|| unknown_playbook(id))?;
+        let row = rows.into_iter().next().ok_or_else(|| unknown_playbook(id))?;
         serde_json::from_str(&row.record)
             .map_err(|e| Problem::internal(format!("a stored playbook could not be read: {e}")))
     }
@@ -172,8 +168,7 @@ impl PlaybookObject {
             record.page = stored.as_ref().map(|p| p.page.clone()).unwrap_or_default();
         }
         let record = Playbook::settle(stored, record);
-        let text = serde_json::to_string(&record)
-            .map_err(|e| Problem::internal(format!("could not encode: {e}")))?;
+        let text = serde_json::to_string(&record).map_err(|e| Problem::internal(format!("could not encode: {e}")))?;
         self.sql
             .exec(
                 "INSERT INTO playbook (id, record) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET record = excluded.record",

@@ -6,9 +6,7 @@ use worker::SqlStorage;
 
 use super::playbook::storage;
 use crate::core::definition::{Kind, Ref};
-use crate::core::run::store::{
-    encode_cursor, OpenRequest, RequestCommand, RequestPage, LIST_LIMIT_MAX,
-};
+use crate::core::run::store::{encode_cursor, OpenRequest, RequestCommand, RequestPage, LIST_LIMIT_MAX};
 use crate::core::Problem;
 
 pub const SCHEMA: &str = "
@@ -53,9 +51,7 @@ impl Requests<'_> {
                 Ok(None)
             }
             RequestCommand::Close { run_id } => {
-                self.sql
-                    .exec("DELETE FROM requests WHERE run_id = ?", vec![run_id.into()])
-                    .map_err(storage)?;
+                self.sql.exec("DELETE FROM requests WHERE run_id = ?", vec![run_id.into()]).map_err(storage)?;
                 Ok(None)
             }
             RequestCommand::List { limit, before } => {
@@ -64,39 +60,26 @@ impl Requests<'_> {
                     .sql
                     .exec(
                         "SELECT * FROM requests WHERE position < ? ORDER BY position DESC LIMIT ?",
-                        vec![
-                            before.unwrap_or(i64::MAX).into(),
-                            ((limit + 1) as i64).into(),
-                        ],
+                        vec![before.unwrap_or(i64::MAX).into(), ((limit + 1) as i64).into()],
                     )
                     .and_then(|c| c.to_array())
                     .map_err(storage)?;
                 let more = rows.len() > limit;
-                let next_cursor = if more {
-                    rows.get(limit - 1).map(|r| encode_cursor(r.position))
-                } else {
-                    None
-                };
+                let next_cursor = if more { rows.get(limit - 1).map(|r| encode_cursor(r.position)) } else { None };
                 let requests = rows
                     .into_iter()
                     .take(limit)
                     .filter_map(|r| {
                         Some(OpenRequest {
                             run_id: r.run_id,
-                            definition: Ref {
-                                kind: Kind::parse(&r.kind)?,
-                                name: r.name,
-                            },
+                            definition: Ref { kind: Kind::parse(&r.kind)?, name: r.name },
                             question: r.question,
                             answer_schema: serde_json::from_str(&r.answer_schema).ok()?,
                             asked_at: r.asked_at,
                         })
                     })
                     .collect();
-                Ok(Some(RequestPage {
-                    requests,
-                    next_cursor,
-                }))
+                Ok(Some(RequestPage { requests, next_cursor }))
             }
         }
     }

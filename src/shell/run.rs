@@ -11,16 +11,13 @@ use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, 
 
 use super::backend::playbook as playbook_object;
 use super::do_rpc::{
-    self, PLAYBOOK_EVENTS, PLAYBOOK_REQUESTS, PLAYBOOK_RUNS, RUN_ANSWER, RUN_CANCEL, RUN_GET,
-    RUN_START,
+    self, PLAYBOOK_EVENTS, PLAYBOOK_REQUESTS, PLAYBOOK_RUNS, RUN_ANSWER, RUN_CANCEL, RUN_GET, RUN_START,
 };
 use super::playbook::storage;
 use crate::core::definition::Kind;
 use crate::core::event::{EventCommand, NewEvent};
-use crate::core::run::store::{
-    AnswerRun, IndexCommand, OpenRequest, Report, RequestCommand, StartRun,
-};
-use crate::core::run::{compute, decide_start, interaction, lookup, Run, RunStatus, Start};
+use crate::core::run::store::{AnswerRun, IndexCommand, OpenRequest, Report, RequestCommand, StartRun};
+use crate::core::run::{compute, decide_start, forecast, interaction, lookup, Run, RunStatus, Start};
 use crate::core::text::{capitalized, quote};
 use crate::core::Problem;
 
@@ -89,27 +86,18 @@ impl DurableObject for RunObject {
 }
 
 pub fn unknown_run(run_id: &str) -> Problem {
-    Problem::not_found(format!(
-        "This playbook has no run {run_id}. list_runs lists its runs, newest first."
-    ))
-    .with_field("/run_id", "names no run of this playbook")
+    Problem::not_found(format!("This playbook has no run {run_id}. list_runs lists its runs, newest first."))
+        .with_field("/run_id", "names no run of this playbook")
 }
 
 fn noun(run: &Run) -> String {
-    format!(
-        "the {} {}",
-        run.definition.kind.noun(),
-        quote(&run.definition.name)
-    )
+    format!("the {} {}", run.definition.kind.noun(), quote(&run.definition.name))
 }
 
 impl RunObject {
     fn load(&self) -> Result<Option<Run>, Problem> {
-        let rows: Vec<Record> = self
-            .sql
-            .exec("SELECT record FROM run LIMIT 1", None)
-            .and_then(|c| c.to_array())
-            .map_err(storage)?;
+        let rows: Vec<Record> =
+            self.sql.exec("SELECT record FROM run LIMIT 1", None).and_then(|c| c.to_array()).map_err(storage)?;
         rows.first()
             .map(|r| serde_json::from_str(&r.record))
             .transpose()
@@ -121,8 +109,7 @@ impl RunObject {
     }
 
     fn save(&self, run: &Run) -> Result<(), Problem> {
-        let text = serde_json::to_string(run)
-            .map_err(|e| Problem::internal(format!("could not encode: {e}")))?;
+        let text = serde_json::to_string(run).map_err(|e| Problem::internal(format!("could not encode: {e}")))?;
         self.sql
             .exec(
                 "INSERT INTO run (id, record) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET record = excluded.record",
@@ -133,29 +120,13 @@ impl RunObject {
     }
 
     fn outbox(&self, report: &Report) -> Result<(), Problem> {
-        let text = serde_json::to_string(report)
-            .map_err(|e| Problem::internal(format!("could not encode: {e}")))?;
-        self.sql
-            .exec("INSERT INTO outbox (report) VALUES (?)", vec![text.into()])
-            .map_err(storage)?;
+        let text = serde_json::to_string(report).map_err(|e| Problem::internal(format!("could not encode: {e}")))?;
+        self.sql.exec("INSERT INTO outbox (report) VALUES (?)", vec![text.into()]).map_err(storage)?;
         Ok(())
     }
 
-    fn record(
-        &self,
-        run: &Run,
-        kind: &str,
-        at: &str,
-        summary: String,
-        data: Value,
-    ) -> Result<(), Problem> {
-        let event = NewEvent {
-            kind: kind.into(),
-            at: at.into(),
-            summary,
-            run_id: Some(run.run_id.clone()),
-            data,
-        };
+    fn record(&self, run: &Run, kind: &str, at: &str, summary: String, data: Value) -> Result<(), Problem> {
+        let event = NewEvent { kind: kind.into(), at: at.into(), summary, run_id: Some(run.run_id.clone()), data };
         self.outbox(&Report::Event(event))
     }
 
@@ -171,12 +142,12 @@ impl RunObject {
         }
         let stub = playbook_object(&self.env, &run.org, &run.playbook)?;
         for row in rows {
-            let report: Report = serde_json::from_str(&row.report).map_err(|e| {
-                Problem::internal(format!("a waiting report could not be read: {e}"))
-            })?;
+            let report: Report = serde_json::from_str(&row.report)
+                .map_err(|e| Problem::internal(format!("a waiting report could not be read: {e}")))?;
             match report {
                 Report::Event(event) => {
-                    let body = json!({ "playbook": run.playbook, "command": EventCommand::Append { events: vec![event] } });
+                    let body =
+                        json!({ "playbook": run.playbook, "command": EventCommand::Append { events: vec![event] } });
                     let _: Value = do_rpc::call(&stub, PLAYBOOK_EVENTS, &body).await?;
                 }
                 Report::Request(command) => {
@@ -184,12 +155,9 @@ impl RunObject {
                     let _: Option<Value> = do_rpc::call(&stub, PLAYBOOK_REQUESTS, &body).await?;
                 }
             }
-            self.sql
-                .exec("DELETE FROM outbox WHERE seq = ?", vec![row.seq.into()])
-                .map_err(storage)?;
+            self.sql.exec("DELETE FROM outbox WHERE seq = ?", vec![row.seq.into()]).map_err(storage)?;
         }
-        let update =
-            json!({ "playbook": run.playbook, "command": IndexCommand::Record(run.clone()) });
+        let update = json!({ "playbook": run.playbook, "command": IndexCommand::Record(run.clone()) });
         let _: Option<Value> = do_rpc::call(&stub, PLAYBOOK_RUNS, &update).await?;
         Ok(())
     }
@@ -197,11 +165,7 @@ impl RunObject {
     /// Everything here is synchronous: no other request reaches this object between reading
     /// the id and keeping the run, so concurrent duplicates start exactly one run.
     fn start(&self, start: StartRun) -> Result<Run, Problem> {
-        let StartRun {
-            mut run,
-            source,
-            material,
-        } = start;
+        let StartRun { mut run, source, material, events } = start;
         let existing = self.load()?;
         match decide_start(existing.as_ref(), &run.definition, &run.input)? {
             Start::Existing(run) => return Ok(run),
@@ -219,33 +183,20 @@ impl RunObject {
         let now = super::env::now();
         run.status = match run.definition.kind {
             Kind::Interaction => match interaction::ask(&source, &run.input, &now) {
-                Ok(request) => RunStatus::Started {
-                    waiting: Some(request),
-                },
-                Err(error) => RunStatus::Failed {
-                    error,
-                    finished_at: now.clone(),
-                },
+                Ok(request) => RunStatus::Started { waiting: Some(request) },
+                Err(error) => RunStatus::Failed { error, finished_at: now.clone() },
+            },
+            Kind::Prediction => match forecast::evaluate(&source, &run.input, &events) {
+                Ok(output) => RunStatus::Succeeded { output, finished_at: now.clone() },
+                Err(error) => RunStatus::Failed { error, finished_at: now.clone() },
             },
             Kind::Lookup => match lookup::evaluate(&source, &run.input, &material) {
-                Ok(output) => RunStatus::Succeeded {
-                    output,
-                    finished_at: now.clone(),
-                },
-                Err(error) => RunStatus::Failed {
-                    error,
-                    finished_at: now.clone(),
-                },
+                Ok(output) => RunStatus::Succeeded { output, finished_at: now.clone() },
+                Err(error) => RunStatus::Failed { error, finished_at: now.clone() },
             },
             _ => match compute::evaluate(&source, &run.input) {
-                Ok(output) => RunStatus::Succeeded {
-                    output,
-                    finished_at: now.clone(),
-                },
-                Err(error) => RunStatus::Failed {
-                    error,
-                    finished_at: now.clone(),
-                },
+                Ok(output) => RunStatus::Succeeded { output, finished_at: now.clone() },
+                Err(error) => RunStatus::Failed { error, finished_at: now.clone() },
             },
         };
         self.save(&run)?;
@@ -255,9 +206,7 @@ impl RunObject {
 
     fn record_outcome(&self, run: &Run, now: &str) -> Result<(), Problem> {
         match &run.status {
-            RunStatus::Started {
-                waiting: Some(request),
-            } => {
+            RunStatus::Started { waiting: Some(request) } => {
                 self.outbox(&Report::Request(RequestCommand::Open(OpenRequest {
                     run_id: run.run_id.clone(),
                     definition: run.definition.clone(),
@@ -269,21 +218,14 @@ impl RunObject {
                     run,
                     "interaction_requested",
                     now,
-                    format!(
-                        "{} asks a person and waits for the answer.",
-                        capitalized(noun(run))
-                    ),
+                    format!("{} asks a person and waits for the answer.", capitalized(noun(run))),
                     json!({ "question": request.question, "answer_schema": request.answer_schema }),
                 )
             }
             RunStatus::Started { waiting: None } => Ok(()),
-            RunStatus::Succeeded { output, .. } => self.record(
-                run,
-                "run_succeeded",
-                now,
-                "A run finished.".into(),
-                json!({ "output": output }),
-            ),
+            RunStatus::Succeeded { output, .. } => {
+                self.record(run, "run_succeeded", now, "A run finished.".into(), json!({ "output": output }))
+            }
             RunStatus::Failed { error, .. } => self.record(
                 run,
                 "run_failed",
@@ -292,16 +234,8 @@ impl RunObject {
                 json!({ "error": error }),
             ),
             RunStatus::Cancelled { .. } => {
-                self.outbox(&Report::Request(RequestCommand::Close {
-                    run_id: run.run_id.clone(),
-                }))?;
-                self.record(
-                    run,
-                    "run_cancelled",
-                    now,
-                    format!("A run of {} was cancelled.", noun(run)),
-                    json!({}),
-                )
+                self.outbox(&Report::Request(RequestCommand::Close { run_id: run.run_id.clone() }))?;
+                self.record(run, "run_cancelled", now, format!("A run of {} was cancelled.", noun(run)), json!({}))
             }
         }
     }
@@ -309,10 +243,7 @@ impl RunObject {
     /// The waiting run takes the answer at once, once it fits the request's schema.
     fn answer(&self, a: AnswerRun) -> Result<Run, Problem> {
         let mut run = self.existing(&a.run_id)?;
-        let RunStatus::Started {
-            waiting: Some(request),
-        } = &run.status
-        else {
+        let RunStatus::Started { waiting: Some(request) } = &run.status else {
             return Err(Problem::conflict(format!(
                 "The run {} is {} and waits for no answer; list_interactions lists the requests still open.",
                 run.run_id,
@@ -329,13 +260,8 @@ impl RunObject {
             "A person answered the request.".into(),
             json!({ "answer": a.answer }),
         )?;
-        self.outbox(&Report::Request(RequestCommand::Close {
-            run_id: run.run_id.clone(),
-        }))?;
-        run.status = RunStatus::Succeeded {
-            output: a.answer,
-            finished_at: now.clone(),
-        };
+        self.outbox(&Report::Request(RequestCommand::Close { run_id: run.run_id.clone() }))?;
+        run.status = RunStatus::Succeeded { output: a.answer, finished_at: now.clone() };
         self.save(&run)?;
         self.record_outcome(&run, &now)?;
         Ok(run)
@@ -348,9 +274,7 @@ impl RunObject {
             return Ok(run);
         }
         let now = super::env::now();
-        run.status = RunStatus::Cancelled {
-            finished_at: now.clone(),
-        };
+        run.status = RunStatus::Cancelled { finished_at: now.clone() };
         self.save(&run)?;
         self.record_outcome(&run, &now)?;
         Ok(run)

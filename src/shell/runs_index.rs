@@ -6,9 +6,7 @@ use worker::SqlStorage;
 
 use super::playbook::storage;
 use crate::core::definition::{Kind, Ref};
-use crate::core::run::store::{
-    encode_cursor, IndexCommand, RunEntry, RunPage, RunQuery, LIST_LIMIT_MAX,
-};
+use crate::core::run::store::{encode_cursor, IndexCommand, RunEntry, RunPage, RunQuery, LIST_LIMIT_MAX};
 use crate::core::run::Run;
 use crate::core::Problem;
 use serde_json::Value;
@@ -54,12 +52,10 @@ impl RunsIndex<'_> {
             IndexCommand::Add(e) => self.put(&e, "INSERT OR IGNORE").map(none),
             IndexCommand::Update(e) => self.update(&e).map(none),
             IndexCommand::Record(run) => self.record(&run).map(none),
-            IndexCommand::List(q) => self
-                .list(q)
-                .map(|p| serde_json::to_value(p).unwrap_or_default()),
-            IndexCommand::Read { definition, limit } => self
-                .read(&definition, limit)
-                .map(|runs| serde_json::to_value(runs).unwrap_or_default()),
+            IndexCommand::List(q) => self.list(q).map(|p| serde_json::to_value(p).unwrap_or_default()),
+            IndexCommand::Read { definition, limit } => {
+                self.read(&definition, limit).map(|runs| serde_json::to_value(runs).unwrap_or_default())
+            }
         }
     }
 
@@ -84,18 +80,11 @@ impl RunsIndex<'_> {
             .exec(
                 "SELECT k.record AS record FROM runs r JOIN run_records k ON k.run_id = r.run_id
                  WHERE r.kind = ? AND r.name = ? ORDER BY r.position DESC LIMIT ?",
-                vec![
-                    definition.kind.as_str().into(),
-                    definition.name.clone().into(),
-                    (limit as i64).into(),
-                ],
+                vec![definition.kind.as_str().into(), definition.name.clone().into(), (limit as i64).into()],
             )
             .and_then(|c| c.to_array())
             .map_err(storage)?;
-        Ok(rows
-            .iter()
-            .filter_map(|r| serde_json::from_str(&r.record).ok())
-            .collect())
+        Ok(rows.iter().filter_map(|r| serde_json::from_str(&r.record).ok()).collect())
     }
 
     fn put(&self, e: &RunEntry, verb: &str) -> Result<(), Problem> {
@@ -121,11 +110,7 @@ impl RunsIndex<'_> {
         self.sql
             .exec(
                 "UPDATE runs SET status = ?, finished_at = ? WHERE run_id = ?",
-                vec![
-                    e.status.clone().into(),
-                    e.finished_at.clone().into(),
-                    e.run_id.clone().into(),
-                ],
+                vec![e.status.clone().into(), e.finished_at.clone().into(), e.run_id.clone().into()],
             )
             .map_err(storage)?;
         Ok(())
@@ -155,21 +140,14 @@ impl RunsIndex<'_> {
             .and_then(|c| c.to_array())
             .map_err(storage)?;
         let more = rows.len() > limit;
-        let next_cursor = if more {
-            rows.get(limit - 1).map(|r| encode_cursor(r.position))
-        } else {
-            None
-        };
+        let next_cursor = if more { rows.get(limit - 1).map(|r| encode_cursor(r.position)) } else { None };
         let runs = rows
             .into_iter()
             .take(limit)
             .filter_map(|r| {
                 Some(RunEntry {
                     run_id: r.run_id,
-                    definition: Ref {
-                        kind: Kind::parse(&r.kind)?,
-                        name: r.name,
-                    },
+                    definition: Ref { kind: Kind::parse(&r.kind)?, name: r.name },
                     version: u32::try_from(r.version).ok()?,
                     status: r.status,
                     started_at: r.started_at,

@@ -44,22 +44,12 @@ struct Args {
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
-    let answer = AnswerRun {
-        run_id: a.run_id.clone(),
-        answer: a.answer.clone(),
-    };
-    let run = match ctx
-        .backend
-        .answer_run(&ctx.caller.org, &a.playbook, answer)
-        .await
-    {
+    let answer = AnswerRun { run_id: a.run_id.clone(), answer: a.answer.clone() };
+    let run = match ctx.backend.answer_run(&ctx.caller.org, &a.playbook, answer).await {
         Ok(run) => run,
         // The same answer again finds the run finished with it: nothing changes.
         Err(p) if p.reason == crate::core::Reason::Conflict => {
-            let run = ctx
-                .backend
-                .get_run(&ctx.caller.org, &a.playbook, &a.run_id)
-                .await?;
+            let run = ctx.backend.get_run(&ctx.caller.org, &a.playbook, &a.run_id).await?;
             match &run.status {
                 crate::core::run::RunStatus::Succeeded { output, .. } if *output == a.answer => run,
                 _ => return Err(p),
@@ -68,8 +58,5 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         Err(p) => return Err(p),
     };
     let summary = "The request is answered: the run that asked took the answer, and get_run shows how it ended.";
-    Ok(Output::ok(
-        summary.into(),
-        serde_json::to_value(&run).unwrap_or_default(),
-    ))
+    Ok(Output::ok(summary.into(), serde_json::to_value(&run).unwrap_or_default()))
 }

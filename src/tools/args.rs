@@ -29,20 +29,14 @@ pub fn check_args(tool: &Tool, args: &Value) -> Result<(), Problem> {
                     map.insert(tool.name, v);
                 }
                 Err(e) => {
-                    return Err(Problem::internal(format!(
-                        "The input schema of {} does not compile: {e}",
-                        tool.name
-                    )))
+                    return Err(Problem::internal(format!("The input schema of {} does not compile: {e}", tool.name)))
                 }
             }
         }
         let Some(validator) = map.get(tool.name) else {
             return Err(Problem::internal("validator missing"));
         };
-        Ok(validator
-            .iter_errors(args)
-            .map(|e| field_error(&e))
-            .collect::<Vec<_>>())
+        Ok(validator.iter_errors(args).map(|e| field_error(&e)).collect::<Vec<_>>())
     })?;
     if errors.is_empty() {
         Ok(())
@@ -54,15 +48,11 @@ pub fn check_args(tool: &Tool, args: &Value) -> Result<(), Problem> {
 fn field_error(e: &jsonschema::ValidationError<'_>) -> FieldError {
     let at = e.instance_path().as_str().to_string();
     match e.kind() {
-        ValidationErrorKind::Required { property } => FieldError::new(
-            format!("{at}/{}", escape(property.as_str().unwrap_or_default())),
-            "is required",
-        ),
+        ValidationErrorKind::Required { property } => {
+            FieldError::new(format!("{at}/{}", escape(property.as_str().unwrap_or_default())), "is required")
+        }
         ValidationErrorKind::AdditionalProperties { unexpected } => FieldError::new(
-            format!(
-                "{at}/{}",
-                escape(unexpected.first().map(String::as_str).unwrap_or_default())
-            ),
+            format!("{at}/{}", escape(unexpected.first().map(String::as_str).unwrap_or_default())),
             format!("is not an argument this takes ({})", unexpected.join(", ")),
         ),
         _ => FieldError::new(at, e.to_string()),
@@ -75,8 +65,7 @@ fn escape(segment: &str) -> String {
 
 /// Arguments the schema already checked, as the operation's own type.
 pub fn parse<T: DeserializeOwned>(args: Value) -> Result<T, Problem> {
-    serde_json::from_value(args)
-        .map_err(|e| Problem::invalid("", format!("The arguments do not fit: {e}")))
+    serde_json::from_value(args).map_err(|e| Problem::invalid("", format!("The arguments do not fit: {e}")))
 }
 
 #[cfg(test)]

@@ -3,9 +3,7 @@
 
 use futures::future::LocalBoxFuture;
 
-use crate::core::definition::store::{
-    DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView,
-};
+use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
 use crate::core::definition::Ref;
 use crate::core::directory::{Command, ListPage};
 use crate::core::event::EventCommand;
@@ -19,21 +17,13 @@ use serde_json::Value;
 /// Storage as operations see it. Every playbook change goes through the org's directory, which
 /// keeps names unique and the list in one place; a read of one playbook goes to the playbook.
 pub trait Backend {
-    fn change<'a>(
-        &'a self,
-        org: &'a str,
-        command: Command,
-    ) -> LocalBoxFuture<'a, Result<Playbook, Problem>>;
+    fn change<'a>(&'a self, org: &'a str, command: Command) -> LocalBoxFuture<'a, Result<Playbook, Problem>>;
     fn list<'a>(
         &'a self,
         org: &'a str,
         query: crate::core::directory::ListQuery,
     ) -> LocalBoxFuture<'a, Result<ListPage, Problem>>;
-    fn get<'a>(
-        &'a self,
-        org: &'a str,
-        playbook: &'a str,
-    ) -> LocalBoxFuture<'a, Result<Playbook, Problem>>;
+    fn get<'a>(&'a self, org: &'a str, playbook: &'a str) -> LocalBoxFuture<'a, Result<Playbook, Problem>>;
     /// A save, a change of state or a read of one definition, in the playbook's object.
     fn definition<'a>(
         &'a self,

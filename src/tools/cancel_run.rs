@@ -43,23 +43,12 @@ struct Args {
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
-    let run = ctx
-        .backend
-        .cancel_run(&ctx.caller.org, &a.playbook, &a.run_id)
-        .await?;
+    let run = ctx.backend.cancel_run(&ctx.caller.org, &a.playbook, &a.run_id).await?;
     let summary = match &run.status {
         RunStatus::Cancelled { .. } => {
             format!("The run {} of {} is cancelled.", run.run_id, of(&run))
         }
-        other => format!(
-            "The run {} of {} had already ended {}; nothing changed.",
-            run.run_id,
-            of(&run),
-            other.word()
-        ),
+        other => format!("The run {} of {} had already ended {}; nothing changed.", run.run_id, of(&run), other.word()),
     };
-    Ok(Output::ok(
-        summary,
-        serde_json::to_value(&run).unwrap_or_default(),
-    ))
+    Ok(Output::ok(summary, serde_json::to_value(&run).unwrap_or_default()))
 }

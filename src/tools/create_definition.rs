@@ -4,8 +4,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::definition_words::{
-    capitalized, check_name, diagram_arg, name_arg, named, output, overview_arg, served_kind,
-    source_arg, type_arg, what_it_does, with_page_note,
+    capitalized, check_name, diagram_arg, name_arg, named, output, overview_arg, served_kind, source_arg, type_arg,
+    what_it_does, with_page_note,
 };
 use super::playbook_summary::playbook_arg;
 use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
@@ -76,27 +76,17 @@ pub fn checked_save(a: SaveArgs, now: String) -> Result<(String, SaveCommand), P
         errors.extend(p.errors);
     }
     match checked {
-        Some(c) if errors.is_empty() => Ok((
-            a.playbook,
-            SaveCommand::new(kind, a.name, a.source, a.overview, a.diagram, c, now),
-        )),
+        Some(c) if errors.is_empty() => {
+            Ok((a.playbook, SaveCommand::new(kind, a.name, a.source, a.overview, a.diagram, c, now)))
+        }
         _ => Err(Problem::invalid_fields(errors)),
     }
 }
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let (playbook, save) = checked_save(args::parse(args)?, ctx.now.clone())?;
-    let view = ctx
-        .backend
-        .definition(&ctx.caller.org, &playbook, DefinitionCommand::Create(save))
-        .await?;
-    let summary = format!(
-        "Created {}. {} It has been saved but has not been run yet.",
-        named(&view),
-        what_it_does(&view)
-    );
-    Ok(Output::created(
-        with_page_note(capitalized(summary), &view),
-        output(&view),
-    ))
+    let view = ctx.backend.definition(&ctx.caller.org, &playbook, DefinitionCommand::Create(save)).await?;
+    let summary =
+        format!("Created {}. {} It has been saved but has not been run yet.", named(&view), what_it_does(&view));
+    Ok(Output::created(with_page_note(capitalized(summary), &view), output(&view)))
 }

@@ -3,9 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::definition_words::{
-    capitalized, check_name, name_arg, named, output, served_kind, type_arg,
-};
+use super::definition_words::{capitalized, check_name, name_arg, named, output, served_kind, type_arg};
 use super::playbook_summary::playbook_arg;
 use super::{args, Ctx, Output};
 use crate::core::definition::record::Lifecycle;
@@ -43,19 +41,8 @@ pub async fn apply(
     let a: Named = args::parse(raw)?;
     let kind = served_kind(&a.kind)?;
     check_name(&a.name)?;
-    let command = DefinitionCommand::Change {
-        kind,
-        name: a.name.clone(),
-        change: change(&a),
-        now: ctx.now.clone(),
-    };
-    let view = ctx
-        .backend
-        .definition(&ctx.caller.org, &a.playbook, command)
-        .await?;
+    let command = DefinitionCommand::Change { kind, name: a.name.clone(), change: change(&a), now: ctx.now.clone() };
+    let view = ctx.backend.definition(&ctx.caller.org, &a.playbook, command).await?;
     let said = words[usize::from(!view.changed)].replace("{}", &named(&view));
-    Ok(Output::ok(
-        cap(&capitalized(said), crate::core::text::SUMMARY_MAX),
-        output(&view),
-    ))
+    Ok(Output::ok(cap(&capitalized(said), crate::core::text::SUMMARY_MAX), output(&view)))
 }

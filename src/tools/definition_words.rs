@@ -39,8 +39,7 @@ pub fn diagram_arg() -> Value {
 
 /// The type named by the `type` argument, refused where the runtime does not serve it.
 pub fn served_kind(raw: &str) -> Result<Kind, Problem> {
-    let kind =
-        Kind::parse(raw).ok_or_else(|| Problem::invalid("/type", "names no type of definition"))?;
+    let kind = Kind::parse(raw).ok_or_else(|| Problem::invalid("/type", "names no type of definition"))?;
     if kind.served() {
         Ok(kind)
     } else {
@@ -57,11 +56,7 @@ pub fn check_name(name: &str) -> Result<(), Problem> {
 
 /// `the computation function “add-vat”`
 pub fn named(view: &DefinitionView) -> String {
-    format!(
-        "the {} {}",
-        view.definition.kind.noun(),
-        quote(&view.definition.name)
-    )
+    format!("the {} {}", view.definition.kind.noun(), quote(&view.definition.name))
 }
 
 /// `What it does: …` with the document's description, ending as a sentence.
@@ -76,10 +71,7 @@ pub fn with_page_note(summary: String, view: &DefinitionView) -> String {
     if view.definition.has_page {
         summary
     } else {
-        append_if_room(
-            summary,
-            "It has no page yet; the page guide says how to give it one.",
-        )
+        append_if_room(summary, "It has no page yet; the page guide says how to give it one.")
     }
 }
 

@@ -37,19 +37,11 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
     let kind = served_kind(&a.kind)?;
     check_name(&a.name)?;
-    let view = ctx
-        .backend
-        .definition(
-            &ctx.caller.org,
-            &a.playbook,
-            DefinitionCommand::Get { kind, name: a.name },
-        )
-        .await?;
+    let view =
+        ctx.backend.definition(&ctx.caller.org, &a.playbook, DefinitionCommand::Get { kind, name: a.name }).await?;
     let state = match &view.definition.status {
         DefinitionStatus::Active => "active".to_string(),
-        DefinitionStatus::Paused {
-            reason: Some(r), ..
-        } => format!("paused ({r})"),
+        DefinitionStatus::Paused { reason: Some(r), .. } => format!("paused ({r})"),
         DefinitionStatus::Paused { .. } => "paused".to_string(),
         DefinitionStatus::Retired { .. } => "retired".to_string(),
     };

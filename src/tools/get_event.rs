@@ -43,20 +43,8 @@ struct Args {
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
-    let value = ctx
-        .backend
-        .events(
-            &ctx.caller.org,
-            &a.playbook,
-            EventCommand::Get {
-                event_id: a.event_id,
-            },
-        )
-        .await?;
-    let summary = value["summary"]
-        .as_str()
-        .unwrap_or("The event.")
-        .to_string();
+    let value = ctx.backend.events(&ctx.caller.org, &a.playbook, EventCommand::Get { event_id: a.event_id }).await?;
+    let summary = value["summary"].as_str().unwrap_or("The event.").to_string();
     let said = format!(
         "{} ({}, {}, at {})",
         summary,

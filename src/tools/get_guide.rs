@@ -47,18 +47,10 @@ async fn run(_ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let Args { guide } = args::parse(args)?;
     let g = find(&guide)?;
     let summary = cap(
-        &format!(
-            "The guide {} ({}): {} Its text follows in full.",
-            quote(&g.title),
-            g.name,
-            g.description
-        ),
+        &format!("The guide {} ({}): {} Its text follows in full.", quote(&g.title), g.name, g.description),
         SUMMARY_MAX,
     );
-    Ok(Output::ok(
-        summary,
-        json!({ "name": g.name, "title": g.title, "text": g.text }),
-    ))
+    Ok(Output::ok(summary, json!({ "name": g.name, "title": g.title, "text": g.text })))
 }
 
 /// A guide by name, or `not_found` naming the guides there are.

@@ -24,22 +24,12 @@ pub const TOOL: Tool = Tool {
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let PlaybookArg { playbook } = args::parse(args)?;
     let p = ctx.backend.get(&ctx.caller.org, &playbook).await?;
-    let state = if p.is_retired() {
-        "retired; restore_playbook makes it active again"
-    } else {
-        "active"
-    };
+    let state = if p.is_retired() { "retired; restore_playbook makes it active again" } else { "active" };
     let page = if p.page.is_empty() {
         "It has no page yet.".to_string()
     } else {
-        format!(
-            "Its page holds {} of Markdown.",
-            count(p.page.len(), "byte")
-        )
+        format!("Its page holds {} of Markdown.", count(p.page.len(), "byte"))
     };
     let summary = fits(format!("The playbook {} is {state}. {page}", named(&p)));
-    Ok(Output::ok(
-        summary,
-        serde_json::to_value(&p).unwrap_or_default(),
-    ))
+    Ok(Output::ok(summary, serde_json::to_value(&p).unwrap_or_default()))
 }

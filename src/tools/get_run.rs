@@ -42,12 +42,6 @@ struct Args {
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
-    let run = ctx
-        .backend
-        .get_run(&ctx.caller.org, &a.playbook, &a.run_id)
-        .await?;
-    Ok(Output::ok(
-        outcome(&run),
-        serde_json::to_value(&run).unwrap_or_default(),
-    ))
+    let run = ctx.backend.get_run(&ctx.caller.org, &a.playbook, &a.run_id).await?;
+    Ok(Output::ok(outcome(&run), serde_json::to_value(&run).unwrap_or_default()))
 }

@@ -53,31 +53,16 @@ struct Args {
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
     let kind = served_kind(&a.kind)?;
-    let query = DefinitionQuery {
-        kind,
-        include_retired: a.include_retired,
-        limit: a.limit.unwrap_or(50),
-        after: a.cursor,
-    };
-    let page = ctx
-        .backend
-        .list_definitions(&ctx.caller.org, &a.playbook, query)
-        .await?;
+    let query =
+        DefinitionQuery { kind, include_retired: a.include_retired, limit: a.limit.unwrap_or(50), after: a.cursor };
+    let page = ctx.backend.list_definitions(&ctx.caller.org, &a.playbook, query).await?;
     let noun = format!("{} function", kind.as_str());
     let summary = match page.definitions.len() {
         0 => format!("This playbook holds no {noun} on this page; create_definition saves one."),
         n => {
             let names: Vec<String> = page.definitions.iter().map(|d| quote(&d.name)).collect();
-            let more = if page.next_cursor.is_some() {
-                " More follow: pass next_cursor to read on."
-            } else {
-                ""
-            };
-            format!(
-                "Found {n} {noun}{} on this page: {}.{more}",
-                if n == 1 { "" } else { "s" },
-                join_and(&names)
-            )
+            let more = if page.next_cursor.is_some() { " More follow: pass next_cursor to read on." } else { "" };
+            format!("Found {n} {noun}{} on this page: {}.{more}", if n == 1 { "" } else { "s" }, join_and(&names))
         }
     };
     let value = serde_json::to_value(&page).unwrap_or_default();

@@ -45,22 +45,12 @@ struct Args {
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
     let before = a.cursor.as_deref().map(decode_cursor).transpose()?;
-    let page = ctx
-        .backend
-        .list_requests(
-            &ctx.caller.org,
-            &a.playbook,
-            a.limit.unwrap_or(LIST_LIMIT_DEFAULT),
-            before,
-        )
-        .await?;
+    let page =
+        ctx.backend.list_requests(&ctx.caller.org, &a.playbook, a.limit.unwrap_or(LIST_LIMIT_DEFAULT), before).await?;
     let summary = match page.requests.len() {
         0 => "No request is waiting.".to_string(),
         1 => "Found 1 request waiting on this page.".to_string(),
         n => format!("Found {n} requests waiting on this page."),
     };
-    Ok(Output::ok(
-        summary,
-        serde_json::to_value(&page).unwrap_or_default(),
-    ))
+    Ok(Output::ok(summary, serde_json::to_value(&page).unwrap_or_default()))
 }

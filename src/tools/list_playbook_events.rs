@@ -7,8 +7,7 @@ use super::playbook_summary::playbook_arg;
 use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{
-    decode_cursor, EventCommand, EventPage, EventQuery, KIND_MAX, LIST_LIMIT_DEFAULT,
-    LIST_LIMIT_MAX,
+    decode_cursor, EventCommand, EventPage, EventQuery, KIND_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX,
 };
 use crate::core::text::{cap, count, SUMMARY_MAX};
 use crate::core::Problem;
@@ -54,27 +53,18 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
     let after = a.cursor.as_deref().map(decode_cursor).transpose()?;
     let one_run = a.run_id.is_some();
-    let query = EventQuery {
-        run_id: a.run_id,
-        kind: a.kind,
-        limit: a.limit.unwrap_or(LIST_LIMIT_DEFAULT),
-        after,
-    };
-    let value = ctx
-        .backend
-        .events(&ctx.caller.org, &a.playbook, EventCommand::List(query))
-        .await?;
+    let query = EventQuery { run_id: a.run_id, kind: a.kind, limit: a.limit.unwrap_or(LIST_LIMIT_DEFAULT), after };
+    let value = ctx.backend.events(&ctx.caller.org, &a.playbook, EventCommand::List(query)).await?;
     let page: EventPage = serde_json::from_value(value.clone())
         .map_err(|e| Problem::internal(format!("the events could not be read: {e}")))?;
-    let more = if page.next_cursor.is_some() {
-        " More follow: pass next_cursor to read on."
-    } else {
-        ""
-    };
+    let more = if page.next_cursor.is_some() { " More follow: pass next_cursor to read on." } else { "" };
     let summary = match (page.events.len(), one_run) {
         (0, true) => "No event of that run is on this page.".to_string(),
         (0, false) => "No event is on this page.".to_string(),
-        (n, true) => format!("Found {} of the run asked for in this playbook, oldest first, each with its fact and its metadata.{more}", count(n, "event")),
+        (n, true) => format!(
+            "Found {} of the run asked for in this playbook, oldest first, each with its fact and its metadata.{more}",
+            count(n, "event")
+        ),
         (n, false) => format!("Found {} in this playbook, newest first.{more}", count(n, "event")),
     };
     Ok(Output::ok(cap(&summary, SUMMARY_MAX), value))

@@ -48,30 +48,14 @@ struct Args {
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
     let after = a.cursor.as_deref().map(Cursor::decode).transpose()?;
-    let query = ListQuery {
-        include_retired: a.include_retired,
-        limit: a.limit.unwrap_or(LIST_LIMIT_DEFAULT),
-        after,
-    };
+    let query = ListQuery { include_retired: a.include_retired, limit: a.limit.unwrap_or(LIST_LIMIT_DEFAULT), after };
     let page = ctx.backend.list(&ctx.caller.org, query).await?;
     let mut value = json!({ "playbooks": page.playbooks, "next_cursor": page.next_cursor });
     if !page.org_has_playbooks && ctx.caller.may_make_first_playbook() {
         value["welcome"] = json!(WELCOME);
-        return Ok(Output {
-            summary: cap(WELCOME, RELAY_MAX),
-            value,
-            relay: true,
-            status: 200,
-        });
+        return Ok(Output { summary: cap(WELCOME, RELAY_MAX), value, relay: true, status: 200 });
     }
-    Ok(Output::ok(
-        summary(
-            &page.playbooks,
-            page.next_cursor.is_some(),
-            a.include_retired,
-        ),
-        value,
-    ))
+    Ok(Output::ok(summary(&page.playbooks, page.next_cursor.is_some(), a.include_retired), value))
 }
 
 fn summary(playbooks: &[Value], more: bool, include_retired: bool) -> String {
@@ -93,15 +77,8 @@ fn summary(playbooks: &[Value], more: bool, include_retired: bool) -> String {
             }
         })
         .collect();
-    let tail = if more {
-        " More follow: pass next_cursor to read on."
-    } else {
-        ""
-    };
-    let head = format!(
-        "Found {} on this page: ",
-        count(playbooks.len(), "playbook")
-    );
+    let tail = if more { " More follow: pass next_cursor to read on." } else { "" };
+    let head = format!("Found {} on this page: ", count(playbooks.len(), "playbook"));
     let room = SUMMARY_MAX.saturating_sub(head.chars().count() + tail.chars().count() + 1);
     let mut shown = Vec::new();
     for (i, n) in names.iter().enumerate() {
@@ -120,11 +97,7 @@ fn summary(playbooks: &[Value], more: bool, include_retired: bool) -> String {
     let listed = if shown.len() == names.len() {
         join_and(&shown)
     } else {
-        format!(
-            "{} and {} more",
-            shown.join(", "),
-            names.len() - shown.len()
-        )
+        format!("{} and {} more", shown.join(", "), names.len() - shown.len())
     };
     cap(&format!("{head}{listed}.{tail}"), SUMMARY_MAX)
 }
@@ -135,17 +108,13 @@ mod tests {
 
     #[test]
     fn summary_names_what_fits_and_counts_the_rest() {
-        let many: Vec<Value> = (0..60)
-            .map(|i| json!({"name": format!("Playbook number {i}"), "status": "active"}))
-            .collect();
+        let many: Vec<Value> =
+            (0..60).map(|i| json!({"name": format!("Playbook number {i}"), "status": "active"})).collect();
         let s = summary(&many, true, false);
         assert!(s.chars().count() <= SUMMARY_MAX, "{s}");
         assert!(s.starts_with("Found 60 playbooks on this page: "), "{s}");
         assert!(s.contains("more"), "{s}");
-        let two = vec![
-            json!({"name": "A", "status": "active"}),
-            json!({"name": "B", "status": "retired"}),
-        ];
+        let two = vec![json!({"name": "A", "status": "active"}), json!({"name": "B", "status": "retired"})];
         assert_eq!(
             summary(&two, false, true),
             "Found 2 playbooks on this page: \u{201c}A\u{201d} and \u{201c}B\u{201d} (retired)."

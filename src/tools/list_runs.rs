@@ -8,9 +8,7 @@ use super::playbook_summary::playbook_arg;
 use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::Ref;
-use crate::core::run::store::{
-    decode_cursor, RunQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, STATUSES,
-};
+use crate::core::run::store::{decode_cursor, RunQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, STATUSES};
 use crate::core::text::{cap, count, SUMMARY_MAX};
 use crate::core::Problem;
 
@@ -57,43 +55,22 @@ struct Args {
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
     let definition = match (a.kind, a.name) {
-        (Some(k), Some(name)) => Some(Ref {
-            kind: served_kind(&k)?,
-            name,
-        }),
+        (Some(k), Some(name)) => Some(Ref { kind: served_kind(&k)?, name }),
         (None, None) => None,
         (Some(_), None) => {
-            return Err(Problem::invalid(
-                "/name",
-                "is needed with type: name the function whose runs to list",
-            ))
+            return Err(Problem::invalid("/name", "is needed with type: name the function whose runs to list"))
         }
         (None, Some(_)) => {
-            return Err(Problem::invalid(
-                "/type",
-                "is needed with name: a name is unique within its type",
-            ))
+            return Err(Problem::invalid("/type", "is needed with name: a name is unique within its type"))
         }
     };
     let before = a.cursor.as_deref().map(decode_cursor).transpose()?;
-    let query = RunQuery {
-        definition,
-        status: a.status,
-        limit: a.limit.unwrap_or(LIST_LIMIT_DEFAULT),
-        before,
-    };
-    let page = ctx
-        .backend
-        .list_runs(&ctx.caller.org, &a.playbook, query)
-        .await?;
+    let query = RunQuery { definition, status: a.status, limit: a.limit.unwrap_or(LIST_LIMIT_DEFAULT), before };
+    let page = ctx.backend.list_runs(&ctx.caller.org, &a.playbook, query).await?;
     let summary = match page.runs.len() {
         0 => "No run is on this page.".to_string(),
         n => {
-            let more = if page.next_cursor.is_some() {
-                " More follow: pass next_cursor to read on."
-            } else {
-                ""
-            };
+            let more = if page.next_cursor.is_some() { " More follow: pass next_cursor to read on." } else { "" };
             let newest = &page.runs[0];
             format!(
                 "Found {} on this page, newest first; the newest, {}, of {}, {}.{more}",
@@ -104,8 +81,5 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             )
         }
     };
-    Ok(Output::ok(
-        cap(&summary, SUMMARY_MAX),
-        serde_json::to_value(&page).unwrap_or_default(),
-    ))
+    Ok(Output::ok(cap(&summary, SUMMARY_MAX), serde_json::to_value(&page).unwrap_or_default()))
 }

@@ -52,24 +52,10 @@ pub struct Hints {
 }
 
 impl Hints {
-    pub const READ: Hints = Hints {
-        read_only: true,
-        destructive: false,
-        idempotent: true,
-        open_world: false,
-    };
-    pub const WRITE: Hints = Hints {
-        read_only: false,
-        destructive: true,
-        idempotent: false,
-        open_world: false,
-    };
-    pub const WRITE_IDEMPOTENT: Hints = Hints {
-        read_only: false,
-        destructive: true,
-        idempotent: true,
-        open_world: false,
-    };
+    pub const READ: Hints = Hints { read_only: true, destructive: false, idempotent: true, open_world: false };
+    pub const WRITE: Hints = Hints { read_only: false, destructive: true, idempotent: false, open_world: false };
+    pub const WRITE_IDEMPOTENT: Hints =
+        Hints { read_only: false, destructive: true, idempotent: true, open_world: false };
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,21 +90,11 @@ pub struct Output {
 
 impl Output {
     pub fn ok(summary: String, value: Value) -> Self {
-        Output {
-            summary,
-            value,
-            relay: false,
-            status: 200,
-        }
+        Output { summary, value, relay: false, status: 200 }
     }
 
     pub fn created(summary: String, value: Value) -> Self {
-        Output {
-            summary,
-            value,
-            relay: false,
-            status: 201,
-        }
+        Output { summary, value, relay: false, status: 201 }
     }
 }
 
@@ -213,11 +189,7 @@ mod tests {
             let schema = (t.input_schema)();
             assert_eq!(schema["type"], "object", "{}", t.name);
             assert!(jsonschema::validator_for(&schema).is_ok(), "{}", t.name);
-            assert!(
-                t.description.len() > 40,
-                "{} needs a description that says when to use it",
-                t.name
-            );
+            assert!(t.description.len() > 40, "{} needs a description that says when to use it", t.name);
         }
     }
 
@@ -231,18 +203,9 @@ mod tests {
         assert_eq!(h("restore_playbook"), Some(Hints::WRITE));
         assert_eq!(h("update_playbook"), Some(Hints::WRITE_IDEMPOTENT));
         assert_eq!(h("retire_playbook"), Some(Hints::WRITE_IDEMPOTENT));
-        let open = Hints {
-            open_world: true,
-            ..Hints::WRITE
-        };
+        let open = Hints { open_world: true, ..Hints::WRITE };
         assert_eq!(h("create_definition"), Some(open));
-        assert_eq!(
-            h("update_definition"),
-            Some(Hints {
-                idempotent: true,
-                ..open
-            })
-        );
+        assert_eq!(h("update_definition"), Some(Hints { idempotent: true, ..open }));
         for n in ["pause_definition", "resume_definition", "retire_definition"] {
             assert_eq!(h(n), Some(Hints::WRITE_IDEMPOTENT), "{n}");
         }

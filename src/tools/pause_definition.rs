@@ -22,9 +22,7 @@ pub const TOOL: Tool = Tool {
 };
 
 fn change(a: &Named) -> Lifecycle {
-    Lifecycle::Pause {
-        reason: a.reason.clone(),
-    }
+    Lifecycle::Pause { reason: a.reason.clone() }
 }
 
 /// The answer's words when the call changed the definition, and when it already stood so.

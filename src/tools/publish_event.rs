@@ -6,9 +6,7 @@ use serde_json::{json, Value};
 use super::playbook_summary::playbook_arg;
 use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
-use crate::core::event::{
-    check_kind, Event, EventCommand, NewEvent, DATA_MAX_BYTES, KIND_MAX, RECORDED,
-};
+use crate::core::event::{check_kind, Event, EventCommand, NewEvent, DATA_MAX_BYTES, KIND_MAX, RECORDED};
 use crate::core::text::{cap, quote, SUMMARY_MAX};
 use crate::core::Problem;
 
@@ -32,7 +30,8 @@ fn input_schema() -> Value {
             "playbook": playbook_arg(),
             "kind": { "type": "string", "minLength": 1, "maxLength": KIND_MAX, "description": "What happened, as lowercase letters, digits, _ . and -, such as month_closed." },
             "data": { "type": "object", "description": format!("The facts of the event, at most {DATA_MAX_BYTES} bytes as JSON, such as {{\"month\": \"2026-11\", \"totals\": {{\"revenue\": 41200}}}}.") },
-            "summary": { "type": "string", "maxLength": 300, "description": "The event in a sentence for people; made from the kind when left out." }
+            "summary": { "type": "string", "maxLength": 300, "description": "The event in a sentence for people; made from the kind when left out." },
+            "at": { "type": "string", "maxLength": 40, "description": "When it happened, as RFC 3339 such as 2026-11-30T17:00:00Z, for a fact recorded after the fact; now when left out." }
         },
         "required": ["playbook", "kind"],
         "additionalProperties": false
@@ -46,16 +45,14 @@ struct Args {
     #[serde(default)]
     data: Option<Value>,
     summary: Option<String>,
+    at: Option<String>,
 }
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
     check_kind(&a.kind)?;
     if RECORDED.contains(&a.kind.as_str()) {
-        return Err(Problem::invalid(
-            "/kind",
-            "is a kind the runtime records itself; choose a kind of your own",
-        ));
+        return Err(Problem::invalid("/kind", "is a kind the runtime records itself; choose a kind of your own"));
     }
     let data = a.data.unwrap_or_else(|| json!({}));
     let size = data.to_string().len();
@@ -65,35 +62,17 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             format!("is {size} bytes as JSON, more than the {DATA_MAX_BYTES} an event may hold"),
         ));
     }
-    let summary = a
-        .summary
-        .unwrap_or_else(|| format!("An event {} was published.", quote(&a.kind)));
-    let event = NewEvent {
-        kind: a.kind,
-        at: ctx.now.clone(),
-        summary,
-        run_id: None,
-        data,
+    let summary = a.summary.unwrap_or_else(|| format!("An event {} was published.", quote(&a.kind)));
+    let at = match a.at {
+        Some(at) => chrono::DateTime::parse_from_rfc3339(&at)
+            .map(|t| t.with_timezone(&chrono::Utc).to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
+            .map_err(|_| Problem::invalid("/at", "must be a time in RFC 3339, such as 2026-11-30T17:00:00Z"))?,
+        None => ctx.now.clone(),
     };
-    let kept = ctx
-        .backend
-        .events(
-            &ctx.caller.org,
-            &a.playbook,
-            EventCommand::Append {
-                events: vec![event],
-            },
-        )
-        .await?;
+    let event = NewEvent { kind: a.kind, at, summary, run_id: None, data };
+    let kept = ctx.backend.events(&ctx.caller.org, &a.playbook, EventCommand::Append { events: vec![event] }).await?;
     let event: Event = serde_json::from_value(kept.get(0).cloned().unwrap_or_default())
         .map_err(|e| Problem::internal(format!("the kept event could not be read: {e}")))?;
-    let said = format!(
-        "Recorded the event {} as {}.",
-        quote(&event.event.kind),
-        event.event_id
-    );
-    Ok(Output::created(
-        cap(&said, SUMMARY_MAX),
-        serde_json::to_value(&event).unwrap_or_default(),
-    ))
+    let said = format!("Recorded the event {} as {}.", quote(&event.event.kind), event.event_id);
+    Ok(Output::created(cap(&said, SUMMARY_MAX), serde_json::to_value(&event).unwrap_or_default()))
 }

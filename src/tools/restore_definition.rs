@@ -11,7 +11,8 @@ use crate::core::Problem;
 pub const TOOL: Tool = Tool {
     name: "restore_definition",
     title: "Restore a function",
-    description: "Restore a retired definition under its name. It comes back paused, so nothing runs it until resume_definition.",
+    description:
+        "Restore a retired definition under its name. It comes back paused, so nothing runs it until resume_definition.",
     hints: Hints::WRITE,
     scope: Scope::PlaybookWrite,
     reach: Reach::Playbook,

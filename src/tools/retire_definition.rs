@@ -26,8 +26,7 @@ fn change(_: &Named) -> Lifecycle {
 }
 
 /// The answer's words when the call changed the definition, and when it already stood so.
-const DONE: &str =
-    "Retired {}. It keeps its name and history; restore_definition brings it back, paused.";
+const DONE: &str = "Retired {}. It keeps its name and history; restore_definition brings it back, paused.";
 const ALREADY: &str = "{} is retired already; nothing changed.";
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {

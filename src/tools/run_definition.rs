@@ -11,6 +11,8 @@ use crate::core::caller::Scope;
 use crate::core::definition::record::DefinitionStatus;
 use crate::core::definition::store::DefinitionCommand;
 use crate::core::definition::{Document, Kind, Ref};
+use crate::core::event::EventCommand;
+use crate::core::run::forecast::EVENTS_MAX;
 use crate::core::run::lookup::READ_MAX;
 use crate::core::run::store::StartRun;
 use crate::core::run::{check_input, check_run_id, run_id, Run, RunStatus};
@@ -20,7 +22,7 @@ use crate::core::Problem;
 pub const TOOL: Tool = Tool {
     name: "run_definition",
     title: "Run a function",
-    description: "Run a function once, with its input and an optional run_id. A workflow does a job the person wants done again, while a function runs alone here to be tested. A run that finishes at once answers how it ended; a run that finishes later answers started, and get_run shows how it ended. Calling again with the same run_id and input answers that run and runs nothing again. This version runs computation, lookup (of runs) and interaction functions; the other types are saved but not run yet.",
+    description: "Run a function once, with its input and an optional run_id. A workflow does a job the person wants done again, while a function runs alone here to be tested. A run that finishes at once answers how it ended; a run that finishes later answers started, and get_run shows how it ended. Calling again with the same run_id and input answers that run and runs nothing again. This version runs computation, lookup (of runs), prediction and interaction functions; reasoning functions are saved but not run yet.",
     hints: Hints { read_only: false, destructive: true, idempotent: false, open_world: true },
     scope: Scope::PlaybookWrite,
     reach: Reach::Playbook,
@@ -66,14 +68,8 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     if let Some(id) = &a.run_id {
         check_run_id(id)?;
     }
-    let get = DefinitionCommand::Get {
-        kind,
-        name: a.name.clone(),
-    };
-    let view = ctx
-        .backend
-        .definition(&ctx.caller.org, &a.playbook, get)
-        .await?;
+    let get = DefinitionCommand::Get { kind, name: a.name.clone() };
+    let view = ctx.backend.definition(&ctx.caller.org, &a.playbook, get).await?;
     match &view.definition.status {
         DefinitionStatus::Active => {}
         DefinitionStatus::Paused { .. } => {
@@ -91,9 +87,9 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             )))
         }
     }
-    if !matches!(kind, Kind::Computation | Kind::Interaction | Kind::Lookup) {
+    if kind == Kind::Reasoning {
         return Err(Problem::unavailable(format!(
-            "This version saves {} functions but does not run them yet; it runs computation, lookup and interaction functions.",
+            "This version saves {} functions but does not run them yet: running one calls a model provider, which comes next. It runs computation, lookup, prediction and interaction functions.",
             kind.as_str()
         ))
         .with_kind("type_not_run")
@@ -114,29 +110,21 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         status: RunStatus::Started { waiting: None },
         started_at: ctx.now.clone(),
     };
-    let material = match (
-        kind,
-        doc.front
-            .pointer("/runs/of")
-            .and_then(Value::as_str)
-            .and_then(Ref::parse),
-    ) {
-        (Kind::Lookup, Some(target)) => {
-            ctx.backend
-                .read_runs(&ctx.caller.org, &a.playbook, target, READ_MAX)
-                .await?
+    let material = match (kind, doc.front.pointer("/runs/of").and_then(Value::as_str).and_then(Ref::parse)) {
+        (Kind::Lookup, Some(target)) => ctx.backend.read_runs(&ctx.caller.org, &a.playbook, target, READ_MAX).await?,
+        _ => Vec::new(),
+    };
+    let events = match (kind, doc.front.pointer("/events/kind").and_then(Value::as_str)) {
+        (Kind::Prediction, Some(event_kind)) => {
+            let read = EventCommand::Read { kind: event_kind.to_string(), limit: EVENTS_MAX };
+            let value = ctx.backend.events(&ctx.caller.org, &a.playbook, read).await?;
+            serde_json::from_value(value)
+                .map_err(|e| Problem::internal(format!("the events could not be read: {e}")))?
         }
         _ => Vec::new(),
     };
-    let start = StartRun {
-        run,
-        source: view.document.clone(),
-        material,
-    };
-    let run = ctx
-        .backend
-        .start_run(&ctx.caller.org, &a.playbook, start)
-        .await?;
+    let start = StartRun { run, source: view.document.clone(), material, events };
+    let run = ctx.backend.start_run(&ctx.caller.org, &a.playbook, start).await?;
     let mut value = serde_json::to_value(&run).unwrap_or_default();
     if let RunStatus::Started { .. } = run.status {
         // A person answers in minutes rather than seconds: look again in a while.

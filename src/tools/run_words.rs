@@ -6,11 +6,7 @@ use crate::core::text::{cap, quote, SUMMARY_MAX};
 
 /// `the computation function “add-vat”`
 pub fn of(run: &Run) -> String {
-    format!(
-        "the {} {}",
-        run.definition.kind.noun(),
-        quote(&run.definition.name)
-    )
+    format!("the {} {}", run.definition.kind.noun(), quote(&run.definition.name))
 }
 
 /// What a run came to, in one or two sentences.

@@ -24,26 +24,11 @@ pub const TOOL: Tool = Tool {
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let (playbook, save) = checked_save(args::parse(args)?, ctx.now.clone())?;
-    let view = ctx
-        .backend
-        .definition(&ctx.caller.org, &playbook, DefinitionCommand::Update(save))
-        .await?;
+    let view = ctx.backend.definition(&ctx.caller.org, &playbook, DefinitionCommand::Update(save)).await?;
     let summary = if view.changed {
-        format!(
-            "Saved version {} of {}. {}",
-            view.definition.version,
-            named(&view),
-            what_it_does(&view)
-        )
+        format!("Saved version {} of {}. {}", view.definition.version, named(&view), what_it_does(&view))
     } else {
-        format!(
-            "{} already reads as given, at version {}; nothing changed.",
-            named(&view),
-            view.definition.version
-        )
+        format!("{} already reads as given, at version {}; nothing changed.", named(&view), view.definition.version)
     };
-    Ok(Output::ok(
-        with_page_note(capitalized(summary), &view),
-        output(&view),
-    ))
+    Ok(Output::ok(with_page_note(capitalized(summary), &view), output(&view)))
 }

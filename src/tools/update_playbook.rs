@@ -49,18 +49,11 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let Args { playbook, changes } = args::parse(args)?;
     changes.check()?;
     let before = ctx.backend.get(&ctx.caller.org, &playbook).await?;
-    let command = Command::Update {
-        id: playbook,
-        changes,
-        now: ctx.now.clone(),
-    };
+    let command = Command::Update { id: playbook, changes, now: ctx.now.clone() };
     let after = ctx.backend.change(&ctx.caller.org, command).await?;
     let mut changed = Vec::new();
     if before.name != after.name {
-        changed.push(format!(
-            "its name (was {})",
-            crate::core::text::quote(&before.name)
-        ));
+        changed.push(format!("its name (was {})", crate::core::text::quote(&before.name)));
     }
     if before.description != after.description {
         changed.push("its description".to_string());
@@ -69,19 +62,9 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         changed.push("its page".to_string());
     }
     let summary = if changed.is_empty() {
-        format!(
-            "The playbook {} already read as asked; nothing changed.",
-            named(&after)
-        )
+        format!("The playbook {} already read as asked; nothing changed.", named(&after))
     } else {
-        format!(
-            "Updated the playbook {}: {} changed.",
-            named(&after),
-            join_and(&changed)
-        )
+        format!("Updated the playbook {}: {} changed.", named(&after), join_and(&changed))
     };
-    Ok(Output::ok(
-        fits(summary),
-        serde_json::to_value(&after).unwrap_or_default(),
-    ))
+    Ok(Output::ok(fits(summary), serde_json::to_value(&after).unwrap_or_default()))
 }

@@ -5,12 +5,8 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use futures::future::LocalBoxFuture;
-use playbook_runtime::core::definition::store::{
-    DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView,
-};
-use playbook_runtime::core::directory::{
-    decide, unknown_playbook, Command, Cursor, Decision, ListPage, ListQuery,
-};
+use playbook_runtime::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
+use playbook_runtime::core::directory::{decide, unknown_playbook, Command, Cursor, Decision, ListPage, ListQuery};
 use playbook_runtime::core::event::EventCommand;
 use playbook_runtime::core::playbook::{name_key, Playbook};
 use playbook_runtime::core::run::store::{AnswerRun, RequestPage, RunPage, RunQuery, StartRun};
@@ -118,11 +114,7 @@ impl Backend for Memory {
         Box::pin(async { Err(Problem::unavailable("the host tests keep no definitions")) })
     }
 
-    fn change<'a>(
-        &'a self,
-        _org: &'a str,
-        command: Command,
-    ) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
+    fn change<'a>(&'a self, _org: &'a str, command: Command) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
         Box::pin(async move {
             let mut map = self.playbooks.borrow_mut();
             let current = map.get(command.id()).cloned().map(|mut p| {
@@ -130,19 +122,14 @@ impl Backend for Memory {
                 p
             });
             let holder = command.claimed_name(current.as_ref()).and_then(|name| {
-                map.values()
-                    .find(|p| !p.is_retired() && name_key(&p.name) == name_key(name))
-                    .map(|p| p.id.clone())
+                map.values().find(|p| !p.is_retired() && name_key(&p.name) == name_key(name)).map(|p| p.id.clone())
             });
             match decide(&command, current.as_ref(), holder.as_deref())? {
                 Decision::Unchanged => Ok(map[command.id()].clone()),
                 Decision::Save(save) => {
                     let mut record = save.record;
                     if save.keep_page {
-                        record.page = map
-                            .get(&record.id)
-                            .map(|p| p.page.clone())
-                            .unwrap_or_default();
+                        record.page = map.get(&record.id).map(|p| p.page.clone()).unwrap_or_default();
                     }
                     let record = Playbook::settle(map.get(&record.id).cloned(), record);
                     map.insert(record.id.clone(), record.clone());
@@ -152,35 +139,19 @@ impl Backend for Memory {
         })
     }
 
-    fn list<'a>(
-        &'a self,
-        _org: &'a str,
-        q: ListQuery,
-    ) -> LocalBoxFuture<'a, Result<ListPage, Problem>> {
+    fn list<'a>(&'a self, _org: &'a str, q: ListQuery) -> LocalBoxFuture<'a, Result<ListPage, Problem>> {
         Box::pin(async move {
             let map = self.playbooks.borrow();
-            let mut all: Vec<&Playbook> = map
-                .values()
-                .filter(|p| q.include_retired || !p.is_retired())
-                .collect();
+            let mut all: Vec<&Playbook> = map.values().filter(|p| q.include_retired || !p.is_retired()).collect();
             all.sort_by(|a, b| (&b.created_at, &b.id).cmp(&(&a.created_at, &a.id)));
             let after: Vec<&Playbook> = match &q.after {
-                Some(c) => all
-                    .into_iter()
-                    .filter(|p| (&p.created_at, &p.id) < (&c.created_at, &c.id))
-                    .collect(),
+                Some(c) => all.into_iter().filter(|p| (&p.created_at, &p.id) < (&c.created_at, &c.id)).collect(),
                 None => all,
             };
             let more = after.len() > q.limit;
             let page: Vec<&Playbook> = after.into_iter().take(q.limit).collect();
             let next_cursor = if more {
-                page.last().map(|p| {
-                    Cursor {
-                        created_at: p.created_at.clone(),
-                        id: p.id.clone(),
-                    }
-                    .encode()
-                })
+                page.last().map(|p| Cursor { created_at: p.created_at.clone(), id: p.id.clone() }.encode())
             } else {
                 None
             };
@@ -192,18 +163,8 @@ impl Backend for Memory {
         })
     }
 
-    fn get<'a>(
-        &'a self,
-        _org: &'a str,
-        id: &'a str,
-    ) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
-        Box::pin(async move {
-            self.playbooks
-                .borrow()
-                .get(id)
-                .cloned()
-                .ok_or_else(|| unknown_playbook(id))
-        })
+    fn get<'a>(&'a self, _org: &'a str, id: &'a str) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
+        Box::pin(async move { self.playbooks.borrow().get(id).cloned().ok_or_else(|| unknown_playbook(id)) })
     }
 }
 
@@ -213,10 +174,5 @@ pub fn ctx<'a>(caller: &'a Caller, backend: &'a Memory, second: u32, seed: u8) -
     for (i, b) in random.iter_mut().enumerate() {
         *b = seed.wrapping_mul(31).wrapping_add(i as u8 * 7);
     }
-    Ctx {
-        caller,
-        backend,
-        now: format!("2026-12-02T10:00:{second:02}.000Z"),
-        random,
-    }
+    Ctx { caller, backend, now: format!("2026-12-02T10:00:{second:02}.000Z"), random }
 }

@@ -148,4 +148,24 @@ describe('runs through @modelcontextprotocol/sdk (v1)', () => {
     assert.deepEqual(found.output.runs.map((r) => r.run_id), ['lookup-3000', 'lookup-1000']);
     assert.deepEqual(found.output.runs[0].output, { vat: 600, gross: 3600 });
   });
+
+  test('a prediction forecasts the periods ahead from published events, with bounds', async () => {
+    const months = [['2026-05-31', 100], ['2026-06-30', 110], ['2026-07-31', 125], ['2026-08-31', 130], ['2026-09-30', 145]];
+    for (const [day, revenue] of months) {
+      assertToolSuccess(await call('publish_event', { kind: 'revenue_booked', at: `${day}T17:00:00Z`, data: { totals: { revenue } } }));
+    }
+    assertToolSuccess(await call('create_definition', {
+      type: 'prediction', name: 'revenue-ahead',
+      source: '---\ndescription: Forecasts monthly revenue\nevents: { kind: revenue_booked, field: totals.revenue }\nevery: month\nmethod: linear_trend\nhorizon: 2\nconfidence: 0.9\n---\n',
+      overview: 'Forecasts the revenue of the next two months from the months closed, with 90% bounds.',
+      diagram: 'flowchart LR\n  A[months closed] --> B[trend] --> C[next two months]',
+    }));
+    const out = assertToolSuccess(await call('run_definition', { type: 'prediction', name: 'revenue-ahead' }));
+    assert.equal(out.status, 'succeeded', JSON.stringify(out));
+    assert.deepEqual(out.output.forecast.map((p) => p.period), ['2026-10-01T00:00:00Z', '2026-11-01T00:00:00Z']);
+    const [next] = out.output.forecast;
+    assert.ok(next.value > 145 && next.value < 170, JSON.stringify(next));
+    assert.ok(next.lower < next.value && next.value < next.upper);
+    assert.deepEqual(pointers(assertToolFailure(await call('publish_event', { kind: 'month_closed', at: 'yesterday' }), 'invalid_input')), ['/at']);
+  });
 });

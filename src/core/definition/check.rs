@@ -9,18 +9,8 @@ use crate::core::error::{FieldError, Problem};
 
 pub const DESCRIPTION_MAX: usize = 300;
 /// Names the template engine itself gives every template and expression.
-const GLOBALS: &[&str] = &[
-    "range",
-    "dict",
-    "namespace",
-    "debug",
-    "loop",
-    "self",
-    "super",
-    "caller",
-    "varargs",
-    "kwargs",
-];
+const GLOBALS: &[&str] =
+    &["range", "dict", "namespace", "debug", "loop", "self", "super", "caller", "varargs", "kwargs"];
 pub const PAGE_MAX_BYTES: usize = 65_536;
 
 pub struct Findings<'d> {
@@ -30,23 +20,15 @@ pub struct Findings<'d> {
 
 impl<'d> Findings<'d> {
     pub fn new(doc: &'d Document<'d>) -> Self {
-        Findings {
-            doc,
-            errors: Vec::new(),
-        }
+        Findings { doc, errors: Vec::new() }
     }
 
     pub fn error(&mut self, pointer: impl Into<String>, detail: impl Into<String>) {
-        self.errors
-            .push(FieldError::new(pointer, detail).within("source"));
+        self.errors.push(FieldError::new(pointer, detail).within("source"));
     }
 
     pub fn error_at_line(&mut self, line: usize, column: usize, detail: impl Into<String>) {
-        self.errors.push(
-            FieldError::new("/body", detail)
-                .at(line, column)
-                .within("source"),
-        );
+        self.errors.push(FieldError::new("/body", detail).at(line, column).within("source"));
     }
 
     pub fn finish(self) -> Result<(), Problem> {
@@ -119,10 +101,7 @@ impl<'d> Findings<'d> {
             Some(v) => match v.as_i64() {
                 Some(n) if (min..=max).contains(&n) => Some(n),
                 _ => {
-                    self.error(
-                        pointer,
-                        format!("must be a whole number from {min} to {max}"),
-                    );
+                    self.error(pointer, format!("must be a whole number from {min} to {max}"));
                     None
                 }
             },
@@ -144,9 +123,7 @@ impl<'d> Findings<'d> {
 
     /// `description`: one line that says what the function does; summaries quote it.
     pub fn description(&mut self) -> String {
-        let d = self
-            .string("/description", true, DESCRIPTION_MAX)
-            .unwrap_or_default();
+        let d = self.string("/description", true, DESCRIPTION_MAX).unwrap_or_default();
         if d.contains('\n') {
             self.error("/description", "must be one line");
         } else if self.get("/description").is_some() && d.trim().is_empty() {
@@ -160,10 +137,7 @@ impl<'d> Findings<'d> {
         match self.get("/page") {
             None | Some(Value::Null) => false,
             Some(Value::String(p)) if p.len() > PAGE_MAX_BYTES => {
-                self.error(
-                    "/page",
-                    format!("is more than the {PAGE_MAX_BYTES} bytes a page may hold"),
-                );
+                self.error("/page", format!("is more than the {PAGE_MAX_BYTES} bytes a page may hold"));
                 true
             }
             Some(Value::String(_)) => true,
@@ -191,37 +165,22 @@ impl<'d> Findings<'d> {
         }
         if let Err(e) = jsonschema::validator_for(schema) {
             let inner = e.instance_path().as_str().to_string();
-            self.error(
-                format!("{pointer}{inner}"),
-                format!("is not valid JSON Schema: {e}"),
-            );
+            self.error(format!("{pointer}{inner}"), format!("is not valid JSON Schema: {e}"));
             return None;
         }
         if object && schema.get("type").and_then(Value::as_str) != Some("object") {
-            self.error(
-                format!("{pointer}/type"),
-                "must be object: the value is a mapping of named fields",
-            );
+            self.error(format!("{pointer}/type"), "must be object: the value is a mapping of named fields");
         }
         Some(schema)
     }
 
     /// Compiles a template that starts `line_offset` lines into the source, and checks that it
     /// names only the variables in `allowed`.
-    pub fn template(
-        &mut self,
-        pointer: &str,
-        text: &str,
-        line_offset: Option<usize>,
-        allowed: &[&str],
-    ) {
+    pub fn template(&mut self, pointer: &str, text: &str, line_offset: Option<usize>, allowed: &[&str]) {
         let env = environment();
         match env.template_from_str(text) {
             Err(e) => {
-                let detail = format!(
-                    "the template does not compile: {}",
-                    e.detail().unwrap_or("syntax error")
-                );
+                let detail = format!("the template does not compile: {}", e.detail().unwrap_or("syntax error"));
                 match (line_offset, e.line()) {
                     (Some(offset), Some(line)) => {
                         let column = e.range().map(|r| column_of(text, r.start)).unwrap_or(1);
@@ -245,15 +204,8 @@ impl<'d> Findings<'d> {
                     );
                     match line_offset {
                         Some(offset) => {
-                            let at = unknown
-                                .first()
-                                .and_then(|u| find_in_tags(text, u))
-                                .unwrap_or(0);
-                            self.error_at_line(
-                                offset + text[..at].matches('\n').count(),
-                                column_of(text, at),
-                                detail,
-                            );
+                            let at = unknown.first().and_then(|u| find_in_tags(text, u)).unwrap_or(0);
+                            self.error_at_line(offset + text[..at].matches('\n').count(), column_of(text, at), detail);
                         }
                         None => self.error(pointer, detail),
                     }
@@ -266,13 +218,8 @@ impl<'d> Findings<'d> {
     pub fn expression(&mut self, pointer: &str, expr: &str, allowed: &[String]) {
         let env = environment();
         match env.compile_expression(expr) {
-            Err(e) => self.error(
-                pointer,
-                format!(
-                    "the expression does not compile: {}",
-                    e.detail().unwrap_or("syntax error")
-                ),
-            ),
+            Err(e) => self
+                .error(pointer, format!("the expression does not compile: {}", e.detail().unwrap_or("syntax error"))),
             Ok(x) => {
                 let mut unknown: Vec<String> = x
                     .undeclared_variables(false)
@@ -311,23 +258,14 @@ impl<'d> Findings<'d> {
         let ok = value.as_str().and_then(|s| {
             let (server, tool) = s.split_once('/')?;
             let word = |w: &str| {
-                !w.is_empty()
-                    && w.len() <= 64
-                    && w.bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
+                !w.is_empty() && w.len() <= 64 && w.bytes().all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
             };
             (word(server) && (word(tool) || (wildcard && tool == "*"))).then(|| s.to_string())
         });
         if ok.is_none() {
-            let form = if wildcard {
-                "server/tool, or server/* for every tool the server allows"
-            } else {
-                "server/tool"
-            };
-            self.error(
-                pointer,
-                format!("must name a tool as {form}, with letters, digits, _ . and - in each name"),
-            );
+            let form =
+                if wildcard { "server/tool, or server/* for every tool the server allows" } else { "server/tool" };
+            self.error(pointer, format!("must name a tool as {form}, with letters, digits, _ . and - in each name"));
         }
         ok
     }
@@ -366,10 +304,7 @@ fn find_in_tags(text: &str, name: &str) -> Option<usize> {
 }
 
 fn column_of(text: &str, byte: usize) -> usize {
-    let line_start = text[..byte.min(text.len())]
-        .rfind('\n')
-        .map(|i| i + 1)
-        .unwrap_or(0);
+    let line_start = text[..byte.min(text.len())].rfind('\n').map(|i| i + 1).unwrap_or(0);
     text[line_start..byte.min(text.len())].chars().count() + 1
 }
 
@@ -386,9 +321,6 @@ mod tests {
         let text = "Read the file.\n{{ file }}";
         assert_eq!(find_in_tags(text, "file"), Some(18));
         assert_eq!(find_in_tags("{{ input.file }}", "file"), None);
-        assert_eq!(
-            find_in_tags("{% for x in files %}{{ x }}{% endfor %}", "files"),
-            Some(12)
-        );
+        assert_eq!(find_in_tags("{% for x in files %}{{ x }}{% endfor %}", "files"), Some(12));
     }
 }

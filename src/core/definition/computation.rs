@@ -32,23 +32,14 @@ pub fn check(f: &mut Findings<'_>) -> Vec<Ref> {
         let pointer = format!("/compute/{}", escape(field));
         match expr {
             Value::String(e) => f.expression(&pointer, e, &allowed),
-            _ => f.error(
-                &pointer,
-                "must be a template expression written as text, such as input.amount * 0.2",
-            ),
+            _ => f.error(&pointer, "must be a template expression written as text, such as input.amount * 0.2"),
         }
         allowed.push(field.clone());
     }
-    if let Some(required) = schema
-        .and_then(|s| s.get("required"))
-        .and_then(Value::as_array)
-    {
+    if let Some(required) = schema.and_then(|s| s.get("required")).and_then(Value::as_array) {
         for name in required.iter().filter_map(Value::as_str) {
             if !compute.contains_key(name) {
-                f.error(
-                    "/compute",
-                    format!("computes no {name}, which output.schema requires"),
-                );
+                f.error("/compute", format!("computes no {name}, which output.schema requires"));
             }
         }
     }
@@ -65,23 +56,11 @@ mod tests {
     #[test]
     fn expressions_build_the_output() {
         assert!(check_document(Kind::Computation, DOC).is_ok());
-        let p = check_document(
-            Kind::Computation,
-            &DOC.replace("input.net + vat", "input.net + tax"),
-        )
-        .unwrap_err();
+        let p = check_document(Kind::Computation, &DOC.replace("input.net + vat", "input.net + tax")).unwrap_err();
         assert_eq!(p.errors[0].pointer, "/compute/gross");
-        let p = check_document(
-            Kind::Computation,
-            &DOC.replace("  gross: input.net + vat\n", ""),
-        )
-        .unwrap_err();
+        let p = check_document(Kind::Computation, &DOC.replace("  gross: input.net + vat\n", "")).unwrap_err();
         assert!(p.detail.contains("computes no gross"), "{}", p.detail);
-        let p = check_document(
-            Kind::Computation,
-            &DOC.replace("input.net * 0.2", "input.net *"),
-        )
-        .unwrap_err();
+        let p = check_document(Kind::Computation, &DOC.replace("input.net * 0.2", "input.net *")).unwrap_err();
         assert_eq!(p.errors[0].pointer, "/compute/vat");
     }
 }

@@ -20,10 +20,7 @@ impl<'s> Document<'s> {
         if source.len() > SOURCE_MAX_BYTES {
             return Err(Problem::invalid(
                 "/source",
-                format!(
-                    "is {} bytes, more than the {SOURCE_MAX_BYTES} a document may hold",
-                    source.len()
-                ),
+                format!("is {} bytes, more than the {SOURCE_MAX_BYTES} a document may hold", source.len()),
             ));
         }
         let Some((yaml, body, body_line)) = split(source) else {
@@ -35,20 +32,12 @@ impl<'s> Document<'s> {
         let front: Value = if yaml.trim().is_empty() {
             Value::Object(Default::default())
         } else {
-            serde_saphyr::from_str_with_options(yaml, yaml_options())
-                .map_err(|e| yaml_problem(&e))?
+            serde_saphyr::from_str_with_options(yaml, yaml_options()).map_err(|e| yaml_problem(&e))?
         };
         if !front.is_object() {
-            return Err(Problem::invalid(
-                "/source",
-                "the front matter must be a YAML mapping of keys to values",
-            ));
+            return Err(Problem::invalid("/source", "the front matter must be a YAML mapping of keys to values"));
         }
-        Ok(Document {
-            front,
-            body,
-            body_line,
-        })
+        Ok(Document { front, body, body_line })
     }
 }
 
@@ -82,14 +71,8 @@ fn split(source: &str) -> Option<(&str, &str, usize)> {
 }
 
 fn yaml_problem(e: &serde_saphyr::Error) -> Problem {
-    let mut field = FieldError::new(
-        "",
-        format!(
-            "the front matter is not valid YAML: {}",
-            yaml_words(&e.to_string())
-        ),
-    )
-    .within("source");
+    let mut field = FieldError::new("", format!("the front matter is not valid YAML: {}", yaml_words(&e.to_string())))
+        .within("source");
     if let Some(at) = e.location() {
         // The front matter starts on the document's second line.
         field = field.at(at.line() as usize + 1, at.column() as usize);
@@ -130,28 +113,18 @@ mod tests {
     #[test]
     fn short_words_stay_words() {
         let d = Document::parse("---\nrequired: [n, y, no, off]\nflag: true\n---\n").unwrap();
-        assert_eq!(
-            d.front["required"],
-            serde_json::json!(["n", "y", "no", "off"])
-        );
+        assert_eq!(d.front["required"], serde_json::json!(["n", "y", "no", "off"]));
         assert_eq!(d.front["flag"], true);
     }
 
     #[test]
     fn refuses_a_document_without_front_matter_or_with_broken_yaml() {
-        assert_eq!(
-            Document::parse("Hello").unwrap_err().errors[0].pointer,
-            "/source"
-        );
+        assert_eq!(Document::parse("Hello").unwrap_err().errors[0].pointer, "/source");
         let p = Document::parse("---\ndescription: [x\n---\n").unwrap_err();
         assert!(p.errors[0].line.is_some(), "{p:?}");
         assert!(Document::parse("---\n- a\n---\n").is_err());
         let p = Document::parse("---\ndescription: a\ndescription: b\n---\n").unwrap_err();
-        assert!(
-            !p.detail.contains("line 2") && !p.detail.contains("Options"),
-            "{}",
-            p.detail
-        );
+        assert!(!p.detail.contains("line 2") && !p.detail.contains("Options"), "{}", p.detail);
         assert!(p.detail.contains("duplicate"), "{}", p.detail);
     }
 }

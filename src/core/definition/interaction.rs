@@ -15,8 +15,12 @@ pub fn check(f: &mut Findings<'_>) -> Vec<Ref> {
         f.schema("/input/schema", true, true);
     }
     match (f.get("/ask").is_some(), f.get("/notify").is_some()) {
-        (true, true) => f.error("/notify", "an interaction asks a person or sends a notification: give ask or notify, not both"),
-        (false, false) => f.error("/ask", "is required, or notify: an interaction asks a person and waits, or sends a notification"),
+        (true, true) => {
+            f.error("/notify", "an interaction asks a person or sends a notification: give ask or notify, not both")
+        }
+        (false, false) => {
+            f.error("/ask", "is required, or notify: an interaction asks a person and waits, or sends a notification")
+        }
         (true, false) => ask(f),
         (false, true) => notify(f),
     }
@@ -76,11 +80,7 @@ fn notify(f: &mut Findings<'_>) {
     }
     if let Some(args) = f.mapping("/notify/arguments", false) {
         for (key, value) in args.clone() {
-            templated(
-                f,
-                &format!("/notify/arguments/{}", super::check::escape(&key)),
-                &value,
-            );
+            templated(f, &format!("/notify/arguments/{}", super::check::escape(&key)), &value);
         }
     }
 }
@@ -98,17 +98,13 @@ mod tests {
 
     #[test]
     fn the_two_refusals_of_the_spec() {
-        let p =
-            check_document(Kind::Interaction, &ASK.replace("  deliver: agent\n", "")).unwrap_err();
+        let p = check_document(Kind::Interaction, &ASK.replace("  deliver: agent\n", "")).unwrap_err();
         assert_eq!(p.errors[0].pointer, "/ask/deliver");
         assert!(p.detail.contains("deliver: agent"), "{}", p.detail);
         let notify = "---\ndescription: Tells the team\ninput: { schema: { type: object } }\nnotify: { tool: agent }\n---\nDone.\n";
         let p = check_document(Kind::Interaction, notify).unwrap_err();
         assert_eq!(p.errors[0].pointer, "/notify/tool");
-        let ok = notify.replace(
-            "tool: agent",
-            "tool: chat/post_message, arguments: { text: \"{{ input.x }}\" }",
-        );
+        let ok = notify.replace("tool: agent", "tool: chat/post_message, arguments: { text: \"{{ input.x }}\" }");
         assert!(check_document(Kind::Interaction, &ok).is_ok());
     }
 }

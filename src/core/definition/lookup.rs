@@ -22,7 +22,10 @@ pub fn check(f: &mut Findings<'_>) -> Vec<Ref> {
     let mut uses = Vec::new();
     match (runs, tool) {
         (true, true) => f.error("/tool", "a lookup reads one thing: give runs or tool, not both"),
-        (false, false) => f.error("/runs", "is required, or tool: a lookup reads the runs of a definition, or calls one tool that reads"),
+        (false, false) => f.error(
+            "/runs",
+            "is required, or tool: a lookup reads the runs of a definition, or calls one tool that reads",
+        ),
         (true, false) => uses.extend(check_runs(f)),
         (false, true) => check_tool(f),
     }
@@ -35,7 +38,10 @@ fn check_runs(f: &mut Findings<'_>) -> Option<Ref> {
     f.only_keys("/runs", RUNS_KEYS, "runs");
     let target = f.string("/runs/of", true, 80).and_then(|of| match Ref::parse(of) {
         Some(r) if !r.kind.served() => {
-            f.error("/runs/of", format!("names a {} definition, which this runtime does not serve yet", r.kind.as_str()));
+            f.error(
+                "/runs/of",
+                format!("names a {} definition, which this runtime does not serve yet", r.kind.as_str()),
+            );
             None
         }
         Some(r) => Some(r),
@@ -46,18 +52,11 @@ fn check_runs(f: &mut Findings<'_>) -> Option<Ref> {
     });
     if let Some(status) = f.string("/runs/status", false, 16) {
         if !STATUSES.contains(&status) {
-            f.error(
-                "/runs/status",
-                format!("must be one of {}", STATUSES.join(", ")),
-            );
+            f.error("/runs/status", format!("must be one of {}", STATUSES.join(", ")));
         }
     }
     if let Some(expr) = f.string("/runs/where", false, 1000) {
-        f.expression(
-            "/runs/where",
-            expr,
-            &["input".to_string(), "run".to_string()],
-        );
+        f.expression("/runs/where", expr, &["input".to_string(), "run".to_string()]);
     }
     f.integer("/runs/limit", 1, RUNS_LIMIT_MAX);
     target
@@ -72,18 +71,11 @@ fn check_tool(f: &mut Findings<'_>) {
         Some(v) => {
             f.tool_name("/tool/name", v, false);
         }
-        None => f.error(
-            "/tool/name",
-            "is required: the tool to call, as server/tool",
-        ),
+        None => f.error("/tool/name", "is required: the tool to call, as server/tool"),
     }
     if let Some(args) = f.mapping("/tool/arguments", false) {
         for (key, value) in args.clone() {
-            templated(
-                f,
-                &format!("/tool/arguments/{}", super::check::escape(&key)),
-                &value,
-            );
+            templated(f, &format!("/tool/arguments/{}", super::check::escape(&key)), &value);
         }
     }
 }
@@ -117,8 +109,7 @@ mod tests {
         assert_eq!(c.uses[0].key(), "computation/keep-note");
         let tool = "---\ndescription: Reads a file\ntool:\n  name: files/read_text_file\n  arguments: { path: \"{{ input.file }}\" }\ninput:\n  schema: { type: object }\n---\n";
         assert!(check_document(Kind::Lookup, tool).unwrap().uses.is_empty());
-        let both =
-            "---\ndescription: x\nruns: { of: computation/a }\ntool: { name: a/b }\n---\nbody\n";
+        let both = "---\ndescription: x\nruns: { of: computation/a }\ntool: { name: a/b }\n---\nbody\n";
         let p = check_document(Kind::Lookup, both).unwrap_err();
         let at: Vec<&str> = p.errors.iter().map(|e| e.pointer.as_str()).collect();
         assert!(at.contains(&"/tool") && at.contains(&"/body"), "{at:?}");

@@ -81,11 +81,7 @@ impl Kind {
 
     /// The refusal of a type the runtime does not serve yet, at the `type` argument.
     pub fn not_served(self) -> Problem {
-        let served: Vec<&str> = Kind::ALL
-            .iter()
-            .filter(|k| k.served())
-            .map(|k| k.as_str())
-            .collect();
+        let served: Vec<&str> = Kind::ALL.iter().filter(|k| k.served()).map(|k| k.as_str()).collect();
         Problem::unavailable(format!(
             "This runtime does not serve {} definitions yet. It saves {} functions.",
             self.as_str(),
@@ -108,10 +104,7 @@ impl Ref {
     pub fn parse(s: &str) -> Option<Ref> {
         let (kind, name) = s.split_once('/')?;
         let kind = Kind::parse(kind)?;
-        name_problem(name).is_none().then(|| Ref {
-            kind,
-            name: name.to_string(),
-        })
+        name_problem(name).is_none().then(|| Ref { kind, name: name.to_string() })
     }
 
     pub fn key(&self) -> String {
@@ -130,13 +123,8 @@ pub fn name_problem(name: &str) -> Option<String> {
     if !name.starts_with(|c: char| c.is_ascii_lowercase()) {
         return Some("must start with a lowercase letter".into());
     }
-    if !name
-        .bytes()
-        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-    {
-        return Some(
-            "may hold only lowercase letters, digits and hyphens, as approve-campaign-brief".into(),
-        );
+    if !name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') {
+        return Some("may hold only lowercase letters, digits and hyphens, as approve-campaign-brief".into());
     }
     if name.ends_with('-') || name.contains("--") {
         return Some("must not end with a hyphen or hold two in a row".into());
@@ -171,11 +159,7 @@ pub fn check_document(kind: Kind, source: &str) -> Result<Checked, Problem> {
         Kind::Generation | Kind::Workflow => Vec::new(),
     };
     f.finish()?;
-    Ok(Checked {
-        description,
-        has_page,
-        uses,
-    })
+    Ok(Checked { description, has_page, uses })
 }
 
 #[cfg(test)]
@@ -188,21 +172,14 @@ mod tests {
         for bad in ["", "Approve", "1st", "a_b", "a--b", "a-", &"a".repeat(65)] {
             assert!(name_problem(bad).is_some(), "{bad}");
         }
-        assert_eq!(
-            Ref::parse("lookup/recent-briefs").map(|r| r.key()),
-            Some("lookup/recent-briefs".into())
-        );
+        assert_eq!(Ref::parse("lookup/recent-briefs").map(|r| r.key()), Some("lookup/recent-briefs".into()));
         assert!(Ref::parse("nope/x").is_none());
     }
 
     #[test]
     fn unserved_types_say_so() {
         let p = check_document(Kind::Workflow, "---\n---\n").unwrap_err();
-        assert!(
-            p.detail.contains("not serve workflow definitions yet"),
-            "{}",
-            p.detail
-        );
+        assert!(p.detail.contains("not serve workflow definitions yet"), "{}", p.detail);
         assert_eq!(p.errors[0].pointer, "/type");
     }
 }

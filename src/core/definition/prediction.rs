@@ -31,14 +31,9 @@ pub fn check(f: &mut Findings<'_>) -> Vec<Ref> {
         f.only_keys("/events", &["kind", "field", "where"], "events");
         if let Some(kind) = f.string("/events/kind", true, 64) {
             if kind.is_empty()
-                || !kind
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"_.-".contains(&b))
+                || !kind.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"_.-".contains(&b))
             {
-                f.error(
-                    "/events/kind",
-                    "must be an event kind: lowercase letters, digits, _ . and -, as month_closed",
-                );
+                f.error("/events/kind", "must be an event kind: lowercase letters, digits, _ . and -, as month_closed");
             }
         }
         let aggregate = f.get("/aggregate").and_then(|v| v.as_str());
@@ -50,30 +45,18 @@ pub fn check(f: &mut Findings<'_>) -> Vec<Ref> {
             _ => {}
         }
         if let Some(expr) = f.string("/events/where", false, 1000) {
-            f.expression(
-                "/events/where",
-                expr,
-                &["event".to_string(), "input".to_string()],
-            );
+            f.expression("/events/where", expr, &["event".to_string(), "input".to_string()]);
         }
     }
     one_of(f, "/method", METHODS, true);
     one_of(f, "/every", PERIODS, true);
     one_of(f, "/aggregate", AGGREGATES, false);
-    if f.get("/alpha").is_some()
-        && f.get("/method").and_then(|v| v.as_str()) != Some("exponential_smoothing")
-    {
-        f.error(
-            "/alpha",
-            "is the smoothing factor of exponential_smoothing, and no other method takes it",
-        );
+    if f.get("/alpha").is_some() && f.get("/method").and_then(|v| v.as_str()) != Some("exponential_smoothing") {
+        f.error("/alpha", "is the smoothing factor of exponential_smoothing, and no other method takes it");
     }
     f.number("/alpha", 0.01, 0.99);
     if f.get("/horizon").is_none() {
-        f.error(
-            "/horizon",
-            "is required: how many periods ahead to forecast, from 1 to 365",
-        );
+        f.error("/horizon", "is required: how many periods ahead to forecast, from 1 to 365");
     }
     f.integer("/horizon", 1, 365);
     f.integer("/history", 3, 1000);
@@ -101,8 +84,7 @@ mod tests {
         assert!(check_document(Kind::Prediction, DOC).is_ok());
         let p = check_document(
             Kind::Prediction,
-            &DOC.replace("exponential_smoothing", "linear_trend")
-                .replace("horizon: 3", "horizon: 0"),
+            &DOC.replace("exponential_smoothing", "linear_trend").replace("horizon: 3", "horizon: 0"),
         )
         .unwrap_err();
         let at: Vec<&str> = p.errors.iter().map(|e| e.pointer.as_str()).collect();

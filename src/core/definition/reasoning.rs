@@ -7,16 +7,7 @@ use super::check::Findings;
 use super::template::find_block;
 use super::Ref;
 
-const KEYS: &[&str] = &[
-    "description",
-    "page",
-    "model",
-    "input",
-    "output",
-    "tools",
-    "max_tokens",
-    "temperature",
-];
+const KEYS: &[&str] = &["description", "page", "model", "input", "output", "tools", "max_tokens", "temperature"];
 pub const TOOLS_MAX: usize = 32;
 
 pub fn check(f: &mut Findings<'_>) -> Vec<Ref> {
@@ -25,7 +16,10 @@ pub fn check(f: &mut Findings<'_>) -> Vec<Ref> {
     f.only_keys("/output", &["schema"], "output");
     if let Some(model) = f.string("/model", true, 256) {
         if !is_model_ref(model) {
-            f.error("/model", "must name a model as provider/model, such as anthropic/claude-sonnet-4-5; list_models lists them");
+            f.error(
+                "/model",
+                "must name a model as provider/model, such as anthropic/claude-sonnet-4-5; list_models lists them",
+            );
         }
     }
     if f.mapping("/input", true).is_some() {
@@ -47,9 +41,7 @@ pub fn is_model_ref(s: &str) -> bool {
         return false;
     };
     !provider.is_empty()
-        && provider
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
+        && provider.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
         && !model.is_empty()
         && !model.contains('*')
         && !s.chars().any(|c| c.is_whitespace() || c.is_control())
@@ -58,30 +50,18 @@ pub fn is_model_ref(s: &str) -> bool {
 fn tools(f: &mut Findings<'_>) {
     let Some(value) = f.get("/tools") else { return };
     let Some(list) = value.as_array() else {
-        f.error(
-            "/tools",
-            "must be a list of tools, each server/tool or server/*",
-        );
+        f.error("/tools", "must be a list of tools, each server/tool or server/*");
         return;
     };
     if list.len() > TOOLS_MAX {
-        f.error(
-            "/tools",
-            format!(
-                "names {} tools; a function may name at most {TOOLS_MAX}",
-                list.len()
-            ),
-        );
+        f.error("/tools", format!("names {} tools; a function may name at most {TOOLS_MAX}", list.len()));
     }
     let mut seen = HashSet::new();
     for (i, item) in list.iter().enumerate() {
         let pointer = format!("/tools/{i}");
         if let Some(name) = f.tool_name(&pointer, item, true) {
             if !seen.insert(name.clone()) {
-                f.error(
-                    pointer,
-                    format!("lists {name} a second time; name each tool once"),
-                );
+                f.error(pointer, format!("lists {name} a second time; name each tool once"));
             }
         }
     }
@@ -105,18 +85,17 @@ fn body(f: &mut Findings<'_>) {
                     "holds a second system block; write the system part once",
                 );
             }
-            format!(
-                "{}{}{}",
-                &body[..whole.start],
-                "\n".repeat(body[whole.clone()].matches('\n').count()),
-                rest
-            )
+            format!("{}{}{}", &body[..whole.start], "\n".repeat(body[whole.clone()].matches('\n').count()), rest)
         }
         None => body.to_string(),
     };
     if user.trim().is_empty() {
         let line = start + body.trim_end().matches('\n').count();
-        f.error_at_line(line, 1, "has no user part: after the system block, write what the model is given, such as File: {{ input.file }}");
+        f.error_at_line(
+            line,
+            1,
+            "has no user part: after the system block, write what the model is given, such as File: {{ input.file }}",
+        );
     } else {
         f.template("/body", &user, Some(start), &["input"]);
     }
@@ -138,22 +117,12 @@ mod tests {
     fn every_problem_is_reported_at_its_place() {
         let doc = EXAMPLE
             .replace("type: string", "type: strung")
-            .replace(
-                "tools: [files/read_text_file]",
-                "tools: [files/read_text_file, files/read_text_file, nope]",
-            )
+            .replace("tools: [files/read_text_file]", "tools: [files/read_text_file, files/read_text_file, nope]")
             .replace("{{ input.file }}", "{{ inptu.file }}")
             .replace("model: anthropic/claude-sonnet-4-5", "model: claude");
         let p = check_document(Kind::Reasoning, &doc).unwrap_err();
-        let at: Vec<String> = p
-            .errors
-            .iter()
-            .map(|e| format!("{}@{:?}", e.pointer, e.line))
-            .collect();
-        assert!(
-            at.contains(&"/input/schema/properties/file/type@None".to_string()),
-            "{at:?}"
-        );
+        let at: Vec<String> = p.errors.iter().map(|e| format!("{}@{:?}", e.pointer, e.line)).collect();
+        assert!(at.contains(&"/input/schema/properties/file/type@None".to_string()), "{at:?}");
         assert!(at.contains(&"/tools/1@None".to_string()), "{at:?}");
         assert!(at.contains(&"/tools/2@None".to_string()), "{at:?}");
         assert!(at.contains(&"/model@None".to_string()), "{at:?}");

@@ -84,31 +84,21 @@ impl Lifecycle {
             ))
         };
         Ok(match (self, &def.status) {
-            (Lifecycle::Pause { .. }, S::Retired { .. })
-            | (Lifecycle::Resume, S::Retired { .. }) => return Err(retired()),
-            (Lifecycle::Pause { reason }, S::Paused { reason: was, .. })
-                if reason.is_none() || reason == was =>
-            {
-                None
+            (Lifecycle::Pause { .. }, S::Retired { .. }) | (Lifecycle::Resume, S::Retired { .. }) => {
+                return Err(retired())
             }
-            (Lifecycle::Pause { reason }, S::Paused { paused_at, .. }) => Some(S::Paused {
-                paused_at: paused_at.clone(),
-                reason: reason.clone(),
-            }),
-            (Lifecycle::Pause { reason }, S::Active) => Some(S::Paused {
-                paused_at: now.into(),
-                reason: reason.clone(),
-            }),
+            (Lifecycle::Pause { reason }, S::Paused { reason: was, .. }) if reason.is_none() || reason == was => None,
+            (Lifecycle::Pause { reason }, S::Paused { paused_at, .. }) => {
+                Some(S::Paused { paused_at: paused_at.clone(), reason: reason.clone() })
+            }
+            (Lifecycle::Pause { reason }, S::Active) => {
+                Some(S::Paused { paused_at: now.into(), reason: reason.clone() })
+            }
             (Lifecycle::Resume, S::Active) => None,
             (Lifecycle::Resume, S::Paused { .. }) => Some(S::Active),
             (Lifecycle::Retire, S::Retired { .. }) => None,
-            (Lifecycle::Retire, _) => Some(S::Retired {
-                retired_at: now.into(),
-            }),
-            (Lifecycle::Restore, S::Retired { .. }) => Some(S::Paused {
-                paused_at: now.into(),
-                reason: None,
-            }),
+            (Lifecycle::Retire, _) => Some(S::Retired { retired_at: now.into() }),
+            (Lifecycle::Restore, S::Retired { .. }) => Some(S::Paused { paused_at: now.into(), reason: None }),
             (Lifecycle::Restore, _) => None,
         })
     }
@@ -145,39 +135,15 @@ mod tests {
     #[test]
     fn lifecycle_is_idempotent_and_restore_comes_back_paused() {
         let active = def(DefinitionStatus::Active);
-        let paused = Lifecycle::Pause {
-            reason: Some("holiday".into()),
-        }
-        .next(&active, "t1")
-        .unwrap()
-        .unwrap();
-        assert_eq!(
-            paused,
-            DefinitionStatus::Paused {
-                paused_at: "t1".into(),
-                reason: Some("holiday".into())
-            }
-        );
-        assert_eq!(
-            Lifecycle::Pause { reason: None }
-                .next(&def(paused.clone()), "t2")
-                .unwrap(),
-            None
-        );
+        let paused = Lifecycle::Pause { reason: Some("holiday".into()) }.next(&active, "t1").unwrap().unwrap();
+        assert_eq!(paused, DefinitionStatus::Paused { paused_at: "t1".into(), reason: Some("holiday".into()) });
+        assert_eq!(Lifecycle::Pause { reason: None }.next(&def(paused.clone()), "t2").unwrap(), None);
         assert_eq!(Lifecycle::Resume.next(&active, "t2").unwrap(), None);
-        let retired = def(DefinitionStatus::Retired {
-            retired_at: "t3".into(),
-        });
+        let retired = def(DefinitionStatus::Retired { retired_at: "t3".into() });
         assert!(Lifecycle::Resume.next(&retired, "t4").is_err());
         assert_eq!(Lifecycle::Retire.next(&retired, "t4").unwrap(), None);
-        assert!(matches!(
-            Lifecycle::Restore.next(&retired, "t4").unwrap(),
-            Some(DefinitionStatus::Paused { .. })
-        ));
+        assert!(matches!(Lifecycle::Restore.next(&retired, "t4").unwrap(), Some(DefinitionStatus::Paused { .. })));
         let json = serde_json::to_value(def(paused)).unwrap();
-        assert_eq!(
-            (json["status"].as_str(), json["reason"].as_str()),
-            (Some("paused"), Some("holiday"))
-        );
+        assert_eq!((json["status"].as_str(), json["reason"].as_str()), (Some("paused"), Some("holiday")));
     }
 }

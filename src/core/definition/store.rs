@@ -119,10 +119,7 @@ pub fn decide_save(
         DefinitionCommand::Update(s) => (s, false),
         _ => return Err(Problem::internal("decide_save takes a create or an update")),
     };
-    let me = Ref {
-        kind: save.kind,
-        name: save.name.clone(),
-    };
+    let me = Ref { kind: save.kind, name: save.name.clone() };
     if save.uses.contains(&me) {
         return Err(Problem::invalid_fields(vec![FieldError::new(
             "/runs/of",
@@ -226,40 +223,23 @@ mod tests {
 
     #[test]
     fn versions_grow_only_when_something_changed() {
-        let SaveDecision::Keep(def, v1) =
-            decide_save(&DefinitionCommand::Create(save("a")), None, &[]).unwrap()
-        else {
+        let SaveDecision::Keep(def, v1) = decide_save(&DefinitionCommand::Create(save("a")), None, &[]).unwrap() else {
             panic!()
         };
         assert_eq!((def.version, v1.version), (1, 1));
         let same = DefinitionCommand::Update(save("a"));
-        assert_eq!(
-            decide_save(&same, Some((&def, &v1)), &[]).unwrap(),
-            SaveDecision::Unchanged
-        );
-        let SaveDecision::Keep(def2, _) = decide_save(
-            &DefinitionCommand::Update(save("b")),
-            Some((&def, &v1)),
-            &[],
-        )
-        .unwrap() else {
+        assert_eq!(decide_save(&same, Some((&def, &v1)), &[]).unwrap(), SaveDecision::Unchanged);
+        let SaveDecision::Keep(def2, _) =
+            decide_save(&DefinitionCommand::Update(save("b")), Some((&def, &v1)), &[]).unwrap()
+        else {
             panic!()
         };
         assert_eq!(def2.version, 2);
         assert_eq!(
-            decide_save(
-                &DefinitionCommand::Create(save("a")),
-                Some((&def, &v1)),
-                &[]
-            )
-            .unwrap_err()
-            .reason,
+            decide_save(&DefinitionCommand::Create(save("a")), Some((&def, &v1)), &[]).unwrap_err().reason,
             crate::core::Reason::Conflict
         );
-        let missing = [Ref {
-            kind: Kind::Reasoning,
-            name: "x".into(),
-        }];
+        let missing = [Ref { kind: Kind::Reasoning, name: "x".into() }];
         assert!(decide_save(&DefinitionCommand::Create(save("a")), None, &missing).is_err());
     }
 }

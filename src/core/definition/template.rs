@@ -14,10 +14,7 @@ pub fn environment() -> Environment<'static> {
 }
 
 /// Where a `{% name %}…{% endname %}` block sits in `text`: (whole block, inside).
-pub fn find_block(
-    text: &str,
-    name: &str,
-) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
+pub fn find_block(text: &str, name: &str) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
     let open = find_tag(text, name, 0)?;
     let close = find_tag(text, &format!("end{name}"), open.end)?;
     Some((open.start..close.end, open.end..close.start))
@@ -29,8 +26,7 @@ fn find_tag(text: &str, name: &str, from: usize) -> Option<std::ops::Range<usize
     while let Some(rel) = text.get(at..)?.find("{%") {
         let start = at + rel;
         let end = start + text[start..].find("%}")? + 2;
-        let inner = text[start + 2..end - 2]
-            .trim_matches(|c: char| c == '-' || c == '+' || c.is_whitespace());
+        let inner = text[start + 2..end - 2].trim_matches(|c: char| c == '-' || c == '+' || c.is_whitespace());
         if inner == name {
             return Some(start..end);
         }
@@ -58,13 +54,8 @@ mod tests {
         let t = env.template_from_str("{{ nope.x }}").unwrap();
         assert!(t.render(minijinja::context! {}).is_err());
         let t = env
-            .template_from_str(
-                "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
-            )
+            .template_from_str("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}")
             .unwrap();
-        assert!(
-            t.render(minijinja::context! {}).is_err(),
-            "fuel stops a runaway loop"
-        );
+        assert!(t.render(minijinja::context! {}).is_err(), "fuel stops a runaway loop");
     }
 }

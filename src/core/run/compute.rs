@@ -8,62 +8,39 @@ use crate::core::definition::template::environment;
 use crate::core::definition::Document;
 
 fn fail(reason: &str, detail: String) -> RunError {
-    RunError {
-        reason: reason.into(),
-        detail,
-    }
+    RunError { reason: reason.into(), detail }
 }
 
 pub fn evaluate(source: &str, input: &Value) -> Result<Value, RunError> {
     let doc = Document::parse(source).map_err(|p| fail("document", p.detail))?;
-    let compute = doc
-        .front
-        .get("compute")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
+    let compute = doc.front.get("compute").and_then(Value::as_object).cloned().unwrap_or_default();
     let env = environment();
     let mut scope = Map::new();
     scope.insert("input".into(), input.clone());
     let mut output = Map::new();
     for (field, expr) in &compute {
         let text = expr.as_str().unwrap_or_default();
-        let expression = env
-            .compile_expression(text)
-            .map_err(|e| fail("expression", format!("{field}: {e}")))?;
+        let expression = env.compile_expression(text).map_err(|e| fail("expression", format!("{field}: {e}")))?;
         let value = expression.eval(&scope).map_err(|e| {
             fail(
                 "expression",
-                format!(
-                    "computing {field} failed: {}",
-                    e.detail().unwrap_or("it could not be evaluated")
-                ),
+                format!("computing {field} failed: {}", e.detail().unwrap_or("it could not be evaluated")),
             )
         })?;
-        let json = serde_json::to_value(&value).map_err(|e| {
-            fail(
-                "expression",
-                format!("{field} gave a value that is not JSON: {e}"),
-            )
-        })?;
+        let json = serde_json::to_value(&value)
+            .map_err(|e| fail("expression", format!("{field} gave a value that is not JSON: {e}")))?;
         scope.insert(field.clone(), json.clone());
         output.insert(field.clone(), json);
     }
     let output = Value::Object(output);
     if let Some(schema) = doc.front.pointer("/output/schema") {
-        let validator =
-            jsonschema::validator_for(schema).map_err(|e| fail("output_schema", e.to_string()))?;
-        let problems: Vec<String> = validator
-            .iter_errors(&output)
-            .map(|e| format!("{}: {e}", e.instance_path().as_str()))
-            .collect();
+        let validator = jsonschema::validator_for(schema).map_err(|e| fail("output_schema", e.to_string()))?;
+        let problems: Vec<String> =
+            validator.iter_errors(&output).map(|e| format!("{}: {e}", e.instance_path().as_str())).collect();
         if !problems.is_empty() {
             return Err(fail(
                 "output_schema",
-                format!(
-                    "the output does not fit output.schema: {}",
-                    problems.join("; ")
-                ),
+                format!("the output does not fit output.schema: {}", problems.join("; ")),
             ));
         }
     }
@@ -79,17 +56,10 @@ mod tests {
 
     #[test]
     fn fields_build_on_each_other_and_fit_the_schema() {
-        assert_eq!(
-            evaluate(DOC, &json!({"net": 100})).unwrap(),
-            json!({"vat": 20.0, "gross": 120.0})
-        );
+        assert_eq!(evaluate(DOC, &json!({"net": 100})).unwrap(), json!({"vat": 20.0, "gross": 120.0}));
         let e = evaluate(DOC, &json!({})).unwrap_err();
         assert_eq!(e.reason, "expression");
-        let e = evaluate(
-            &DOC.replace("input.net + vat", "'lots'"),
-            &json!({"net": 1}),
-        )
-        .unwrap_err();
+        let e = evaluate(&DOC.replace("input.net + vat", "'lots'"), &json!({"net": 1})).unwrap_err();
         assert_eq!(e.reason, "output_schema");
     }
 }

@@ -9,10 +9,7 @@ use crate::core::definition::Document;
 use crate::core::error::{FieldError, Problem};
 
 fn fail(reason: &str, detail: String) -> RunError {
-    RunError {
-        reason: reason.into(),
-        detail,
-    }
+    RunError { reason: reason.into(), detail }
 }
 
 /// The request an `ask` interaction makes, or why it cannot be made.
@@ -21,37 +18,19 @@ pub fn ask(source: &str, input: &Value, now: &str) -> Result<Request, RunError> 
     if doc.front.get("notify").is_some() {
         return Err(fail(
             "not_served",
-            "a notification is sent through a tool server, and this version reaches none yet"
-                .into(),
+            "a notification is sent through a tool server, and this version reaches none yet".into(),
         ));
     }
     let answer_schema = doc
         .front
         .pointer("/ask/answer/schema")
         .cloned()
-        .ok_or_else(|| {
-            fail(
-                "document",
-                "the document declares no ask.answer.schema".into(),
-            )
-        })?;
+        .ok_or_else(|| fail("document", "the document declares no ask.answer.schema".into()))?;
     let env = environment();
-    let question = env
-        .render_str(doc.body, minijinja::context! { input => input })
-        .map_err(|e| {
-            fail(
-                "template",
-                format!(
-                    "the question could not be written: {}",
-                    e.detail().unwrap_or("it failed")
-                ),
-            )
-        })?;
-    Ok(Request {
-        question: question.trim().to_string(),
-        answer_schema,
-        asked_at: now.to_string(),
-    })
+    let question = env.render_str(doc.body, minijinja::context! { input => input }).map_err(|e| {
+        fail("template", format!("the question could not be written: {}", e.detail().unwrap_or("it failed")))
+    })?;
+    Ok(Request { question: question.trim().to_string(), answer_schema, asked_at: now.to_string() })
 }
 
 /// Checks an answer against the request's schema; each problem points into `answer`.
@@ -60,12 +39,7 @@ pub fn check_answer(request: &Request, answer: &Value) -> Result<(), Problem> {
         .map_err(|e| Problem::internal(format!("the saved answer schema does not compile: {e}")))?;
     let errors: Vec<FieldError> = validator
         .iter_errors(answer)
-        .map(|e| {
-            FieldError::new(
-                format!("/answer{}", e.instance_path().as_str()),
-                e.to_string(),
-            )
-        })
+        .map(|e| FieldError::new(format!("/answer{}", e.instance_path().as_str()), e.to_string()))
         .collect();
     if errors.is_empty() {
         Ok(())
@@ -87,10 +61,7 @@ mod tests {
         assert_eq!(r.question, "Approve the brief Autumn?");
         assert!(check_answer(&r, &json!({"verdict": "approve"})).is_ok());
         let p = check_answer(&r, &json!({"verdict": "maybe"})).unwrap_err();
-        assert_eq!(
-            (p.errors[0].pointer.as_str(), p.kind.as_deref()),
-            ("/answer/verdict", Some("answer_schema"))
-        );
+        assert_eq!((p.errors[0].pointer.as_str(), p.kind.as_deref()), ("/answer/verdict", Some("answer_schema")));
         assert_eq!(ask(DOC, &json!({}), "t").unwrap_err().reason, "template");
     }
 }

@@ -13,10 +13,7 @@ pub const STATUS_DEFAULT: &str = "succeeded";
 pub const READ_MAX: usize = 500;
 
 fn fail(reason: &str, detail: String) -> RunError {
-    RunError {
-        reason: reason.into(),
-        detail,
-    }
+    RunError { reason: reason.into(), detail }
 }
 
 /// The runs as the `where` expression and the output see them.
@@ -27,11 +24,7 @@ pub fn run_view(run: &Run) -> Value {
         "input": run.input,
         "started_at": run.started_at,
     });
-    if let super::RunStatus::Succeeded {
-        output,
-        finished_at,
-    } = &run.status
-    {
+    if let super::RunStatus::Succeeded { output, finished_at } = &run.status {
         v["output"] = output.clone();
         v["finished_at"] = json!(finished_at);
     }
@@ -46,22 +39,11 @@ pub fn evaluate(source: &str, input: &Value, runs: &[Run]) -> Result<Value, RunE
             "a lookup through a tool needs a tool server, and this version reaches none yet".into(),
         ));
     }
-    let status = doc
-        .front
-        .pointer("/runs/status")
-        .and_then(Value::as_str)
-        .unwrap_or(STATUS_DEFAULT);
-    let limit = doc
-        .front
-        .pointer("/runs/limit")
-        .and_then(Value::as_u64)
-        .map_or(LIMIT_DEFAULT, |n| n as usize);
+    let status = doc.front.pointer("/runs/status").and_then(Value::as_str).unwrap_or(STATUS_DEFAULT);
+    let limit = doc.front.pointer("/runs/limit").and_then(Value::as_u64).map_or(LIMIT_DEFAULT, |n| n as usize);
     let env = environment();
     let condition = match doc.front.pointer("/runs/where").and_then(Value::as_str) {
-        Some(text) => Some(
-            env.compile_expression(text)
-                .map_err(|e| fail("expression", e.to_string()))?,
-        ),
+        Some(text) => Some(env.compile_expression(text).map_err(|e| fail("expression", e.to_string()))?),
         None => None,
     };
     let mut found = Vec::new();
@@ -107,16 +89,10 @@ mod tests {
             run_id: id.into(),
             org: "local".into(),
             playbook: "pb_x".into(),
-            definition: Ref {
-                kind: Kind::Computation,
-                name: "add-vat".into(),
-            },
+            definition: Ref { kind: Kind::Computation, name: "add-vat".into() },
             version: 1,
             input: json!({"net": net}),
-            status: RunStatus::Succeeded {
-                output: json!({"gross": gross}),
-                finished_at: "t".into(),
-            },
+            status: RunStatus::Succeeded { output: json!({"gross": gross}), finished_at: "t".into() },
             started_at: "t".into(),
         }
     }

@@ -3,6 +3,7 @@
 //! outside service.
 
 pub mod compute;
+pub mod forecast;
 pub mod interaction;
 pub mod lookup;
 pub mod store;
@@ -98,14 +99,9 @@ pub fn run_id(random: [u8; RANDOM_CHARS]) -> String {
 pub fn check_run_id(id: &str) -> Result<(), Problem> {
     if id.is_empty()
         || id.len() > RUN_ID_MAX
-        || !id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
     {
-        return Err(Problem::invalid(
-            "/run_id",
-            format!("must be 1 to {RUN_ID_MAX} letters, digits, - and _"),
-        ));
+        return Err(Problem::invalid("/run_id", format!("must be 1 to {RUN_ID_MAX} letters, digits, - and _")));
     }
     Ok(())
 }
@@ -120,11 +116,7 @@ pub enum Start {
     Existing(Run),
 }
 
-pub fn decide_start(
-    existing: Option<&Run>,
-    definition: &Ref,
-    input: &Value,
-) -> Result<Start, Problem> {
+pub fn decide_start(existing: Option<&Run>, definition: &Ref, input: &Value) -> Result<Start, Problem> {
     let Some(run) = existing else {
         return Ok(Start::New);
     };
@@ -153,12 +145,7 @@ pub fn check_input(schema: &Value, input: &Value) -> Result<(), Problem> {
         .map_err(|e| Problem::internal(format!("the saved input schema does not compile: {e}")))?;
     let errors: Vec<FieldError> = validator
         .iter_errors(input)
-        .map(|e| {
-            FieldError::new(
-                format!("/input{}", e.instance_path().as_str()),
-                e.to_string(),
-            )
-        })
+        .map(|e| FieldError::new(format!("/input{}", e.instance_path().as_str()), e.to_string()))
         .collect();
     if errors.is_empty() {
         Ok(())
@@ -178,10 +165,7 @@ mod tests {
             run_id: "r1".into(),
             org: "local".into(),
             playbook: "pb_x".into(),
-            definition: Ref {
-                kind: Kind::Computation,
-                name: "add-vat".into(),
-            },
+            definition: Ref { kind: Kind::Computation, name: "add-vat".into() },
             version: 1,
             input: json!({"net": 100}),
             status,
@@ -191,25 +175,13 @@ mod tests {
 
     #[test]
     fn retrying_under_a_run_id() {
-        let def = Ref {
-            kind: Kind::Computation,
-            name: "add-vat".into(),
-        };
+        let def = Ref { kind: Kind::Computation, name: "add-vat".into() };
         assert_eq!(decide_start(None, &def, &json!({})), Ok(Start::New));
-        let ok = run(RunStatus::Succeeded {
-            output: json!({}),
-            finished_at: "t1".into(),
-        });
-        assert!(matches!(
-            decide_start(Some(&ok), &def, &json!({"net": 100})),
-            Ok(Start::Existing(_))
-        ));
+        let ok = run(RunStatus::Succeeded { output: json!({}), finished_at: "t1".into() });
+        assert!(matches!(decide_start(Some(&ok), &def, &json!({"net": 100})), Ok(Start::Existing(_))));
         assert!(decide_start(Some(&ok), &def, &json!({"net": 5})).is_err());
         let failed = run(RunStatus::Failed {
-            error: RunError {
-                reason: "x".into(),
-                detail: "y".into(),
-            },
+            error: RunError { reason: "x".into(), detail: "y".into() },
             finished_at: "t1".into(),
         });
         let p = decide_start(Some(&failed), &def, &json!({"net": 100})).unwrap_err();
@@ -220,10 +192,7 @@ mod tests {
     fn input_problems_point_into_input() {
         let schema = json!({"type": "object", "properties": {"net": {"type": "number"}}, "required": ["net"]});
         let p = check_input(&schema, &json!({"net": "x"})).unwrap_err();
-        assert_eq!(
-            (p.errors[0].pointer.as_str(), p.kind.as_deref()),
-            ("/input/net", Some("input_schema"))
-        );
+        assert_eq!((p.errors[0].pointer.as_str(), p.kind.as_deref()), ("/input/net", Some("input_schema")));
         assert!(check_run_id("order-42_b").is_ok() && check_run_id("no spaces").is_err());
         assert!(run_id([1; RANDOM_CHARS]).starts_with("run_"));
     }

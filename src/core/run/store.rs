@@ -15,8 +15,12 @@ pub const LIST_LIMIT_MAX: usize = 100;
 pub struct StartRun {
     pub run: Run,
     pub source: String,
+    /// The runs a lookup reads.
     #[serde(default)]
     pub material: Vec<Run>,
+    /// The events a prediction forecasts from.
+    #[serde(default)]
+    pub events: Vec<crate::core::event::Event>,
 }
 
 /// One row of the playbook's index of runs, which `list_runs` pages through.
@@ -83,12 +87,7 @@ pub fn decode_cursor(token: &str) -> Result<i64, Problem> {
         .strip_prefix("r")
         .and_then(|n| n.parse::<i64>().ok())
         .filter(|n| *n > 0)
-        .ok_or_else(|| {
-            Problem::invalid(
-                "/cursor",
-                "is not a cursor this list gave; pass next_cursor as it came",
-            )
-        })
+        .ok_or_else(|| Problem::invalid("/cursor", "is not a cursor this list gave; pass next_cursor as it came"))
 }
 
 pub fn encode_cursor(position: i64) -> String {
@@ -146,23 +145,14 @@ mod tests {
             run_id: "r".into(),
             org: "local".into(),
             playbook: "pb_x".into(),
-            definition: Ref {
-                kind: Kind::Computation,
-                name: "a".into(),
-            },
+            definition: Ref { kind: Kind::Computation, name: "a".into() },
             version: 1,
             input: serde_json::json!({"net": 1}),
-            status: RunStatus::Succeeded {
-                output: serde_json::json!({"gross": 1.2}),
-                finished_at: "t".into(),
-            },
+            status: RunStatus::Succeeded { output: serde_json::json!({"gross": 1.2}), finished_at: "t".into() },
             started_at: "t".into(),
         };
         let text = serde_json::to_string(&IndexCommand::Record(run.clone())).unwrap();
-        assert_eq!(
-            serde_json::from_str::<IndexCommand>(&text).unwrap(),
-            IndexCommand::Record(run.clone())
-        );
+        assert_eq!(serde_json::from_str::<IndexCommand>(&text).unwrap(), IndexCommand::Record(run.clone()));
         let back: Run = serde_json::from_str(&serde_json::to_string(&run).unwrap()).unwrap();
         assert_eq!(back, run);
     }

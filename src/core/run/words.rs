@@ -24,16 +24,10 @@ fn say(value: &Value, depth: usize) -> Option<String> {
             Some(format!("[{}]", parts?.join(", ")))
         }
         Value::Object(map) if !map.is_empty() && map.len() <= 8 && depth < 2 => {
-            let parts: Option<Vec<String>> = map
-                .iter()
-                .map(|(k, v)| say(v, depth + 1).map(|w| format!("{k}: {w}")))
-                .collect();
+            let parts: Option<Vec<String>> =
+                map.iter().map(|(k, v)| say(v, depth + 1).map(|w| format!("{k}: {w}"))).collect();
             let joined = join_and(&parts?);
-            Some(if depth == 0 {
-                joined
-            } else {
-                format!("({joined})")
-            })
+            Some(if depth == 0 { joined } else { format!("({joined})") })
         }
         _ => None,
     }
@@ -54,10 +48,7 @@ mod tests {
 
     #[test]
     fn says_short_outputs_and_declines_long_ones() {
-        assert_eq!(
-            output_words(&json!({"vat": 20.0, "gross": 120})).unwrap(),
-            "vat: 20 and gross: 120"
-        );
+        assert_eq!(output_words(&json!({"vat": 20.0, "gross": 120})).unwrap(), "vat: 20 and gross: 120");
         let nested = json!({"review": "Revise", "approval": {"verdict": "approve", "note": "ok"}});
         assert_eq!(
             output_words(&nested).unwrap(),
