@@ -4,6 +4,25 @@ use crate::core::run::words::output_words;
 use crate::core::run::{Run, RunStatus};
 use crate::core::text::{cap, quote, SUMMARY_MAX};
 
+/// The arguments of a tool that names one run of a playbook.
+pub fn run_ref_schema(what: &str) -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "playbook": super::playbook_summary::playbook_arg(),
+            "run_id": { "type": "string", "minLength": 1, "maxLength": 64, "description": what }
+        },
+        "required": ["playbook", "run_id"],
+        "additionalProperties": false
+    })
+}
+
+#[derive(serde::Deserialize)]
+pub struct RunRef {
+    pub playbook: String,
+    pub run_id: String,
+}
+
 /// `the computation function “add-vat”`
 pub fn of(run: &Run) -> String {
     format!("the {} {}", run.definition.kind.noun(), quote(&run.definition.name))
