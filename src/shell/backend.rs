@@ -78,6 +78,10 @@ impl Objects<'_> {
 }
 
 impl Backend for Objects<'_> {
+    fn pause(&self, millis: u64) -> LocalBoxFuture<'_, ()> {
+        Box::pin(worker::Delay::from(std::time::Duration::from_millis(millis)))
+    }
+
     fn events<'a>(
         &'a self,
         org: &'a str,

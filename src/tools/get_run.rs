@@ -2,15 +2,16 @@
 
 use serde_json::Value;
 
-use super::run_words::{outcome, run_ref_schema, RunRef};
+use super::run_words::{outcome, run_ref_schema};
 use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
+use crate::core::run::RunStatus;
 use crate::core::Problem;
 
 pub const TOOL: Tool = Tool {
     name: "get_run",
     title: "Read a run",
-    description: "Read a run by its run_id: the function and version it ran, its input, its status, and its output once it succeeded or its error once it failed.",
+    description: "Read a run by its run_id: the function and version it ran, its input, its status, and its output once it succeeded or its error once it failed. With wait_seconds (at most 10) it waits for a run that is still going and answers as soon as it ends.",
     hints: Hints::READ,
     scope: Scope::PlaybookRead,
     reach: Reach::Playbook,
@@ -20,12 +21,38 @@ pub const TOOL: Tool = Tool {
     run: |ctx, args| Box::pin(run(ctx, args)),
 };
 
+/// The longest a caller may wait for a run to end, so that a call stays short.
+pub const WAIT_MAX_SECONDS: u64 = 10;
+const POLL_MILLIS: u64 = 500;
+
 fn input_schema() -> Value {
-    run_ref_schema("The run's id, as run_definition or list_runs gave it.")
+    let mut schema = run_ref_schema("The run's id, as run_definition or list_runs gave it.");
+    schema["properties"]["wait_seconds"] = serde_json::json!({
+        "type": "integer",
+        "minimum": 0,
+        "maximum": WAIT_MAX_SECONDS,
+        "default": 0,
+        "description": "Wait up to this many seconds for a run that is still going to end, and answer as soon as it does."
+    });
+    schema
+}
+
+#[derive(serde::Deserialize)]
+struct Args {
+    playbook: String,
+    run_id: String,
+    #[serde(default)]
+    wait_seconds: u64,
 }
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: RunRef = args::parse(args)?;
-    let run = ctx.backend.get_run(&ctx.caller.org, &a.playbook, &a.run_id).await?;
+    let a: Args = args::parse(args)?;
+    let mut run = ctx.backend.get_run(&ctx.caller.org, &a.playbook, &a.run_id).await?;
+    let mut waited = 0;
+    while matches!(run.status, RunStatus::Started { .. }) && waited < a.wait_seconds.min(WAIT_MAX_SECONDS) * 1000 {
+        ctx.backend.pause(POLL_MILLIS).await;
+        waited += POLL_MILLIS;
+        run = ctx.backend.get_run(&ctx.caller.org, &a.playbook, &a.run_id).await?;
+    }
     Ok(Output::ok(outcome(&run), serde_json::to_value(&run).unwrap_or_default()))
 }

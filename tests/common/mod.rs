@@ -31,6 +31,10 @@ impl Backend for Memory {
         Box::pin(async { Err(Problem::unavailable("the host tests keep no definitions")) })
     }
 
+    fn pause(&self, _millis: u64) -> LocalBoxFuture<'_, ()> {
+        Box::pin(async {})
+    }
+
     fn events<'a>(
         &'a self,
         _org: &'a str,

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { assertToolFailure, assertToolSuccess, pointers, runtimeUrl, uniqueName } from './helpers.mjs';
+import { assertToolFailure, assertToolSuccess, pointers, postMcp, runtimeUrl, uniqueName } from './helpers.mjs';
 
 const APPROVE = `---
 description: Asks the campaign owner to approve a reviewed brief
@@ -92,5 +92,25 @@ describe('interactions through @modelcontextprotocol/sdk (v1)', () => {
       type: 'interaction', name: 'approve-brief', input: { title: 'Winter sale' }, run_id: run.run_id,
     }), 'conflict');
     assert.match(retry.detail, /never run again under its id/);
+  });
+
+  test('a bounded wait streams heartbeats while the run waits, and answers as soon as it ends', async () => {
+    const run = assertToolSuccess(await ask('Spring fair'));
+    const waiting = await postMcp({
+      jsonrpc: '2.0', id: 7, method: 'tools/call',
+      params: { name: 'get_run', arguments: { playbook, run_id: run.run_id, wait_seconds: 6 } },
+    });
+    assert.equal(waiting.status, 200);
+    assert.match(waiting.headers.get('content-type'), /^text\/event-stream/);
+    const beat = waiting.text.indexOf(': heartbeat');
+    assert.ok(beat >= 0 && beat < waiting.text.indexOf('event: message'), `a heartbeat comes before the answer: ${waiting.text.slice(0, 120)}`);
+    assert.equal(waiting.json.result.structuredContent.status, 'started');
+
+    const pending = call('get_run', { run_id: run.run_id, wait_seconds: 10 });
+    await new Promise((resolve) => { setTimeout(resolve, 1000); });
+    assertToolSuccess(await call('answer_interaction', { run_id: run.run_id, answer: { verdict: 'revise' } }));
+    const ended = assertToolSuccess(await pending);
+    assert.equal(ended.status, 'succeeded');
+    assert.deepEqual(ended.output, { verdict: 'revise' });
   });
 });
