@@ -14,7 +14,7 @@ use crate::core::definition::{Document, Kind, Ref};
 use crate::core::event::EventCommand;
 use crate::core::run::forecast::EVENTS_MAX;
 use crate::core::run::lookup::READ_MAX;
-use crate::core::run::store::StartRun;
+use crate::core::run::store::{check_back_seconds, StartRun};
 use crate::core::run::{check_input, check_run_id, run_id, Run, RunStatus};
 use crate::core::text::quote;
 use crate::core::Problem;
@@ -32,8 +32,8 @@ pub const TOOL: Tool = Tool {
     run: |ctx, args| Box::pin(run(ctx, args)),
 };
 
-/// When a run that waits for a person is worth reading again.
-const CHECK_BACK_SECONDS: u64 = 60;
+/// How many recent runs say how long a run of the definition takes.
+const RECENT_RUNS: usize = 20;
 
 fn input_schema() -> Value {
     json!({
@@ -127,8 +127,8 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let run = ctx.backend.start_run(&ctx.caller.org, &a.playbook, start).await?;
     let mut value = serde_json::to_value(&run).unwrap_or_default();
     if let RunStatus::Started { .. } = run.status {
-        // A person answers in minutes rather than seconds: look again in a while.
-        value["check_back_in_seconds"] = json!(CHECK_BACK_SECONDS);
+        let recent = ctx.backend.read_runs(&ctx.caller.org, &a.playbook, run.definition.clone(), RECENT_RUNS).await?;
+        value["check_back_in_seconds"] = json!(check_back_seconds(&recent));
     }
     Ok(Output::ok(outcome(&run), value))
 }

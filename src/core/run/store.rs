@@ -94,6 +94,24 @@ pub fn encode_cursor(position: i64) -> String {
     format!("r{position}")
 }
 
+/// When a run that finishes later is worth reading again: the median time the definition's recent
+/// runs took to end, within 5 seconds and an hour; a minute when none has ended yet.
+pub fn check_back_seconds(recent: &[Run]) -> u64 {
+    let mut seconds: Vec<i64> = recent
+        .iter()
+        .filter_map(|r| {
+            let start = chrono::DateTime::parse_from_rfc3339(&r.started_at).ok()?;
+            let end = chrono::DateTime::parse_from_rfc3339(r.status.finished_at()?).ok()?;
+            Some((end - start).num_seconds())
+        })
+        .collect();
+    if seconds.is_empty() {
+        return 60;
+    }
+    seconds.sort_unstable();
+    seconds[seconds.len() / 2].clamp(5, 3600) as u64
+}
+
 /// An open request of an interaction, as `list_interactions` shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OpenRequest {
@@ -138,6 +156,28 @@ mod tests {
     use super::*;
     use crate::core::definition::Kind;
     use crate::core::run::RunStatus;
+
+    #[test]
+    fn check_back_follows_recent_runs() {
+        let ended = |start: &str, end: &str| Run {
+            run_id: "r".into(),
+            org: String::new(),
+            playbook: "pb".into(),
+            definition: Ref { kind: Kind::Interaction, name: "a".into() },
+            version: 1,
+            input: serde_json::json!({}),
+            status: RunStatus::Succeeded { output: serde_json::json!({}), finished_at: end.into() },
+            started_at: start.into(),
+        };
+        assert_eq!(check_back_seconds(&[]), 60);
+        let runs = [
+            ended("2026-12-01T10:00:00Z", "2026-12-01T10:02:00Z"),
+            ended("2026-12-01T11:00:00Z", "2026-12-01T11:10:00Z"),
+            ended("2026-12-01T12:00:00Z", "2026-12-01T12:00:01Z"),
+        ];
+        assert_eq!(check_back_seconds(&runs), 120);
+        assert_eq!(check_back_seconds(&runs[2..]), 5);
+    }
 
     #[test]
     fn a_recorded_run_travels_whole() {
