@@ -10,6 +10,7 @@ use crate::core::definition::store::{
     decide_save, DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView, SaveDecision, LIST_LIMIT_MAX,
 };
 use crate::core::definition::{Kind, Ref};
+use crate::core::page::split;
 use crate::core::Problem;
 
 pub const SCHEMA: &str = "
@@ -191,10 +192,8 @@ impl Definitions<'_> {
             )
             .and_then(|c| c.to_array())
             .map_err(storage)?;
-        let more = rows.len() > limit;
-        let definitions: Vec<Definition> =
-            rows.iter().take(limit).map(|r| decode(&r.record)).collect::<Result<_, _>>()?;
-        let next_cursor = if more { definitions.last().map(|d| d.name.clone()) } else { None };
+        let definitions: Vec<Definition> = rows.iter().map(|r| decode(&r.record)).collect::<Result<_, _>>()?;
+        let (definitions, next_cursor) = split(definitions, limit, |d| d.name.clone());
         Ok(DefinitionPage { definitions, next_cursor })
     }
 }

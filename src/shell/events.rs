@@ -9,6 +9,7 @@ use super::playbook::storage;
 use crate::core::event::{
     encode_cursor, event_id, position, Event, EventCommand, EventPage, EventQuery, NewEvent, LIST_LIMIT_MAX,
 };
+use crate::core::page::split;
 use crate::core::Problem;
 
 pub const SCHEMA: &str = "
@@ -138,9 +139,8 @@ impl Events<'_> {
         }
         .and_then(|c| c.to_array())
         .map_err(storage)?;
-        let more = rows.len() > limit;
-        let next_cursor = if more { rows.get(limit - 1).map(|r| encode_cursor(r.position)) } else { None };
-        let events = rows.into_iter().take(limit).map(|r| r.event().listed()).collect();
+        let (rows, next_cursor) = split(rows, limit, |r| encode_cursor(r.position));
+        let events = rows.into_iter().map(|r| r.event().listed()).collect();
         Ok(EventPage { events, next_cursor })
     }
 }

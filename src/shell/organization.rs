@@ -10,6 +10,7 @@ use super::backend;
 use super::do_rpc::{self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_GET, PLAYBOOK_SAVE};
 use super::playbook::storage;
 use crate::core::directory::{decide, Change, Command, Cursor, Decision, ListPage, ListQuery, LIST_LIMIT_MAX};
+use crate::core::page::split;
 use crate::core::playbook::{name_key, Playbook, Status};
 use crate::core::Problem;
 
@@ -187,13 +188,9 @@ impl OrganizationObject {
             )
             .and_then(|c| c.to_array())
             .map_err(storage)?;
-        let more = rows.len() > limit;
-        let page: Vec<Playbook> = rows.into_iter().take(limit).map(Row::into_playbook).collect();
-        let next_cursor = if more {
-            page.last().map(|p| Cursor { created_at: p.created_at.clone(), id: p.id.clone() }.encode())
-        } else {
-            None
-        };
+        let page: Vec<Playbook> = rows.into_iter().map(Row::into_playbook).collect();
+        let (page, next_cursor) =
+            split(page, limit, |p| Cursor { created_at: p.created_at.clone(), id: p.id.clone() }.encode());
         let org_has_playbooks = !page.is_empty() || {
             let counts: Vec<Count> = self
                 .sql

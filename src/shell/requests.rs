@@ -6,6 +6,7 @@ use worker::SqlStorage;
 
 use super::playbook::storage;
 use crate::core::definition::{Kind, Ref};
+use crate::core::page::split;
 use crate::core::run::store::{encode_cursor, OpenRequest, RequestCommand, RequestPage, LIST_LIMIT_MAX};
 use crate::core::Problem;
 
@@ -64,11 +65,9 @@ impl Requests<'_> {
                     )
                     .and_then(|c| c.to_array())
                     .map_err(storage)?;
-                let more = rows.len() > limit;
-                let next_cursor = if more { rows.get(limit - 1).map(|r| encode_cursor(r.position)) } else { None };
+                let (rows, next_cursor) = split(rows, limit, |r| encode_cursor(r.position));
                 let requests = rows
                     .into_iter()
-                    .take(limit)
                     .filter_map(|r| {
                         Some(OpenRequest {
                             run_id: r.run_id,
