@@ -14,6 +14,11 @@ use playbook_runtime::core::run::Run;
 use playbook_runtime::core::{Caller, Problem};
 use playbook_runtime::tools::{Backend, Ctx};
 
+/// What the host tests do not keep: the Durable Objects do, and the end-to-end tests cover them.
+fn kept_elsewhere<'a, T: 'a>(what: &'static str) -> LocalBoxFuture<'a, Result<T, Problem>> {
+    Box::pin(async move { Err(Problem::unavailable(format!("the host tests keep no {what}"))) })
+}
+
 #[derive(Default)]
 pub struct Memory {
     playbooks: RefCell<BTreeMap<String, Playbook>>,
@@ -28,7 +33,7 @@ impl Backend for Memory {
         _playbook: &'a str,
         _command: DefinitionCommand,
     ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
-        Box::pin(async { Err(Problem::unavailable("the host tests keep no definitions")) })
+        kept_elsewhere("definitions")
     }
 
     fn pause(&self, _millis: u64) -> LocalBoxFuture<'_, ()> {
@@ -41,7 +46,7 @@ impl Backend for Memory {
         _pb: &'a str,
         _command: EventCommand,
     ) -> LocalBoxFuture<'a, Result<serde_json::Value, Problem>> {
-        Box::pin(async { Err(Problem::unavailable("the host tests keep no events")) })
+        kept_elsewhere("events")
     }
 
     fn start_run<'a>(
@@ -50,7 +55,7 @@ impl Backend for Memory {
         _pb: &'a str,
         _start: StartRun,
     ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
-        Box::pin(async { Err(Problem::unavailable("the host tests keep no runs")) })
+        kept_elsewhere("runs")
     }
 
     fn answer_run<'a>(
@@ -59,7 +64,7 @@ impl Backend for Memory {
         _pb: &'a str,
         _answer: AnswerRun,
     ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
-        Box::pin(async { Err(Problem::unavailable("the host tests keep no runs")) })
+        kept_elsewhere("runs")
     }
 
     fn cancel_run<'a>(
@@ -68,7 +73,7 @@ impl Backend for Memory {
         _pb: &'a str,
         _run_id: &'a str,
     ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
-        Box::pin(async { Err(Problem::unavailable("the host tests keep no runs")) })
+        kept_elsewhere("runs")
     }
 
     fn list_requests<'a>(
@@ -78,7 +83,7 @@ impl Backend for Memory {
         _limit: usize,
         _before: Option<i64>,
     ) -> LocalBoxFuture<'a, Result<RequestPage, Problem>> {
-        Box::pin(async { Err(Problem::unavailable("the host tests keep no runs")) })
+        kept_elsewhere("runs")
     }
 
     fn read_runs<'a>(
@@ -88,7 +93,7 @@ impl Backend for Memory {
         _definition: playbook_runtime::core::definition::Ref,
         _limit: usize,
     ) -> LocalBoxFuture<'a, Result<Vec<Run>, Problem>> {
-        Box::pin(async { Err(Problem::unavailable("the host tests keep no runs")) })
+        kept_elsewhere("runs")
     }
 
     fn get_run<'a>(
@@ -97,7 +102,7 @@ impl Backend for Memory {
         _pb: &'a str,
         _run_id: &'a str,
     ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
-        Box::pin(async { Err(Problem::unavailable("the host tests keep no runs")) })
+        kept_elsewhere("runs")
     }
 
     fn list_runs<'a>(
@@ -106,7 +111,7 @@ impl Backend for Memory {
         _pb: &'a str,
         _query: RunQuery,
     ) -> LocalBoxFuture<'a, Result<RunPage, Problem>> {
-        Box::pin(async { Err(Problem::unavailable("the host tests keep no runs")) })
+        kept_elsewhere("runs")
     }
 
     fn list_definitions<'a>(
@@ -115,7 +120,7 @@ impl Backend for Memory {
         _playbook: &'a str,
         _query: DefinitionQuery,
     ) -> LocalBoxFuture<'a, Result<DefinitionPage, Problem>> {
-        Box::pin(async { Err(Problem::unavailable("the host tests keep no definitions")) })
+        kept_elsewhere("definitions")
     }
 
     fn change<'a>(&'a self, _org: &'a str, command: Command) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
