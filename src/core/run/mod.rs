@@ -6,6 +6,7 @@ pub mod compute;
 pub mod forecast;
 pub mod interaction;
 pub mod lookup;
+pub mod reason;
 pub mod store;
 pub mod words;
 

@@ -1,0 +1,156 @@
+//! A reasoning function's run, without its I/O: the prompt its document writes over the input,
+//! and what the model's answer makes of the run.
+
+use serde_json::Value;
+
+use super::RunError;
+use crate::core::definition::template::{environment, find_block};
+use crate::core::definition::Document;
+use crate::core::model::wire::{Answer, Call, Stop};
+
+pub const MAX_TOKENS_DEFAULT: u64 = 4096;
+
+fn fail(reason: &str, detail: String) -> RunError {
+    RunError { reason: reason.into(), detail }
+}
+
+/// What one run of the function asks its model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prepared {
+    pub model: String,
+    pub tools: Vec<String>,
+    pub call: Call,
+}
+
+/// Writes the prompt: the system block and the rest of the body, each rendered over `input`.
+pub fn prepare(source: &str, input: &Value) -> Result<Prepared, RunError> {
+    let doc = Document::parse(source).map_err(|p| fail("document", p.detail))?;
+    let model = doc.front.get("model").and_then(Value::as_str).unwrap_or_default().to_string();
+    let tools = doc
+        .front
+        .get("tools")
+        .and_then(Value::as_array)
+        .map(|t| t.iter().filter_map(Value::as_str).map(str::to_string).collect())
+        .unwrap_or_default();
+    let (system, user) = match find_block(doc.body, "system") {
+        Some((whole, inside)) => {
+            (Some(&doc.body[inside]), format!("{}{}", &doc.body[..whole.start], &doc.body[whole.end..]))
+        }
+        None => (None, doc.body.to_string()),
+    };
+    let env = environment();
+    let render = |part: &str, text: &str| {
+        env.render_str(text, minijinja::context! { input => input }).map(|s| s.trim().to_string()).map_err(|e| {
+            fail("template", format!("the {part} part could not be written: {}", e.detail().unwrap_or("it failed")))
+        })
+    };
+    let system = system.map(|s| render("system", s)).transpose()?.filter(|s| !s.is_empty());
+    let user = render("user", &user)?;
+    Ok(Prepared {
+        model,
+        tools,
+        call: Call {
+            system,
+            user,
+            max_tokens: doc.front.get("max_tokens").and_then(Value::as_u64).unwrap_or(MAX_TOKENS_DEFAULT),
+            temperature: doc.front.get("temperature").and_then(Value::as_f64),
+            output_schema: doc.front.pointer("/output/schema").cloned(),
+        },
+    })
+}
+
+/// The JSON inside an answer, which a model may wrap in a Markdown code fence.
+fn json_text(text: &str) -> &str {
+    let t = text.trim();
+    let Some(rest) = t.strip_prefix("```") else { return t };
+    let rest = rest.strip_prefix("json").unwrap_or(rest);
+    rest.strip_suffix("```").unwrap_or(rest).trim()
+}
+
+/// The run's output from the model's answer, or why the answer does not make one.
+pub fn finish(answer: &Answer, call: &Call) -> Result<Value, RunError> {
+    let cut = || {
+        fail(
+            "max_tokens",
+            format!(
+                "The model's answer was cut off at max_tokens ({}) before it ended; raise max_tokens in the function, or ask for a shorter answer.",
+                call.max_tokens
+            ),
+        )
+    };
+    match answer.stop {
+        Stop::Refused => {
+            let said = crate::core::text::cap(answer.text.trim(), 300);
+            let said = if said.is_empty() { String::new() } else { format!(": {said}") };
+            return Err(fail("model_refused", format!("The model declined to answer{said}")));
+        }
+        Stop::Cut if call.output_schema.is_none() => return Err(cut()),
+        _ => {}
+    }
+    let Some(schema) = &call.output_schema else {
+        return Ok(Value::String(answer.text.trim().to_string()));
+    };
+    let value: Value = match serde_json::from_str(json_text(&answer.text)) {
+        Ok(v) => v,
+        Err(_) if answer.stop == Stop::Cut => return Err(cut()),
+        Err(e) => {
+            return Err(fail(
+                "output_schema",
+                format!("The model's answer is not JSON ({e}), so it does not fit the output schema."),
+            ))
+        }
+    };
+    let validator = jsonschema::validator_for(schema)
+        .map_err(|e| fail("document", format!("the saved output schema does not compile: {e}")))?;
+    let problems: Vec<String> = validator
+        .iter_errors(&value)
+        .take(3)
+        .map(|e| format!("at /output{}: {e}", e.instance_path().as_str()))
+        .collect();
+    if problems.is_empty() {
+        Ok(value)
+    } else {
+        Err(fail(
+            "output_schema",
+            format!("The model's answer does not fit the output schema: {}.", problems.join("; ")),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const SOURCE: &str = "---\ndescription: Reviews a brief\nmodel: anthropic/claude-sonnet-4-5\ninput:\n  schema: {type: object, properties: {file: {type: string}}}\noutput:\n  schema: {type: object, properties: {verdict: {enum: [ready, revise]}}, required: [verdict]}\nmax_tokens: 50\n---\n{% system %}Review {{ input.file }} closely.{% endsystem %}\nFile: {{ input.file }}\n";
+
+    fn answer(text: &str, stop: Stop) -> Answer {
+        Answer { text: text.into(), stop, input_tokens: None, output_tokens: None }
+    }
+
+    #[test]
+    fn the_prompt_is_written_over_the_input() {
+        let p = prepare(SOURCE, &json!({"file": "a.txt"})).unwrap();
+        assert_eq!(p.model, "anthropic/claude-sonnet-4-5");
+        assert_eq!(p.call.system.as_deref(), Some("Review a.txt closely."));
+        assert_eq!((p.call.user.as_str(), p.call.max_tokens), ("File: a.txt", 50));
+        let e = prepare(SOURCE, &json!({})).unwrap_err();
+        assert_eq!(e.reason, "template");
+    }
+
+    #[test]
+    fn answers_become_outputs_or_failures() {
+        let call = prepare(SOURCE, &json!({"file": "a"})).unwrap().call;
+        let ok = finish(&answer("```json\n{\"verdict\": \"ready\"}\n```", Stop::Done), &call).unwrap();
+        assert_eq!(ok, json!({"verdict": "ready"}));
+        let e = finish(&answer("{\"verdict\": \"maybe\"}", Stop::Done), &call).unwrap_err();
+        assert_eq!(e.reason, "output_schema");
+        assert!(e.detail.contains("at /output/verdict"), "{}", e.detail);
+        assert_eq!(finish(&answer("{\"verd", Stop::Cut), &call).unwrap_err().reason, "max_tokens");
+        assert_eq!(finish(&answer("Sure! Here", Stop::Done), &call).unwrap_err().reason, "output_schema");
+        let e = finish(&answer("I can't help with that.", Stop::Refused), &call).unwrap_err();
+        assert_eq!(e.detail, "The model declined to answer: I can't help with that.");
+        let text = Call { output_schema: None, ..call };
+        assert_eq!(finish(&answer(" Fine. ", Stop::Done), &text).unwrap(), json!("Fine."));
+    }
+}
