@@ -7,7 +7,7 @@ use super::do_rpc::{
     self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET, PLAYBOOK_REQUESTS,
     PLAYBOOK_RUNS, RUN_ANSWER, RUN_CANCEL, RUN_GET, RUN_START,
 };
-use super::env::{ORGANIZATIONS, PLAYBOOKS, RUNS};
+use super::env::{CATALOG, ORGANIZATIONS, PLAYBOOKS, RUNS};
 use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
 use crate::core::definition::Ref;
 use crate::core::directory::{unknown_playbook, Change, Command, ListPage, ListQuery};
@@ -160,6 +160,20 @@ impl Backend for Objects<'_> {
         limit: usize,
     ) -> LocalBoxFuture<'a, Result<Vec<Run>, Problem>> {
         Box::pin(self.index(org, pb, IndexCommand::Read { definition, limit }))
+    }
+
+    fn model_lists(
+        &self,
+        providers: Vec<String>,
+    ) -> LocalBoxFuture<'_, Result<std::collections::BTreeMap<String, crate::core::model::catalog::Kept>, Problem>>
+    {
+        Box::pin(async move {
+            if providers.is_empty() {
+                return Ok(Default::default());
+            }
+            let catalog = stub(self.env, CATALOG, "catalog")?;
+            do_rpc::call(&catalog, "/lists", &serde_json::json!({ "providers": providers })).await
+        })
     }
 
     fn get_run<'a>(&'a self, org: &'a str, pb: &'a str, run_id: &'a str) -> LocalBoxFuture<'a, Result<Run, Problem>> {

@@ -47,7 +47,13 @@ async fn fetch(mut req: Request, env: Env, _ctx: Context) -> worker::Result<Resp
                 Err(p) => return send(Reply::problem(&p)),
             };
             let backend = Objects { env: &env };
-            let ctx = Ctx { caller: &caller, backend: &backend, now: env::now(), random };
+            let ctx = Ctx {
+                caller: &caller,
+                backend: &backend,
+                now: env::now(),
+                random,
+                models: super::models::settings(&env),
+            };
             let method = req.method().to_string();
             let content_type = req.headers().get("content-type").ok().flatten();
             let reply = api::handle(

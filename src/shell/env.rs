@@ -9,6 +9,7 @@ use crate::core::{Caller, Problem};
 pub const ORGANIZATIONS: &str = "ORGANIZATIONS";
 pub const PLAYBOOKS: &str = "PLAYBOOKS";
 pub const RUNS: &str = "RUNS";
+pub const CATALOG: &str = "CATALOG";
 
 pub struct Settings {
     pub local_user: Option<String>,

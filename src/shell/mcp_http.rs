@@ -90,7 +90,13 @@ fn answer_all(
                 Item::Request { id, method, params } => match env::random() {
                     Err(p) => jsonrpc::failure(&id, &jsonrpc::RpcError::new(jsonrpc::INTERNAL_ERROR, p.detail)),
                     Ok(random) => {
-                        let ctx = Ctx { caller: &caller, backend: &backend, now: env::now(), random };
+                        let ctx = Ctx {
+                            caller: &caller,
+                            backend: &backend,
+                            now: env::now(),
+                            random,
+                            models: super::models::settings(&env),
+                        };
                         crate::mcp::server::answer(&ctx, &endpoint, &era, &id, &method, &params).await
                     }
                 },

@@ -2,12 +2,14 @@
 //! caller, hands pure code what it needs (time, randomness, storage), and writes responses.
 
 mod backend;
+mod catalog;
 mod definitions;
 mod do_rpc;
 mod entry;
 mod env;
 mod events;
 mod mcp_http;
+mod models;
 mod organization;
 mod playbook;
 mod requests;

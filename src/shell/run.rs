@@ -13,11 +13,14 @@ use super::backend::playbook as playbook_object;
 use super::do_rpc::{
     self, PLAYBOOK_EVENTS, PLAYBOOK_REQUESTS, PLAYBOOK_RUNS, RUN_ANSWER, RUN_CANCEL, RUN_GET, RUN_START,
 };
+use super::models::{self, Unanswered};
 use super::playbook::storage;
 use crate::core::definition::Kind;
 use crate::core::event::{EventCommand, NewEvent};
+use crate::core::model::{resolve, wire};
+use crate::core::run::reason::{self, Prepared};
 use crate::core::run::store::{AnswerRun, IndexCommand, OpenRequest, Report, RequestCommand, StartRun};
-use crate::core::run::{compute, decide_start, forecast, interaction, lookup, Run, RunStatus, Start};
+use crate::core::run::{compute, decide_start, forecast, interaction, lookup, Run, RunError, RunStatus, Start};
 use crate::core::text::{capitalized, quote};
 use crate::core::Problem;
 
@@ -28,8 +31,15 @@ CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, report
 
 #[durable_object]
 pub struct RunObject {
+    state: State,
     sql: SqlStorage,
     env: Env,
+}
+
+/// How a start left the run: answered, or waiting for its model.
+enum Begun {
+    Answered(Run),
+    Reasoning(Run, Prepared),
 }
 
 #[derive(Deserialize)]
@@ -54,13 +64,42 @@ impl DurableObject for RunObject {
         if let Err(e) = sql.exec(SCHEMA, None) {
             worker::console_error!("run schema: {e}");
         }
-        RunObject { sql, env }
+        RunObject { state, sql, env }
+    }
+
+    /// A run still waiting for its model when the deadline has long passed lost its call with a
+    /// restart of the runtime: it fails, with words that say so, rather than hang.
+    async fn alarm(&self) -> worker::Result<Response> {
+        let result = match self.load() {
+            Ok(Some(mut run))
+                if run.definition.kind == Kind::Reasoning && run.status == RunStatus::Started { waiting: None } =>
+            {
+                let now = super::env::now();
+                run.status = RunStatus::Failed {
+                    error: RunError {
+                        reason: "interrupted".into(),
+                        detail: "The runtime stopped while the model was answering, so its answer was lost. Start a new run; this run id is never run again.".into(),
+                    },
+                    finished_at: now.clone(),
+                };
+                match self.save(&run).and_then(|()| self.record_outcome(&run, &now)) {
+                    Ok(()) => self.report(&run).await,
+                    Err(p) => Err(p),
+                }
+            }
+            Ok(_) => Ok(()),
+            Err(p) => Err(p),
+        };
+        if let Err(p) = result {
+            worker::console_error!("run alarm: {}", p.detail);
+        }
+        Response::empty()
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
         let result = match req.path().as_str() {
             RUN_START => match do_rpc::read_body::<StartRun>(&mut req).await {
-                Ok(start) => self.start(start),
+                Ok(start) => self.begin(start).await,
                 Err(p) => Err(p),
             },
             RUN_GET => match do_rpc::read_body::<Named>(&mut req).await {
@@ -162,13 +201,25 @@ impl RunObject {
         Ok(())
     }
 
+    async fn begin(&self, start: StartRun) -> Result<Run, Problem> {
+        match self.start(start)? {
+            Begun::Answered(run) => Ok(run),
+            Begun::Reasoning(run, prepared) => {
+                // The start is kept and reported first: while the model answers, the run is
+                // listed as started and its history shows it.
+                self.report(&run).await?;
+                self.reason(run, prepared).await
+            }
+        }
+    }
+
     /// Everything here is synchronous: no other request reaches this object between reading
     /// the id and keeping the run, so concurrent duplicates start exactly one run.
-    fn start(&self, start: StartRun) -> Result<Run, Problem> {
+    fn start(&self, start: StartRun) -> Result<Begun, Problem> {
         let StartRun { mut run, source, material, events } = start;
         let existing = self.load()?;
         match decide_start(existing.as_ref(), &run.definition, &run.input)? {
-            Start::Existing(run) => return Ok(run),
+            Start::Existing(run) => return Ok(Begun::Answered(run)),
             Start::New => {}
         }
         self.save(&run)?;
@@ -182,6 +233,10 @@ impl RunObject {
         )?;
         let now = super::env::now();
         run.status = match run.definition.kind {
+            Kind::Reasoning => match reason::prepare(&source, &run.input) {
+                Ok(prepared) => return Ok(Begun::Reasoning(run, prepared)),
+                Err(error) => RunStatus::Failed { error, finished_at: now.clone() },
+            },
             Kind::Interaction => match interaction::ask(&source, &run.input, &now) {
                 Ok(request) => RunStatus::Started { waiting: Some(request) },
                 Err(error) => RunStatus::Failed { error, finished_at: now.clone() },
@@ -198,6 +253,68 @@ impl RunObject {
                 Ok(output) => RunStatus::Succeeded { output, finished_at: now.clone() },
                 Err(error) => RunStatus::Failed { error, finished_at: now.clone() },
             },
+        };
+        self.save(&run)?;
+        self.record_outcome(&run, &now)?;
+        Ok(Begun::Answered(run))
+    }
+
+    /// Asks the model and keeps how the run ended. An alarm past the deadline catches a call
+    /// that a restart of the runtime cut off.
+    async fn reason(&self, mut run: Run, prepared: Prepared) -> Result<Run, Problem> {
+        let settings = models::settings(&self.env);
+        let outcome = match resolve(&settings, &prepared.model) {
+            Err(p) => {
+                Err(RunError { reason: p.kind.unwrap_or_else(|| "model_not_configured".into()), detail: p.detail })
+            }
+            Ok(target) => {
+                let deadline = target.provider.timeout_seconds;
+                let wake = worker::Date::now().as_millis() as i64 + (deadline as i64 + 30) * 1000;
+                if let Err(e) = self.state.storage().set_alarm(wake).await {
+                    worker::console_error!("run alarm could not be set: {e}");
+                }
+                let began = worker::Date::now().as_millis();
+                let out = wire::request(&target, &prepared.call);
+                let prefix = &target.provider.prefix;
+                match models::send(&out, deadline).await {
+                    Err(Unanswered::Timeout) => Err(RunError {
+                        reason: "provider_timeout".into(),
+                        detail: format!("The provider {prefix} gave no answer within {deadline} seconds."),
+                    }),
+                    Err(Unanswered::Unreachable(why)) => Err(RunError {
+                        reason: "provider_unreachable".into(),
+                        detail: format!("The provider {prefix} could not be reached: {why}."),
+                    }),
+                    Ok((status, body)) => match wire::answer(&target.provider, status, &body) {
+                        Err(error) => Err(error),
+                        Ok(answer) => {
+                            let now = super::env::now();
+                            let data = json!({
+                                "model": prepared.model,
+                                "resolved_to": target.resolved,
+                                "stop": format!("{:?}", answer.stop).to_lowercase(),
+                                "input_tokens": answer.input_tokens,
+                                "output_tokens": answer.output_tokens,
+                                "duration_ms": worker::Date::now().as_millis().saturating_sub(began),
+                            });
+                            let words = format!("The model {} answered.", quote(&prepared.model));
+                            self.record(&run, "model_answered", &now, words, data)?;
+                            reason::finish(&answer, &prepared.call)
+                        }
+                    },
+                }
+            }
+        };
+        let now = super::env::now();
+        // A cancel that came while the model answered stands: the answer is dropped.
+        if let Some(current) = self.load()? {
+            if !matches!(current.status, RunStatus::Started { .. }) {
+                return Ok(current);
+            }
+        }
+        run.status = match outcome {
+            Ok(output) => RunStatus::Succeeded { output, finished_at: now.clone() },
+            Err(error) => RunStatus::Failed { error, finished_at: now.clone() },
         };
         self.save(&run)?;
         self.record_outcome(&run, &now)?;

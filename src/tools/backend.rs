@@ -93,6 +93,11 @@ pub trait Backend {
         playbook: &'a str,
         query: DefinitionQuery,
     ) -> LocalBoxFuture<'a, Result<DefinitionPage, Problem>>;
+    /// The kept lists of the model providers named, each read again where it is due.
+    fn model_lists(
+        &self,
+        providers: Vec<String>,
+    ) -> LocalBoxFuture<'_, Result<std::collections::BTreeMap<String, crate::core::model::catalog::Kept>, Problem>>;
 }
 
 pub struct Ctx<'a> {
@@ -102,4 +107,6 @@ pub struct Ctx<'a> {
     pub now: String,
     /// Fresh random bytes for the one id a request may mint.
     pub random: [u8; RANDOM_CHARS],
+    /// The model providers the operator set up, which a reasoning run and list_models reach.
+    pub models: crate::core::model::ModelSettings,
 }

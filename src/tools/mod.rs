@@ -16,6 +16,7 @@ mod get_playbook;
 mod get_run;
 mod list_definitions;
 mod list_interactions;
+mod list_models;
 mod list_playbook_events;
 mod list_playbooks;
 mod list_runs;
@@ -125,7 +126,7 @@ pub struct Tool {
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> &'static [Tool] {
-    static TOOLS: [Tool; 24] = [
+    static TOOLS: [Tool; 25] = [
         create_playbook::TOOL,
         list_playbooks::TOOL,
         get_playbook::TOOL,
@@ -149,6 +150,7 @@ pub fn all() -> &'static [Tool] {
         publish_event::TOOL,
         list_playbook_events::TOOL,
         get_event::TOOL,
+        list_models::TOOL,
         get_guide::TOOL,
     ];
     &TOOLS

@@ -12,17 +12,18 @@ use crate::core::definition::record::DefinitionStatus;
 use crate::core::definition::store::DefinitionCommand;
 use crate::core::definition::{Document, Kind, Ref};
 use crate::core::event::EventCommand;
+use crate::core::model::resolve;
 use crate::core::run::forecast::EVENTS_MAX;
 use crate::core::run::lookup::READ_MAX;
 use crate::core::run::store::{check_back_seconds, StartRun};
 use crate::core::run::{check_input, check_run_id, run_id, Run, RunStatus};
-use crate::core::text::quote;
+use crate::core::text::{join_and, quote};
 use crate::core::Problem;
 
 pub const TOOL: Tool = Tool {
     name: "run_definition",
     title: "Run a function",
-    description: "Run a function once, with its input and an optional run_id. A workflow does a job the person wants done again, while a function runs alone here to be tested. A run that finishes at once answers how it ended; a run that finishes later answers started, and get_run shows how it ended. Calling again with the same run_id and input answers that run and runs nothing again. This version runs computation, lookup (of runs), prediction and interaction functions; reasoning functions are saved but not run yet.",
+    description: "Run a function once, with its input and an optional run_id. A workflow does a job the person wants done again, while a function runs alone here to be tested. A run that finishes at once answers how it ended; a run that finishes later answers started, and get_run shows how it ended. Calling again with the same run_id and input answers that run and runs nothing again. A reasoning function calls its model, which list_models names, and answers when the model has.",
     hints: Hints { read_only: false, destructive: true, idempotent: false, open_world: true },
     scope: Scope::PlaybookWrite,
     reach: Reach::Playbook,
@@ -61,6 +62,28 @@ struct Args {
     run_id: Option<String>,
 }
 
+/// A reasoning function's model and tools must be reachable before anything is sent: a model the
+/// operator did not set up or allow, or a tool no tool server offers, is refused here.
+fn reachable(ctx: &Ctx<'_>, doc: &Document<'_>, name: &str) -> Result<(), Problem> {
+    let model = doc.front.get("model").and_then(Value::as_str).unwrap_or_default();
+    resolve(&ctx.models, model)?;
+    let tools: Vec<String> = doc
+        .front
+        .get("tools")
+        .and_then(Value::as_array)
+        .map(|t| t.iter().filter_map(Value::as_str).map(quote).collect())
+        .unwrap_or_default();
+    if !tools.is_empty() {
+        return Err(Problem::unavailable(format!(
+            "The reasoning function {} names the tools {}, and no tool server of this runtime offers them, so nothing was run. Whoever runs the runtime sets up tool servers; until then, a function without tools runs.",
+            quote(name),
+            join_and(&tools)
+        ))
+        .with_kind("tool_unavailable"));
+    }
+    Ok(())
+}
+
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
     let kind = served_kind(&a.kind)?;
@@ -87,18 +110,13 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             )))
         }
     }
-    if kind == Kind::Reasoning {
-        return Err(Problem::unavailable(format!(
-            "This version saves {} functions but does not run them yet: running one calls a model provider, which comes next. It runs computation, lookup, prediction and interaction functions.",
-            kind.as_str()
-        ))
-        .with_kind("type_not_run")
-        .with_field("/type", format!("{} functions do not run yet", kind.as_str())));
-    }
     let input = a.input.unwrap_or_else(|| json!({}));
     let doc = Document::parse(&view.document)?;
     if let Some(schema) = doc.front.pointer("/input/schema") {
         check_input(schema, &input)?;
+    }
+    if kind == Kind::Reasoning {
+        reachable(ctx, &doc, &a.name)?;
     }
     let run = Run {
         run_id: a.run_id.unwrap_or_else(|| run_id(ctx.random)),

@@ -96,6 +96,16 @@ impl Backend for Memory {
         kept_elsewhere("runs")
     }
 
+    fn model_lists(
+        &self,
+        _providers: Vec<String>,
+    ) -> LocalBoxFuture<
+        '_,
+        Result<std::collections::BTreeMap<String, playbook_runtime::core::model::catalog::Kept>, Problem>,
+    > {
+        Box::pin(async { Ok(Default::default()) })
+    }
+
     fn get_run<'a>(
         &'a self,
         _org: &'a str,
@@ -183,5 +193,5 @@ pub fn ctx<'a>(caller: &'a Caller, backend: &'a Memory, second: u32, seed: u8) -
     for (i, b) in random.iter_mut().enumerate() {
         *b = seed.wrapping_mul(31).wrapping_add(i as u8 * 7);
     }
-    Ctx { caller, backend, now: format!("2026-12-02T10:00:{second:02}.000Z"), random }
+    Ctx { caller, backend, now: format!("2026-12-02T10:00:{second:02}.000Z"), random, models: Default::default() }
 }

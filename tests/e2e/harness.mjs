@@ -49,11 +49,12 @@ export function freePort() {
 
 /**
  * Runs `wrangler dev` for the runtime and waits until it serves.
- * @param {{stateDir: string, port?: number, localUser?: string, timeoutMs?: number, config?: string}} options
+ * @param {{stateDir: string, port?: number, localUser?: string, timeoutMs?: number, config?: string, vars?: Record<string, string>}} options
  *   config: another wrangler configuration file (default: the repository's wrangler.toml)
+ *   vars: more variables for the Worker, such as where the model providers are
  * @returns {Promise<{url: string, port: number, stop: () => Promise<void>, logs: () => string}>}
  */
-export async function startRuntime({ stateDir, port, localUser = 'tester', timeoutMs = 90_000, config } = {}) {
+export async function startRuntime({ stateDir, port, localUser = 'tester', timeoutMs = 90_000, config, vars = {} } = {}) {
   if (!stateDir) throw new Error('startRuntime needs a stateDir');
   mkdirSync(stateDir, { recursive: true });
   const listenPort = port ?? (await freePort());
@@ -69,6 +70,7 @@ export async function startRuntime({ stateDir, port, localUser = 'tester', timeo
     '--show-interactive-dev-session=false', // no hotkeys, no prompt on stdin
     '--live-reload=false',
   ];
+  for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
   if (config) args.push('--config', config);
   const env = {
     ...process.env,

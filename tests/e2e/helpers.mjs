@@ -60,6 +60,7 @@ export const TOOL_HINTS = {
   publish_event: [false, true, false, false],
   list_playbook_events: [true, false, true, false],
   get_event: [true, false, true, false],
+  list_models: [true, false, true, true],
   get_guide: [true, false, true, false],
 };
 

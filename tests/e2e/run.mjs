@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { panicLines, ROOT, startRuntime } from './harness.mjs';
+import { startModelStandins } from './standin_models.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const filters = process.argv.slice(2);
@@ -25,6 +26,7 @@ if (files.length === 0) {
 
 const stateDir = mkdtempSync(join(tmpdir(), 'runtime-e2e-'));
 let runtime;
+let standins;
 let testProcess;
 let interrupted = false;
 
@@ -33,6 +35,7 @@ function cleanUp() {
   cleaning ??= (async () => {
     if (testProcess && testProcess.exitCode === null) testProcess.kill('SIGTERM');
     if (runtime) await runtime.stop();
+    if (standins) await standins.close();
     rmSync(stateDir, { recursive: true, force: true });
   })();
   return cleaning;
@@ -47,13 +50,19 @@ process.on('SIGINT', () => {
 
 let exitCode = 1;
 try {
-  runtime = await startRuntime({ stateDir });
+  standins = await startModelStandins();
+  runtime = await startRuntime({ stateDir, vars: standins.vars });
   console.log(`runtime ready at ${runtime.url} (state in ${stateDir})`);
   exitCode = await new Promise((resolveCode) => {
     testProcess = spawn(process.execPath, ['--test', '--test-concurrency=1', ...files], {
       cwd: ROOT,
       stdio: 'inherit',
-      env: { ...process.env, RUNTIME_URL: runtime.url },
+      env: {
+        ...process.env,
+        RUNTIME_URL: runtime.url,
+        STANDIN_ANTHROPIC_URL: standins.anthropic.url,
+        STANDIN_OPENAI_URL: standins.openai.url,
+      },
     });
     testProcess.on('exit', (code, signal) => resolveCode(code ?? (signal ? 1 : 0)));
   });
