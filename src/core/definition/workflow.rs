@@ -73,7 +73,7 @@ fn steps(f: &mut Findings<'_>) -> Option<Vec<Step>> {
         if let Some(problem) = id_problem(id) {
             f.error(at, problem);
         } else if index.insert(id.to_string(), i).is_some() {
-            f.error(at, format!("is the id of an earlier step; each step has its own"));
+            f.error(at, "is the id of an earlier step; each step has its own");
         }
     }
     let fallbacks = fallbacks(f, list.len(), &index);

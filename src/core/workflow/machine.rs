@@ -3,87 +3,28 @@
 //! nothing; the same state and input always give the same answer, so a replay repeats it exactly.
 
 use chrono::{DateTime, Duration, Utc};
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+
+pub use super::io::{Action, Command, Decision, Outcome};
 
 use super::eval;
 use super::plan::{Action as Do, OnFailure, Plan, Wait};
 use super::state::{child_run_id, Arrived, Awaiting, Flow, FlowStatus, StepStatus, INBOX_MAX};
 use super::words;
-use crate::core::definition::Ref;
 use crate::core::run::RunError;
-
-/// One input to a workflow run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "command", rename_all = "snake_case")]
-pub enum Command {
-    Start {
-        input: Value,
-    },
-    /// A child run a step started has ended.
-    ChildFinished {
-        step: String,
-        run_id: String,
-        outcome: Outcome,
-    },
-    /// An event sent with `send_run_event`, or a playbook event, delivered to the run.
-    EventArrived {
-        name: String,
-        data: Value,
-    },
-    /// The alarm the run asked for has rung; every time due by `now` is taken.
-    TimerFired,
-    Cancel,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "status", rename_all = "snake_case")]
-pub enum Outcome {
-    Succeeded { output: Value },
-    Failed { error: RunError },
-}
-
-/// What the shell does, in order, once it has kept the new state.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case")]
-pub enum Action {
-    /// Records an event of the run, with its summary.
-    Record {
-        kind: String,
-        summary: String,
-        data: Value,
-    },
-    /// Starts a run of a function as a step of this one, under the given id (a start under an id
-    /// that exists already runs nothing, so a repeated action is harmless).
-    StartChild {
-        step: String,
-        definition: Ref,
-        input: Value,
-        run_id: String,
-    },
-    CancelChildren {
-        run_ids: Vec<String>,
-    },
-    /// Sets the run's alarm; the shell answers it with `TimerFired`.
-    SetTimer {
-        at: DateTime<Utc>,
-    },
-    Finish {
-        output: Value,
-    },
-    Fail {
-        error: RunError,
-    },
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Decision {
-    pub flow: Flow,
-    pub actions: Vec<Action>,
-}
 
 /// The next state of `flow` after `command`, and the actions that carry it out.
 pub fn decide(plan: &Plan, flow: &Flow, command: Command, now: DateTime<Utc>) -> Decision {
+    let same_steps =
+        plan.steps.len() == flow.steps.len() && plan.steps.iter().zip(&flow.steps).all(|(p, s)| p.id == s.id);
+    if !same_steps && !flow.ended() {
+        // The run keeps the version it started with; a state of another version cannot be read.
+        let error =
+            RunError { reason: "plan".into(), detail: "The run's state does not match its workflow's steps.".into() };
+        let mut failed = flow.clone();
+        failed.status = FlowStatus::Failed { error: error.clone() };
+        return Decision { flow: failed, actions: vec![Action::Fail { error }] };
+    }
     let mut m = Machine { plan, flow: flow.clone(), now, moved: Vec::new(), records: Vec::new(), tail: Vec::new() };
     let cause = match m.take(command) {
         Some(cause) => cause,

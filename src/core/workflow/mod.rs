@@ -4,6 +4,7 @@
 
 pub mod eval;
 pub mod filter;
+pub mod io;
 pub mod machine;
 pub mod plan;
 pub mod state;

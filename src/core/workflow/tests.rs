@@ -313,3 +313,11 @@ fn a_replay_decides_the_same_and_never_starts_a_step_twice() {
     let json = serde_json::to_value(&run.flow).unwrap();
     assert_eq!(serde_json::from_value::<Flow>(json).unwrap(), run.flow, "the state keeps as JSON");
 }
+
+#[test]
+fn a_state_of_other_steps_fails_the_run_rather_than_misreading_it() {
+    let plan = plan(PARALLEL).unwrap();
+    let flow = Flow::new("wf1", &crate::core::definition::workflow::plan(EXAMPLE).unwrap());
+    let d = decide(&plan, &flow, Command::Start { input: json!({}) }, t0());
+    assert!(matches!(&d.actions[..], [Action::Fail { error }] if error.reason == "plan"));
+}
