@@ -19,4 +19,4 @@ pub use filter::Filter;
 pub use machine::{decide, Action, Command, Decision, Outcome};
 pub use plan::Plan;
 pub use state::{Flow, FlowStatus, StepStatus};
-pub use trigger::{next_due, Trigger};
+pub use trigger::{next_due, Declared, Fired, Trigger};

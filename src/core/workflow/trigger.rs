@@ -60,6 +60,34 @@ pub fn next_due(trigger: &Trigger, after: DateTime<Utc>) -> Option<DateTime<Utc>
     }
 }
 
+/// What made a trigger fire: the time it was due, or the playbook event it took.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Fired<'e> {
+    Time(DateTime<Utc>),
+    Event { kind: &'e str, data: &'e Value },
+}
+
+impl Declared {
+    /// Whether this trigger starts a run on the playbook event `kind` with `data`.
+    pub fn takes(&self, kind: &str, data: &Value) -> bool {
+        matches!(&self.trigger, Trigger::Event { filter } if filter.matches(kind, data))
+    }
+
+    /// The input of the run it starts: its `input` expressions, given `time` or `event`; without
+    /// them, the event's data, or `{}` for a time.
+    pub fn input(&self, fired: Fired<'_>) -> Result<Value, String> {
+        let scope = match fired {
+            Fired::Time(at) => serde_json::json!({ "time": super::words::time(at) }),
+            Fired::Event { kind, data } => serde_json::json!({ "event": { "kind": kind, "data": data } }),
+        };
+        match (&self.input, fired) {
+            (Some(fields), _) => super::eval::object(fields, &scope),
+            (None, Fired::Event { data, .. }) => Ok(data.clone()),
+            (None, Fired::Time(_)) => Ok(Value::Object(Default::default())),
+        }
+    }
+}
+
 /// Five fields (minute, hour, day of month, month, day of week), names such as MON and JAN,
 /// and nicknames such as @daily; no seconds and no year.
 pub fn parse_cron(pattern: &str) -> Result<Cron, String> {
@@ -264,6 +292,27 @@ mod tests {
         assert_eq!(next_due(&daily, t("2025-06-06T08:00:00Z")), Some(t("2025-06-07T00:00:00Z")));
         assert!(parse_cron("0 0 9 * * *").is_err(), "no seconds field");
         assert!(parse_cron("61 * * * *").is_err());
+    }
+
+    #[test]
+    fn a_fired_trigger_builds_its_input_and_takes_its_events() {
+        let mut filter = Filter::kind("brief_submitted");
+        filter.fields.insert("team".into(), serde_json::json!("marketing"));
+        let by_event = Declared { trigger: Trigger::Event { filter }, input: None };
+        let data = serde_json::json!({"team": "marketing", "file": "a.md"});
+        assert!(by_event.takes("brief_submitted", &data));
+        assert!(!by_event.takes("brief_submitted", &serde_json::json!({"team": "sales"})));
+        assert_eq!(by_event.input(Fired::Event { kind: "brief_submitted", data: &data }), Ok(data.clone()));
+        let fields = vec![("file".to_string(), "event.data.file".to_string())];
+        let shaped = Declared { input: Some(fields), ..by_event };
+        let input = shaped.input(Fired::Event { kind: "brief_submitted", data: &data });
+        assert_eq!(input, Ok(serde_json::json!({"file": "a.md"})));
+        let timed = Declared {
+            trigger: Trigger::Every { seconds: 60 },
+            input: Some(vec![("at".to_string(), "time".to_string())]),
+        };
+        let input = timed.input(Fired::Time(t("2025-06-02T07:00:00Z")));
+        assert_eq!(input, Ok(serde_json::json!({"at": "2025-06-02T07:00:00Z"})));
     }
 
     #[test]
