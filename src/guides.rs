@@ -14,6 +14,9 @@ const SOURCES: &[(&str, &str)] = &[
     ("interaction-function", include_str!("../guides/interaction-function.md")),
     ("prediction-function", include_str!("../guides/prediction-function.md")),
     ("computation-function", include_str!("../guides/computation-function.md")),
+    ("workflow", include_str!("../guides/workflow.md")),
+    ("triggers", include_str!("../guides/triggers.md")),
+    ("events", include_str!("../guides/events.md")),
     ("templates", include_str!("../guides/templates.md")),
 ];
 
@@ -115,6 +118,25 @@ mod worked_examples {
             if let Err(p) = check_extras(true, overview.trim(), Some(diagram)) {
                 panic!("{name}: the overview or diagram is refused: {}", p.detail);
             }
+        }
+    }
+
+    #[test]
+    fn the_workflow_guide_example_passes_the_checks_as_written() {
+        let guide = super::find("workflow").expect("the workflow guide");
+        let source = block(guide.text, "markdown").expect("a markdown block");
+        let overview = block(guide.text, "text").expect("a text block");
+        if let Err(p) = check_document(Kind::Workflow, source) {
+            panic!("the worked example is refused: {:?}", p.errors);
+        }
+        if let Err(p) = check_extras(false, overview.trim(), None) {
+            panic!("the overview is refused: {}", p.detail);
+        }
+        let plan = crate::core::definition::workflow::plan(source).expect("a plan");
+        assert_eq!(plan.steps.len(), 2);
+        for name in ["triggers", "events"] {
+            let guide = super::find(name).unwrap_or_else(|| panic!("no guide {name}"));
+            assert!(guide.text.contains("## Worked example"), "{name}");
         }
     }
 }

@@ -11,6 +11,7 @@ pub mod page;
 pub mod playbook;
 pub mod run;
 pub mod text;
+pub mod workflow;
 
 pub use caller::Caller;
 pub use error::{FieldError, Problem, Reason};

@@ -32,7 +32,7 @@ export const GET_STARTED_TEXT =
 export const WELCOME_START = 'This organization has no playbooks yet.';
 export const GUIDES = [
   'start', 'terminology', 'playbooks', 'reasoning-function', 'lookup-function', 'interaction-function',
-  'prediction-function', 'computation-function', 'templates',
+  'prediction-function', 'computation-function', 'workflow', 'triggers', 'events', 'templates',
 ];
 
 /** The contract's annotation table: [readOnly, destructive, idempotent, openWorld]. */

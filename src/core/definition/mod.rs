@@ -1,7 +1,7 @@
 //! Definitions: a function written as one document, YAML front matter and a template body,
 //! checked by the rules of its type before it is saved.
 
-mod check;
+pub mod check;
 mod computation;
 mod document;
 mod interaction;
@@ -12,8 +12,13 @@ mod reasoning;
 pub mod record;
 pub mod store;
 pub mod template;
+pub mod workflow;
+pub mod workflow_calls;
+mod workflow_graph;
+#[cfg(test)]
+pub(crate) mod workflow_tests;
 
-pub use check::Findings;
+pub use check::{escape, Findings};
 pub use document::Document;
 pub use overview::{check_diagram, check_extras, check_overview};
 pub use record::{Definition, DefinitionStatus, Version};
@@ -64,7 +69,7 @@ impl Kind {
 
     /// Whether this runtime saves and runs definitions of the type yet.
     pub fn served(self) -> bool {
-        !matches!(self, Kind::Generation | Kind::Workflow)
+        self != Kind::Generation
     }
 
     pub fn is_function(self) -> bool {
@@ -81,11 +86,13 @@ impl Kind {
 
     /// The refusal of a type the runtime does not serve yet, at the `type` argument.
     pub fn not_served(self) -> Problem {
-        let served: Vec<&str> = Kind::ALL.iter().filter(|k| k.served()).map(|k| k.as_str()).collect();
+        let functions: Vec<String> =
+            Kind::ALL.iter().filter(|k| k.served() && k.is_function()).map(|k| k.as_str().to_string()).collect();
+        let workflows = if Kind::Workflow.served() { ", and workflows" } else { "" };
         Problem::unavailable(format!(
-            "This runtime does not serve {} definitions yet. It saves {} functions.",
+            "This runtime does not serve {} definitions yet. It saves {} functions{workflows}.",
             self.as_str(),
-            super::text::join_and(&served.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+            super::text::join_and(&functions)
         ))
         .with_kind("type_not_served")
         .with_field("/type", format!("{} is not served yet", self.as_str()))
@@ -156,7 +163,8 @@ pub fn check_document(kind: Kind, source: &str) -> Result<Checked, Problem> {
         Kind::Interaction => interaction::check(&mut f),
         Kind::Computation => computation::check(&mut f),
         Kind::Prediction => prediction::check(&mut f),
-        Kind::Generation | Kind::Workflow => Vec::new(),
+        Kind::Workflow => workflow::check(&mut f),
+        Kind::Generation => Vec::new(),
     };
     f.finish()?;
     Ok(Checked { description, has_page, uses })
@@ -178,8 +186,8 @@ mod tests {
 
     #[test]
     fn unserved_types_say_so() {
-        let p = check_document(Kind::Workflow, "---\n---\n").unwrap_err();
-        assert!(p.detail.contains("not serve workflow definitions yet"), "{}", p.detail);
+        let p = check_document(Kind::Generation, "---\n---\n").unwrap_err();
+        assert!(p.detail.contains("not serve generation definitions yet"), "{}", p.detail);
         assert_eq!(p.errors[0].pointer, "/type");
     }
 }

@@ -1,0 +1,94 @@
+//! The step view: each step of a run in the order it started, then those that never did, with
+//! its status, timing, attempt, child run and error.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::plan::{title, Action, Plan};
+use super::state::{Awaiting, Flow, StepStatus};
+use super::words;
+use crate::core::run::RunError;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StepView {
+    pub step: String,
+    /// The id as summaries read it: `review brief`.
+    pub title: String,
+    pub status: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attempt: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<DateTime<Utc>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<DateTime<Utc>>,
+    /// The child run of the latest attempt, for a step that runs a function.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run_id: Option<String>,
+    /// What a waiting step waits for, or when a retrying one tries again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting_for: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<RunError>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped_because: Option<String>,
+}
+
+pub fn steps(plan: &Plan, flow: &Flow) -> Vec<StepView> {
+    let started = flow.started.iter().filter_map(|id| flow.steps.iter().find(|s| &s.id == id));
+    let never = flow.steps.iter().filter(|s| !flow.started.contains(&s.id));
+    started
+        .chain(never)
+        .map(|s| {
+            let calls = plan.step(&s.id).is_some_and(|p| matches!(p.action, Action::Call { .. }));
+            view(flow, &s.id, &s.status, calls)
+        })
+        .collect()
+}
+
+fn view(flow: &Flow, id: &str, status: &StepStatus, calls: bool) -> StepView {
+    let mut v = StepView {
+        step: id.to_string(),
+        title: title(id),
+        status: status.word().to_string(),
+        attempt: status.attempt(),
+        started_at: status.started_at(),
+        finished_at: None,
+        run_id: None,
+        waiting_for: None,
+        error: None,
+        skipped_because: None,
+    };
+    match status {
+        StepStatus::Running { run_id, .. } => v.run_id = Some(run_id.clone()),
+        StepStatus::Waiting { on: Awaiting::Event { filter, .. }, .. } => {
+            v.waiting_for = Some(format!("the event {}", filter.kind))
+        }
+        StepStatus::Waiting { on: Awaiting::Time { at }, .. } => v.waiting_for = Some(words::time(*at)),
+        StepStatus::Retrying { retry_at, error, .. } => {
+            v.waiting_for = Some(format!("attempt {} at {}", v.attempt.unwrap_or(1) + 1, words::time(*retry_at)));
+            v.error = Some(error.clone());
+        }
+        StepStatus::Succeeded { finished_at, .. } | StepStatus::Cancelled { finished_at, .. } => {
+            v.finished_at = Some(*finished_at)
+        }
+        StepStatus::Failed { finished_at, error, .. } => {
+            v.finished_at = Some(*finished_at);
+            v.error = Some(error.clone());
+        }
+        StepStatus::Skipped { reason, at } => {
+            v.finished_at = Some(*at);
+            v.skipped_because = Some(reason.clone());
+        }
+        StepStatus::Pending => {}
+    }
+    // A step that called a function keeps its child's id after it ends; one whose input had no
+    // value called nothing.
+    let called =
+        !matches!(status, StepStatus::Failed { error, .. } if error.reason == "input" || error.reason == "condition");
+    if let (true, true, None, Some(attempt)) = (calls, called, &v.run_id, status.attempt()) {
+        if status.started_at().is_some() {
+            v.run_id = Some(super::state::child_run_id(&flow.run_id, id, attempt));
+        }
+    }
+    v
+}
