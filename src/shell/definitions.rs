@@ -9,6 +9,8 @@ use crate::core::definition::record::{unknown_definition, Definition, Definition
 use crate::core::definition::store::{
     decide_save, DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView, SaveDecision, LIST_LIMIT_MAX,
 };
+use crate::core::definition::workflow;
+use crate::core::definition::workflow_calls::{check_calls, Callee};
 use crate::core::definition::{Kind, Ref};
 use crate::core::page::split;
 use crate::core::Problem;
@@ -54,6 +56,16 @@ impl Definitions<'_> {
                 writable?;
                 let existing = self.current(save.kind, &save.name)?;
                 let missing = self.missing(&save.uses)?;
+                if save.kind == Kind::Workflow && missing.is_empty() {
+                    let plan = workflow::plan(&save.source)?;
+                    check_calls(&plan, &|r: &Ref| {
+                        let (def, version) = self.current(r.kind, &r.name).ok().flatten()?;
+                        Some(Callee::from_source(
+                            matches!(def.status, DefinitionStatus::Retired { .. }),
+                            &version.source,
+                        ))
+                    })?;
+                }
                 let decision = decide_save(&command, existing.as_ref().map(|(d, v)| (d, v)), &missing)?;
                 match decision {
                     SaveDecision::Unchanged => self.view(save.kind, &save.name, false),

@@ -17,7 +17,7 @@ use crate::core::Problem;
 pub const TOOL: Tool = Tool {
     name: "create_definition",
     title: "Create a function",
-    description: "Save a new function of a playbook from its document (source), its overview, and for a function its diagram. Each part of a job is its own function, of the type its work needs; a workflow owns one job the business does again and again, so a check, a test or a setup is not one. Read the guide of the type first (get_guide reasoning-function, lookup-function, interaction-function, prediction-function or computation-function): every problem in a document is reported at once, each at its place.",
+    description: "Save a new function of a playbook from its document (source), its overview, and for a function its diagram. Each part of a job is its own function, of the type its work needs; a workflow owns one job the business does again and again, so a check, a test or a setup is not one. Read the guide of the type first (get_guide reasoning-function, lookup-function, interaction-function, prediction-function, computation-function or workflow): every problem in a document is reported at once, each at its place.",
     hints: Hints { read_only: false, destructive: true, idempotent: false, open_world: true },
     scope: Scope::PlaybookWrite,
     reach: Reach::Playbook,

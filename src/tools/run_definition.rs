@@ -110,6 +110,13 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             )))
         }
     }
+    if kind == Kind::Workflow {
+        return Err(Problem::unavailable(
+            "This version saves and checks workflows but does not run them yet; run each of its functions with run_definition to try them.",
+        )
+        .with_kind("type_not_run")
+        .with_field("/type", "workflows do not run yet"));
+    }
     let input = a.input.unwrap_or_else(|| json!({}));
     let doc = Document::parse(&view.document)?;
     if let Some(schema) = doc.front.pointer("/input/schema") {

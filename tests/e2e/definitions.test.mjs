@@ -262,9 +262,9 @@ describe('definitions through @modelcontextprotocol/sdk (v1)', () => {
     assert.equal(sent.version, 1, 'a notify through a tool saves');
   });
 
-  test('workflow and generation are refused as not served yet, at /type', async () => {
+  test('generation is refused as not served, at /type', async () => {
     const playbook = await newPlaybook('unserved');
-    for (const type of ['workflow', 'generation']) {
+    for (const type of ['generation']) {
       const calls = [
         ['create_definition', { playbook, type, name: 'later', source: DOCS.computation, overview: OVERVIEW }],
         ['list_definitions', { playbook, type }],
@@ -354,6 +354,6 @@ describe('definitions over the HTTP API', () => {
     problemOf(await request('POST', `${defs}/computation`, { name: 'add-vat', source: DOCS.computation, overview: OVERVIEW, diagram: DIAGRAM }),
       409, 'conflict');
     problemOf(await request('GET', `${defs}/computation/no-such-thing`), 404, 'not_found');
-    problemOf(await request('POST', `${defs}/workflow`, { name: 'later', source: DOCS.computation, overview: OVERVIEW }), 503, 'unavailable');
+    problemOf(await request('POST', `${defs}/generation`, { name: 'later', source: DOCS.computation, overview: OVERVIEW }), 503, 'unavailable');
   });
 });
