@@ -109,7 +109,39 @@ pub fn check_kind(kind: &str) -> Result<(), Problem> {
 }
 
 /// Kinds the runtime records itself; a published event may not take one.
-pub const RECORDED: [&str; 4] = ["run_started", "run_succeeded", "run_failed", "run_cancelled"];
+pub const RECORDED: [&str; 11] = [
+    "run_started",
+    "run_succeeded",
+    "run_failed",
+    "run_cancelled",
+    "model_answered",
+    "interaction_requested",
+    "interaction_answered",
+    "workflow_input_applied",
+    "step_waiting",
+    "step_finished",
+    "step_failed",
+];
+
+/// The most of one field `get_event` shows over MCP; a larger field is shown by its size.
+pub const SHOWN_FIELD_MAX_BYTES: usize = 65_536;
+
+/// The event as an MCP result shows it: each field whole up to `max` bytes of JSON, and a field
+/// larger than that, where it holds no smaller fields to show, by its size alone.
+pub fn shown(value: &Value, max: usize) -> Value {
+    let size = value.to_string().len();
+    if size <= max {
+        return value.clone();
+    }
+    match value {
+        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), shown(v, max))).collect()),
+        Value::Array(items) if items.len() <= 1_000 => Value::Array(items.iter().map(|v| shown(v, max)).collect()),
+        _ => serde_json::json!({
+            "omitted_bytes": size,
+            "note": "This field is larger than the 64 KiB an MCP result shows; GET the event over HTTP to read it whole."
+        }),
+    }
+}
 
 pub fn decode_cursor(token: &str) -> Result<i64, Problem> {
     token
@@ -147,5 +179,22 @@ mod tests {
         let listed = big.listed();
         assert!(listed.get("data").is_none());
         assert!(listed["data_size"].as_u64().unwrap() > 3000);
+    }
+}
+
+#[cfg(test)]
+mod shown_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn large_fields_are_shown_by_their_size() {
+        let event = json!({"kind": "run_started", "data": {"input": {"text": "x".repeat(70_000), "n": 1}}});
+        let s = shown(&event, SHOWN_FIELD_MAX_BYTES);
+        assert_eq!(s["kind"], "run_started");
+        assert_eq!(s["data"]["input"]["n"], 1);
+        assert_eq!(s["data"]["input"]["text"]["omitted_bytes"], 70_002);
+        let small = json!({"data": {"text": "y".repeat(5_000)}});
+        assert_eq!(shown(&small, SHOWN_FIELD_MAX_BYTES), small);
     }
 }

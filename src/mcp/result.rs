@@ -8,12 +8,13 @@ use crate::tools::Output;
 
 pub fn success(output: &Output) -> Value {
     let words = if output.relay { cap(&output.summary, RELAY_MAX) } else { cap(&output.summary, SUMMARY_MAX) };
+    let value = output.over_mcp.as_ref().unwrap_or(&output.value);
     json!({
         "content": [
             { "type": "text", "text": words },
-            { "type": "text", "text": output.value.to_string() }
+            { "type": "text", "text": value.to_string() }
         ],
-        "structuredContent": output.value,
+        "structuredContent": value,
         "isError": false
     })
 }

@@ -6,14 +6,14 @@ use serde_json::{json, Value};
 use super::playbook_summary::playbook_arg;
 use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
-use crate::core::event::EventCommand;
+use crate::core::event::{shown, EventCommand, SHOWN_FIELD_MAX_BYTES};
 use crate::core::text::{cap, SUMMARY_MAX};
 use crate::core::Problem;
 
 pub const TOOL: Tool = Tool {
     name: "get_event",
     title: "Read an event",
-    description: "Read one event of the playbook with every field in full, such as a run's whole input or output, by the event_id list_playbook_events gave.",
+    description: "Read one event of the playbook with every field in full, such as a run's whole input or output, by the event_id list_playbook_events gave. Over MCP a field larger than 64 KiB is shown by its size (omitted_bytes); the HTTP route answers it whole.",
     hints: Hints::READ,
     scope: Scope::PlaybookRead,
     reach: Reach::Playbook,
@@ -52,5 +52,10 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         value["kind"].as_str().unwrap_or(""),
         value["at"].as_str().unwrap_or("")
     );
-    Ok(Output::ok(cap(&said, SUMMARY_MAX), value))
+    let shown = shown(&value, SHOWN_FIELD_MAX_BYTES);
+    let mut output = Output::ok(cap(&said, SUMMARY_MAX), value);
+    if shown != output.value {
+        output.over_mcp = Some(shown);
+    }
+    Ok(output)
 }

@@ -87,15 +87,17 @@ pub struct Output {
     pub relay: bool,
     /// The HTTP status of a success: 201 where a thing was created.
     pub status: u16,
+    /// What an MCP result shows in place of `value`, where it must show less than HTTP answers.
+    pub over_mcp: Option<Value>,
 }
 
 impl Output {
     pub fn ok(summary: String, value: Value) -> Self {
-        Output { summary, value, relay: false, status: 200 }
+        Output { summary, value, relay: false, status: 200, over_mcp: None }
     }
 
     pub fn created(summary: String, value: Value) -> Self {
-        Output { summary, value, relay: false, status: 201 }
+        Output { summary, value, relay: false, status: 201, over_mcp: None }
     }
 }
 

@@ -130,6 +130,17 @@ describe('runs through @modelcontextprotocol/sdk (v1)', () => {
     assert.ok(listed.events[0].data_size > 5000);
     assert.equal(assertToolSuccess(await call('get_event', { event_id: large.event_id })).data.text, big);
 
+    // A run's input beyond 64 KiB: get_event over MCP shows that field by its size, HTTP answers it whole.
+    const note = 'n'.repeat(100_000);
+    const huge = assertToolSuccess(await run({ input: { net: 10, note } }));
+    const hugeHistory = assertToolSuccess(await call('list_playbook_events', { run_id: huge.run_id }));
+    const started = hugeHistory.events.find((e) => e.kind === 'run_started');
+    const overMcp = assertToolSuccess(await call('get_event', { event_id: started.event_id }));
+    assert.equal(overMcp.data.input.net, 10, 'a small field is shown whole');
+    assert.equal(overMcp.data.input.note.omitted_bytes, 100_002);
+    const overHttp = await fetch(`${runtimeUrl()}/v1/orgs/local/playbooks/${playbook}/events/${started.event_id}`).then((r) => r.json());
+    assert.equal(overHttp.data.input.note, note);
+
     assert.deepEqual(pointers(assertToolFailure(await call('publish_event', { kind: 'Month Closed' }), 'invalid_input')), ['/kind']);
     assert.deepEqual(pointers(assertToolFailure(await call('publish_event', { kind: 'run_started' }), 'invalid_input')), ['/kind']);
     assertToolFailure(await call('get_event', { event_id: 'ev_999999' }), 'not_found');
