@@ -49,11 +49,12 @@ export function freePort() {
 
 /**
  * Runs `wrangler dev` for the runtime and waits until it serves.
- * @param {{stateDir: string, port?: number, localUser?: string, timeoutMs?: number, config?: string}} options
+ * @param {{stateDir: string, port?: number, localUser?: string, timeoutMs?: number, config?: string, pollMs?: number}} options
  *   config: another wrangler configuration file (default: the repository's wrangler.toml)
+ *   pollMs: how often to ask whether it serves yet (scripts/bench asks often, to time start-up)
  * @returns {Promise<{url: string, port: number, stop: () => Promise<void>, logs: () => string}>}
  */
-export async function startRuntime({ stateDir, port, localUser = 'tester', timeoutMs = 90_000, config } = {}) {
+export async function startRuntime({ stateDir, port, localUser = 'tester', timeoutMs = 90_000, config, pollMs = 250 } = {}) {
   if (!stateDir) throw new Error('startRuntime needs a stateDir');
   mkdirSync(stateDir, { recursive: true });
   const listenPort = port ?? (await freePort());
@@ -145,7 +146,7 @@ export async function startRuntime({ stateDir, port, localUser = 'tester', timeo
     } catch (error) {
       lastError = error.cause?.code ?? error.message;
     }
-    await sleep(250);
+    await sleep(pollMs);
   }
   await stop();
   throw new Error(`runtime at ${url} did not answer GET /v1/guides within ${timeoutMs} ms (${lastError})\n--- log ---\n${log}`);
