@@ -49,12 +49,13 @@ export function freePort() {
 
 /**
  * Runs `wrangler dev` for the runtime and waits until it serves.
- * @param {{stateDir: string, port?: number, localUser?: string, timeoutMs?: number, config?: string, pollMs?: number}} options
+ * @param {{stateDir: string, port?: number, localUser?: string, timeoutMs?: number, config?: string, pollMs?: number, extraArgs?: string[]}} options
  *   config: another wrangler configuration file (default: the repository's wrangler.toml)
  *   pollMs: how often to ask whether it serves yet (scripts/bench asks often, to time start-up)
+ *   extraArgs: more arguments for `wrangler dev` (scripts/bench passes `--log-level warn`)
  * @returns {Promise<{url: string, port: number, stop: () => Promise<void>, logs: () => string}>}
  */
-export async function startRuntime({ stateDir, port, localUser = 'tester', timeoutMs = 90_000, config, pollMs = 250 } = {}) {
+export async function startRuntime({ stateDir, port, localUser = 'tester', timeoutMs = 90_000, config, pollMs = 250, extraArgs = [] } = {}) {
   if (!stateDir) throw new Error('startRuntime needs a stateDir');
   mkdirSync(stateDir, { recursive: true });
   const listenPort = port ?? (await freePort());
@@ -71,6 +72,7 @@ export async function startRuntime({ stateDir, port, localUser = 'tester', timeo
     '--live-reload=false',
   ];
   if (config) args.push('--config', config);
+  args.push(...extraArgs);
   const env = {
     ...process.env,
     // node_modules/.bin first: wrangler's `#!/usr/bin/env node` then finds Node 22.
