@@ -35,8 +35,8 @@ export function report(r) {
   push(`# Auto Runtime bench`, '');
   push(`${machine.date} · commit ${machine.commit} · ${machine.cores} cores (${machine.model}) · Node ${machine.node} · ` +
     `load average ${machine.load} before, ${machine.loadAfter} after · ${cfg.quick ? '**quick mode** · ' : ''}` +
-    `each load ${cfg.seconds} s per concurrency (${conc.join(', ')}) after a ${cfg.warmupSeconds} s warm-up · ` +
-    `whole run ${r.seconds.toFixed(0)} s.`, '');
+    `each load ${cfg.seconds} s per concurrency (${conc.join(', ')}), longer (up to ${cfg.maxSeconds} s) where four rounds of requests would not fit, after a ${cfg.warmupSeconds} s warm-up · ` +
+    `whole run ${r.seconds.toFixed(0)} s, of which builds ${r.builds.reduce((t, b) => t + b.seconds, 0).toFixed(0)} s.`, '');
   push('Everything ran in local workerd (`wrangler dev`) on 127.0.0.1, loaded by autocannon from the same machine ' +
     '(the load generator shares the cores). Latencies in milliseconds. Each ratio is this runtime\'s figure divided ' +
     'by the other\'s, given as req/s · p50 · p99: below 1 for req/s, above 1 for latency, means slower.', '');
