@@ -200,9 +200,10 @@ async function seed(base, playbook, kind, target, until) {
   while (stored < target) {
     const left = (until - Date.now()) / 1000;
     const rate = spent > 0 ? stored / spent : 0;
-    let step = Math.min(target - stored, 5000);
-    if (rate > 0) step = Math.min(step, Math.floor(rate * left));
-    if (left <= 1 || step < 50) break;
+    // A small first step learns the rate; later steps take what the rate says fits in the time left.
+    let step = Math.min(target - stored, rate > 0 ? 5000 : 8 * CFG.seedConnections);
+    if (rate > 0) step = Math.min(step, Math.floor(rate * left * 0.9));
+    if (left <= 1 || step < Math.min(50, target - stored)) break;
     const r = await load({
       url, method: 'POST', headers: { 'content-type': 'application/json' }, body,
       connections: CFG.seedConnections, amount: step, timeoutSeconds: 60,
