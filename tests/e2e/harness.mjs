@@ -49,12 +49,14 @@ export function freePort() {
 
 /**
  * Runs `wrangler dev` for the runtime and waits until it serves.
- * @param {{stateDir: string, port?: number, localUser?: string, timeoutMs?: number, config?: string, vars?: Record<string, string>}} options
+ * @param {{stateDir: string, port?: number, localUser?: string, timeoutMs?: number, config?: string, vars?: Record<string, string>, pollMs?: number, extraArgs?: string[]}} options
  *   config: another wrangler configuration file (default: the repository's wrangler.toml)
  *   vars: more variables for the Worker, such as where the model providers are
+ *   pollMs: how often to ask whether it serves yet (scripts/bench asks often, to time start-up)
+ *   extraArgs: more arguments for `wrangler dev` (scripts/bench passes `--log-level warn`)
  * @returns {Promise<{url: string, port: number, stop: () => Promise<void>, logs: () => string}>}
  */
-export async function startRuntime({ stateDir, port, localUser = 'tester', timeoutMs = 90_000, config, vars = {} } = {}) {
+export async function startRuntime({ stateDir, port, localUser = 'tester', timeoutMs = 90_000, config, vars = {}, pollMs = 250, extraArgs = [] } = {}) {
   if (!stateDir) throw new Error('startRuntime needs a stateDir');
   mkdirSync(stateDir, { recursive: true });
   const listenPort = port ?? (await freePort());
@@ -72,6 +74,7 @@ export async function startRuntime({ stateDir, port, localUser = 'tester', timeo
   ];
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
   if (config) args.push('--config', config);
+  args.push(...extraArgs);
   const env = {
     ...process.env,
     // node_modules/.bin first: wrangler's `#!/usr/bin/env node` then finds Node 22.
@@ -147,7 +150,7 @@ export async function startRuntime({ stateDir, port, localUser = 'tester', timeo
     } catch (error) {
       lastError = error.cause?.code ?? error.message;
     }
-    await sleep(250);
+    await sleep(pollMs);
   }
   await stop();
   throw new Error(`runtime at ${url} did not answer GET /v1/guides within ${timeoutMs} ms (${lastError})\n--- log ---\n${log}`);

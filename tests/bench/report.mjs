@@ -1,0 +1,166 @@
+// The bench's results as Markdown: the floors, the runtime's rows with their ratios, the TypeScript
+// server, the sizes, the start-up, and how the stored rows were seeded. Every ratio divides this
+// runtime's figure by the other's, both measured in the same run.
+import { LIMIT_FREE, LIMIT_PAID } from './size.mjs';
+
+const int = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—');
+const ms = (n) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(2) : n.toFixed(1)) : '—');
+const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? (a / b).toFixed(2) : '—');
+const bytes = (n) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(2)} MiB` : `${(n / 1024).toFixed(1)} KiB`);
+const pct = (n, of) => `${((100 * n) / of).toFixed(0)}%`;
+
+/** "a · b · c": req/s, p50 and p99 of one measurement divided by another's. */
+function ratios(m, base) {
+  if (!base) return '—';
+  return `${ratio(m.rps, base.rps)} · ${ratio(m.p50, base.p50)} · ${ratio(m.p99, base.p99)}`;
+}
+
+function atConcurrency(series, connections) {
+  return series?.find((m) => m.connections === connections);
+}
+
+const FLOORS = {
+  static: { name: 'no state', what: 'JavaScript Worker answering a fixed JSON; no Durable Object, no wasm' },
+  rustStatic: { name: 'no state (Rust)', what: 'the Rust floor Worker answering a fixed JSON, no Durable Object' },
+  read: { name: 'DO read', what: 'Rust Worker → Durable Object → one SQLite row read' },
+  write: { name: 'DO write', what: 'Rust Worker → Durable Object → one SQLite row written and read' },
+};
+
+export function report(r) {
+  const { cfg, machine } = r;
+  const lines = [];
+  const push = (...l) => lines.push(...l);
+  const conc = cfg.concurrencies;
+
+  push(`# Auto Runtime bench`, '');
+  push(`${machine.date} · commit ${machine.commit} · ${machine.cores} cores (${machine.model}) · Node ${machine.node} · ` +
+    `load average ${machine.load} before, ${machine.loadAfter} after · ${cfg.quick ? '**quick mode** · ' : ''}` +
+    `each load ${cfg.seconds} s per concurrency (${conc.join(', ')}), longer (up to ${cfg.maxSeconds} s) where four rounds of requests would not fit, after a ${cfg.warmupSeconds} s warm-up · ` +
+    `whole run ${r.seconds.toFixed(0)} s, of which builds ${r.builds.reduce((t, b) => t + b.seconds, 0).toFixed(0)} s.`, '');
+  push('Everything ran in local workerd (`wrangler dev`) on 127.0.0.1, loaded by autocannon from the same machine ' +
+    '(the load generator shares the cores). Latencies in milliseconds. Each ratio is this runtime\'s figure divided ' +
+    'by the other\'s, given as req/s · p50 · p99: below 1 for req/s, above 1 for latency, means slower.', '');
+
+  // ---- the runtime ----
+  push('## The runtime against its floors and against a TypeScript MCP server', '');
+  push('| Operation | Floor | Conc. | req/s | p50 | p99 | ÷ floor | ÷ TypeScript | Failed |');
+  push('|---|---|--:|--:|--:|--:|--:|--:|--:|');
+  const R = r.runtime;
+  const rows = [
+    { label: `\`tools/list\` (${R.toolCount ?? '?'} tools)`, data: R['tools/list'], floor: 'static', ts: r.ts['tools/list'] },
+    { label: '`get_playbook`', data: R.get_playbook, floor: 'read', ts: r.ts.get_playbook },
+    { label: '`create_playbook`', data: R.create_playbook, floor: 'write', ts: r.ts.create_playbook },
+    { label: '`run_definition` of a computation', data: R.run_definition, floor: 'write' },
+    { label: '20-step workflow, start to finish', data: R.workflow, floor: 'write', perStep: 20 },
+  ];
+  for (const list of R.lists ?? []) {
+    rows.push({ label: `\`list_runs\`, one page of 20, ${int(list.runs)} runs stored`, data: list.listRuns, floor: 'read' });
+  }
+  for (const list of R.lists ?? []) {
+    rows.push({ label: `\`list_playbook_events\`, one page of 50, ${int(list.events)} events stored`, data: list.listEvents, floor: 'read' });
+  }
+  if (!cfg.bigRows) {
+    rows.push({ label: '`list_runs`, `list_playbook_events` with 100,000 rows stored', data: { unavailable: 'not measured in quick mode' } });
+  }
+  for (const row of rows) {
+    if (!row.data || row.data.unavailable) {
+      push(`| ${row.label} | ${row.floor ? FLOORS[row.floor].name : '—'} | — | ${row.data?.unavailable ?? 'not measured'} | | | | | |`);
+      continue;
+    }
+    for (const c of conc) {
+      const m = atConcurrency(row.data, c);
+      const floor = atConcurrency(r.floors[row.floor], c);
+      const ts = atConcurrency(row.ts, c);
+      push(`| ${c === conc[0] ? row.label : ''} | ${c === conc[0] ? FLOORS[row.floor].name : ''} | ${c} | ${int(m.rps)} | ` +
+        `${ms(m.p50)} | ${ms(m.p99)} | ${ratios(m, floor)} | ${ts ? ratios(m, ts) : '—'} | ${m.failed + m.errors} |`);
+    }
+  }
+  push('');
+
+  // Whether a page costs more with more rows stored.
+  const small = R.lists?.find((l) => l.size === 'small');
+  const big = R.lists?.find((l) => l.size === 'big');
+  if (small && big) {
+    push(`### A page with ${int(big.runs)} runs / ${int(big.events)} events stored, against ${int(small.runs)} / ${int(small.events)}`, '');
+    push('Big divided by small, req/s · p50 · p99 (1.00 · 1.00 · 1.00: the cost does not grow with the rows).', '');
+    push('| Operation | ' + conc.map((c) => `Conc. ${c}`).join(' | ') + ' |');
+    push('|---|' + conc.map(() => '--:').join('|') + '|');
+    push('| `list_runs` | ' + conc.map((c) => ratios(atConcurrency(big.listRuns, c), atConcurrency(small.listRuns, c))).join(' | ') + ' |');
+    push('| `list_playbook_events` | ' + conc.map((c) => ratios(atConcurrency(big.listEvents, c), atConcurrency(small.listEvents, c))).join(' | ') + ' |');
+    push('');
+  }
+
+  // ---- the floors ----
+  push('## The floors: this machine\'s limits, built by the bench', '');
+  push('| Floor | What it does | Conc. | req/s | p50 | p99 |');
+  push('|---|---|--:|--:|--:|--:|');
+  for (const key of ['static', 'rustStatic', 'read', 'write']) {
+    for (const c of conc) {
+      const m = atConcurrency(r.floors[key], c);
+      if (!m) continue;
+      push(`| ${c === conc[0] ? FLOORS[key].name : ''} | ${c === conc[0] ? FLOORS[key].what : ''} | ${c} | ${int(m.rps)} | ${ms(m.p50)} | ${ms(m.p99)} |`);
+    }
+  }
+  push('');
+
+  // ---- the TypeScript server ----
+  push('## The TypeScript MCP server (`@modelcontextprotocol/sdk`, playbooks in one Durable Object)', '');
+  push('| Operation | Floor | Conc. | req/s | p50 | p99 | ÷ floor | Failed |');
+  push('|---|---|--:|--:|--:|--:|--:|--:|');
+  for (const [op, floorKey] of [['tools/list', 'static'], ['get_playbook', 'read'], ['create_playbook', 'write']]) {
+    for (const c of conc) {
+      const m = atConcurrency(r.ts[op], c);
+      if (!m) continue;
+      push(`| ${c === conc[0] ? `\`${op}\`${op === 'tools/list' ? ' (2 tools)' : ''}` : ''} | ${c === conc[0] ? FLOORS[floorKey].name : ''} | ${c} | ` +
+        `${int(m.rps)} | ${ms(m.p50)} | ${ms(m.p99)} | ${ratios(m, atConcurrency(r.floors[floorKey], c))} | ${m.failed + m.errors} |`);
+    }
+  }
+  push('');
+
+  // ---- size ----
+  push('## Size of the upload', '');
+  push(`What \`wrangler deploy\` would send, from its dry run, gzip level 9. Cloudflare's limits: ${bytes(LIMIT_FREE)} compressed on the free plan, ${bytes(LIMIT_PAID)} on paid.`, '');
+  push('| Worker | wasm raw | wasm gzip | upload raw | upload gzip | of free limit | of paid limit | wrangler says |');
+  push('|---|--:|--:|--:|--:|--:|--:|---|');
+  for (const [name, s] of [['Auto Runtime', r.size?.runtime], ['TypeScript MCP server', r.size?.ts]]) {
+    if (!s) continue;
+    push(`| ${name} | ${s.wasm ? bytes(s.wasm.raw) : '—'} | ${s.wasm ? bytes(s.wasm.gzip) : '—'} | ${bytes(s.raw)} | ${bytes(s.gzip)} | ` +
+      `${pct(s.gzip, LIMIT_FREE)} | ${pct(s.gzip, LIMIT_PAID)} | ${s.wranglerSays ?? '—'} |`);
+  }
+  push('');
+
+  // ---- start-up ----
+  push('## Start-up', '');
+  push('From starting `wrangler dev` (a cold workerd process, empty state) to the first HTTP answer, asked every 10 ms. ' +
+    'It includes wrangler\'s own start, which the JavaScript floor\'s figure shows.', '');
+  push('| Worker | First answer after (ms) | ÷ JavaScript floor |');
+  push('|---|--:|--:|');
+  const jsStart = r.startup.find((s) => s.floor)?.ms;
+  for (const s of r.startup) push(`| ${s.name} | ${int(s.ms)} | ${ratio(s.ms, jsStart)} |`);
+  push('');
+
+  // ---- seeding ----
+  push('## Stored rows and how they were seeded', '');
+  for (const s of r.seeding) {
+    const { runs, events } = s;
+    push(`- ${s.size === 'small' ? 'Small' : 'Large'}: ${int(runs.stored)} runs in ${runs.seconds.toFixed(1)} s ` +
+      `(${int(runs.stored / runs.seconds)}/s, \`POST …/definitions/computation/add-vat/run\`, ${cfg.seedConnections} at a time)` +
+      `; ${int(events.stored)} published events in another playbook in ${events.seconds.toFixed(1)} s ` +
+      `(${int(events.stored / events.seconds)}/s, \`POST …/events\`, ${cfg.seedConnections} at a time).` +
+      (runs.failed || events.failed ? ` ${runs.failed + events.failed} requests failed and stored nothing.` : ''));
+    for (const seeded of [runs, events]) {
+      if (seeded.stored < seeded.target) {
+        push(`  Only ${int(seeded.stored)} of the ${int(seeded.target)} ${seeded.kind} asked for: at ${int(seeded.stored / seeded.seconds)} a second, ` +
+          `that is what fit in its share of the time the ${cfg.budgetSeconds}-second budget left after the other measurements ` +
+          '(set BENCH_BUDGET_SECONDS higher to store them all).');
+      }
+    }
+  }
+  push('');
+
+  // ---- builds ----
+  push('## Builds', '');
+  for (const b of r.builds) push(`- ${b.label}: ${b.reused ? 'fresh, reused' : `built in ${b.seconds.toFixed(0)} s`}`);
+  push('');
+  return lines.join('\n');
+}
