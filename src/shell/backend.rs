@@ -18,8 +18,9 @@ use crate::core::run::store::{
     AnswerRun, IndexCommand, RequestCommand, RequestPage, RunEntry, RunPage, RunQuery, StartRun,
 };
 use crate::core::run::{check_run_id, Run};
+use crate::core::Caller;
 use crate::core::Problem;
-use crate::tools::Backend;
+use crate::tools::{Backend, Ctx};
 use serde_json::Value;
 
 pub struct Objects<'e> {
@@ -44,6 +45,18 @@ fn stub(env: &Env, binding: &str, name: &str) -> Result<Stub, Problem> {
 }
 
 impl Objects<'_> {
+    /// What one operation is handed: the caller, this backend, the time, fresh randomness for an
+    /// id, and the model settings.
+    pub fn context<'a>(&'a self, caller: &'a Caller) -> Result<Ctx<'a>, Problem> {
+        Ok(Ctx {
+            caller,
+            backend: self,
+            now: super::env::now(),
+            random: super::env::random()?,
+            models: super::models::settings(self.env),
+        })
+    }
+
     async fn to_playbook<T: serde::de::DeserializeOwned>(
         &self,
         org: &str,

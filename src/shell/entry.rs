@@ -9,7 +9,6 @@ use crate::api::{self, HttpRequest, Reply};
 use crate::core::Problem;
 use crate::mcp::endpoint::Endpoint;
 use crate::mcp::transport::origin_allowed;
-use crate::tools::Ctx;
 
 #[event(fetch)]
 async fn fetch(mut req: Request, env: Env, _ctx: Context) -> worker::Result<Response> {
@@ -42,17 +41,10 @@ async fn fetch(mut req: Request, env: Env, _ctx: Context) -> worker::Result<Resp
                 Ok(b) => b,
                 Err(p) => return send(Reply::problem(&p)),
             };
-            let random = match env::random() {
-                Ok(r) => r,
-                Err(p) => return send(Reply::problem(&p)),
-            };
             let backend = Objects { env: &env };
-            let ctx = Ctx {
-                caller: &caller,
-                backend: &backend,
-                now: env::now(),
-                random,
-                models: super::models::settings(&env),
+            let ctx = match backend.context(&caller) {
+                Ok(ctx) => ctx,
+                Err(p) => return send(Reply::problem(&p)),
             };
             let method = req.method().to_string();
             let content_type = req.headers().get("content-type").ok().flatten();

@@ -11,13 +11,12 @@ use worker::{Delay, Env, Request, Response};
 
 use super::backend::Objects;
 use super::entry::{read_limited, send};
-use super::env::{self, Settings};
+use super::env::Settings;
 use crate::api::Reply;
 use crate::core::{Caller, Problem, Reason};
 use crate::mcp::endpoint::Endpoint;
 use crate::mcp::jsonrpc;
 use crate::mcp::transport::{self, Era, Item, Plan, Post};
-use crate::tools::Ctx;
 
 const HEARTBEAT: Duration = Duration::from_secs(5);
 
@@ -87,18 +86,9 @@ fn answer_all(
         for item in items {
             let answer = match item {
                 Item::Invalid(e) => jsonrpc::failure(&Value::Null, &e),
-                Item::Request { id, method, params } => match env::random() {
+                Item::Request { id, method, params } => match backend.context(&caller) {
                     Err(p) => jsonrpc::failure(&id, &jsonrpc::RpcError::new(jsonrpc::INTERNAL_ERROR, p.detail)),
-                    Ok(random) => {
-                        let ctx = Ctx {
-                            caller: &caller,
-                            backend: &backend,
-                            now: env::now(),
-                            random,
-                            models: super::models::settings(&env),
-                        };
-                        crate::mcp::server::answer(&ctx, &endpoint, &era, &id, &method, &params).await
-                    }
+                    Ok(ctx) => crate::mcp::server::answer(&ctx, &endpoint, &era, &id, &method, &params).await,
                 },
             };
             answers.push(answer);
