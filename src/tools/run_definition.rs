@@ -15,6 +15,7 @@ use crate::core::event::EventCommand;
 use crate::core::model::resolve;
 use crate::core::run::forecast::EVENTS_MAX;
 use crate::core::run::lookup::READ_MAX;
+use crate::core::run::reason::model_and_tools;
 use crate::core::run::store::{check_back_seconds, StartRun};
 use crate::core::run::{check_input, check_run_id, run_id, Run, RunStatus};
 use crate::core::text::{join_and, quote};
@@ -65,14 +66,9 @@ struct Args {
 /// A reasoning function's model and tools must be reachable before anything is sent: a model the
 /// operator did not set up or allow, or a tool no tool server offers, is refused here.
 fn reachable(ctx: &Ctx<'_>, doc: &Document<'_>, name: &str) -> Result<(), Problem> {
-    let model = doc.front.get("model").and_then(Value::as_str).unwrap_or_default();
-    resolve(&ctx.models, model)?;
-    let tools: Vec<String> = doc
-        .front
-        .get("tools")
-        .and_then(Value::as_array)
-        .map(|t| t.iter().filter_map(Value::as_str).map(quote).collect())
-        .unwrap_or_default();
+    let (model, tools) = model_and_tools(&doc.front);
+    resolve(&ctx.models, &model)?;
+    let tools: Vec<String> = tools.iter().map(|t| quote(t)).collect();
     if !tools.is_empty() {
         return Err(Problem::unavailable(format!(
             "The reasoning function {} names the tools {}, and no tool server of this runtime offers them, so nothing was run. Whoever runs the runtime sets up tool servers; until then, a function without tools runs.",

@@ -178,10 +178,8 @@ pub fn summary(result: &Value) -> String {
             }
         })
         .collect();
-    let mut owners: Vec<String> = models.iter().map(|e| field(e, "owned_by")).collect();
-    owners.dedup();
-    owners.sort();
-    owners.dedup();
+    let owners: Vec<String> =
+        models.iter().map(|e| field(e, "owned_by")).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
     let mut text = if shown.is_empty() {
         "This server can call no listed model yet.".to_string()
     } else {

@@ -22,16 +22,21 @@ pub struct Prepared {
     pub call: Call,
 }
 
-/// Writes the prompt: the system block and the rest of the body, each rendered over `input`.
-pub fn prepare(source: &str, input: &Value) -> Result<Prepared, RunError> {
-    let doc = Document::parse(source).map_err(|p| fail("document", p.detail))?;
-    let model = doc.front.get("model").and_then(Value::as_str).unwrap_or_default().to_string();
-    let tools = doc
-        .front
+/// The model a reasoning function's front matter names, and the tools it may call.
+pub fn model_and_tools(front: &Value) -> (String, Vec<String>) {
+    let model = front.get("model").and_then(Value::as_str).unwrap_or_default().to_string();
+    let tools = front
         .get("tools")
         .and_then(Value::as_array)
         .map(|t| t.iter().filter_map(Value::as_str).map(str::to_string).collect())
         .unwrap_or_default();
+    (model, tools)
+}
+
+/// Writes the prompt: the system block and the rest of the body, each rendered over `input`.
+pub fn prepare(source: &str, input: &Value) -> Result<Prepared, RunError> {
+    let doc = Document::parse(source).map_err(|p| fail("document", p.detail))?;
+    let (model, tools) = model_and_tools(&doc.front);
     let (system, user) = match find_block(doc.body, "system") {
         Some((whole, inside)) => {
             (Some(&doc.body[inside]), format!("{}{}", &doc.body[..whole.start], &doc.body[whole.end..]))
