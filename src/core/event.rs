@@ -23,6 +23,9 @@ pub struct NewEvent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_id: Option<String>,
     pub data: Value,
+    /// The run whose history holds the event: a workflow run for its steps' runs. Kept, not shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -173,6 +176,7 @@ mod tests {
                 at: "t".into(),
                 summary: "s".into(),
                 run_id: None,
+                family: None,
                 data: json!({"x": "y".repeat(3000)}),
             },
         };

@@ -5,7 +5,7 @@ use worker::{Env, Stub};
 
 use super::do_rpc::{
     self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET, PLAYBOOK_REQUESTS,
-    PLAYBOOK_RUNS, RUN_ANSWER, RUN_CANCEL, RUN_GET, RUN_START,
+    PLAYBOOK_RUNS, RUN_ANSWER, RUN_CANCEL, RUN_EVENT, RUN_GET, RUN_START,
 };
 use super::env::{CATALOG, ORGANIZATIONS, PLAYBOOKS, RUNS};
 use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
@@ -35,6 +35,11 @@ pub fn organization(env: &Env, org: &str) -> Result<Stub, Problem> {
 /// The object of a playbook, named by its org and id so that no two orgs share one.
 pub fn playbook(env: &Env, org: &str, id: &str) -> Result<Stub, Problem> {
     stub(env, PLAYBOOKS, &format!("{org}/{id}"))
+}
+
+/// The object of a run, named by its org, playbook and run id.
+pub fn run(env: &Env, org: &str, playbook: &str, run_id: &str) -> Result<Stub, Problem> {
+    stub(env, RUNS, &format!("{org}/{playbook}/{run_id}"))
 }
 
 fn stub(env: &Env, binding: &str, name: &str) -> Result<Stub, Problem> {
@@ -86,7 +91,7 @@ impl Objects<'_> {
     }
 
     fn run_object(&self, org: &str, playbook: &str, run_id: &str) -> Result<Stub, Problem> {
-        stub(self.env, RUNS, &format!("{org}/{playbook}/{run_id}"))
+        run(self.env, org, playbook, run_id)
     }
 }
 
@@ -144,6 +149,21 @@ impl Backend for Objects<'_> {
             check_run_id(run_id)?;
             let object = self.run_object(org, pb, run_id)?;
             do_rpc::call(&object, RUN_CANCEL, &serde_json::json!({ "run_id": run_id })).await
+        })
+    }
+
+    fn send_run_event<'a>(
+        &'a self,
+        org: &'a str,
+        pb: &'a str,
+        run_id: &'a str,
+        name: &'a str,
+        data: Value,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
+        Box::pin(async move {
+            let object = self.run_object(org, pb, run_id)?;
+            let sent = serde_json::json!({ "run_id": run_id, "name": name, "data": data });
+            do_rpc::call(&object, RUN_EVENT, &sent).await
         })
     }
 

@@ -19,6 +19,8 @@ pub const RUN_ANSWER: &str = "/answer";
 pub const RUN_CANCEL: &str = "/cancel";
 pub const RUN_START: &str = "/start";
 pub const RUN_GET: &str = "/get";
+pub const RUN_CHILD: &str = "/child";
+pub const RUN_EVENT: &str = "/event";
 
 /// Sends `body` to the object's `endpoint` and reads its reply.
 pub async fn call<T: DeserializeOwned>(stub: &Stub, endpoint: &str, body: &impl Serialize) -> Result<T, Problem> {

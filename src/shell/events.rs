@@ -20,6 +20,12 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE INDEX IF NOT EXISTS events_of_run ON events (run_id, position);
 ";
 
+/// Added after the first release: a playbook that was created before it gains the column here.
+pub const FAMILY: [&str; 2] = [
+    "ALTER TABLE events ADD COLUMN family TEXT",
+    "CREATE INDEX IF NOT EXISTS events_of_family ON events (family, position)",
+];
+
 #[derive(Deserialize)]
 struct Row {
     position: i64,
@@ -40,6 +46,7 @@ impl Row {
                 summary: self.summary,
                 run_id: self.run_id,
                 data: serde_json::from_str(&self.data).unwrap_or(Value::Null),
+                family: None,
             },
         }
     }
@@ -84,11 +91,12 @@ impl Events<'_> {
         let rows: Vec<Row> = self
             .sql
             .exec(
-                "INSERT INTO events (kind, at, run_id, summary, data) VALUES (?, ?, ?, ?, ?) RETURNING *",
+                "INSERT INTO events (kind, at, run_id, family, summary, data) VALUES (?, ?, ?, ?, ?, ?) RETURNING *",
                 vec![
                     e.kind.clone().into(),
                     e.at.clone().into(),
                     e.run_id.clone().into(),
+                    e.family.clone().or_else(|| e.run_id.clone()).into(),
                     e.summary.clone().into(),
                     e.data.to_string().into(),
                 ],
@@ -116,10 +124,11 @@ impl Events<'_> {
         let limit = q.limit.clamp(1, LIST_LIMIT_MAX);
         let kind = q.kind.clone().unwrap_or_default();
         let rows: Vec<Row> = match &q.run_id {
-            // One run's history reads as it happened.
+            // One run's history reads as it happened, with the runs its steps started.
             Some(run_id) => self.sql.exec(
-                "SELECT * FROM events WHERE run_id = ? AND position > ? AND (? = '' OR kind = ?) ORDER BY position LIMIT ?",
+                "SELECT * FROM events WHERE (family = ? OR (family IS NULL AND run_id = ?)) AND position > ? AND (? = '' OR kind = ?) ORDER BY position LIMIT ?",
                 vec![
+                    run_id.clone().into(),
                     run_id.clone().into(),
                     q.after.unwrap_or(0).into(),
                     kind.clone().into(),

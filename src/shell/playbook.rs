@@ -43,6 +43,12 @@ impl DurableObject for PlaybookObject {
         if let Err(e) = sql.exec(&schema, None) {
             worker::console_error!("playbook schema: {e}");
         }
+        // These columns exist already in every playbook but the oldest: their refusal is expected.
+        let _ = sql.exec(events::FAMILY[0], None);
+        let _ = sql.exec(runs_index::WITHIN, None);
+        if let Err(e) = sql.exec(events::FAMILY[1], None) {
+            worker::console_error!("playbook schema: {e}");
+        }
         PlaybookObject { sql }
     }
 

@@ -5,28 +5,36 @@
 //! the playbook has kept it with the run's state, so nothing is lost when the playbook cannot be
 //! reached for a moment: every later call to the run reports what still waits, before it answers.
 
+use std::cell::Cell;
+
 use serde::Deserialize;
 use serde_json::{json, Value};
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
-use super::backend::playbook as playbook_object;
+use super::backend::{playbook as playbook_object, run as run_object};
 use super::do_rpc::{
-    self, PLAYBOOK_EVENTS, PLAYBOOK_REQUESTS, PLAYBOOK_RUNS, RUN_ANSWER, RUN_CANCEL, RUN_GET, RUN_START,
+    self, PLAYBOOK_EVENTS, PLAYBOOK_REQUESTS, PLAYBOOK_RUNS, RUN_ANSWER, RUN_CANCEL, RUN_CHILD, RUN_EVENT, RUN_GET,
+    RUN_START,
 };
-use super::models::{self, Unanswered};
 use super::playbook::storage;
 use crate::core::definition::Kind;
 use crate::core::event::{EventCommand, NewEvent};
-use crate::core::model::{resolve, wire};
 use crate::core::run::reason::{self, Prepared};
 use crate::core::run::store::{AnswerRun, IndexCommand, OpenRequest, Report, RequestCommand, StartRun};
 use crate::core::run::{compute, decide_start, forecast, interaction, lookup, Run, RunError, RunStatus, Start};
 use crate::core::text::{capitalized, quote};
+use crate::core::workflow::Outcome;
 use crate::core::Problem;
+
+mod flow;
+mod reasoning;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS run (id TEXT PRIMARY KEY, record TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, report TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS flow (id INTEGER PRIMARY KEY CHECK (id = 1), plan TEXT NOT NULL, state TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS todo (seq INTEGER PRIMARY KEY AUTOINCREMENT, action TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS deferred (id INTEGER PRIMARY KEY CHECK (id = 1), call TEXT NOT NULL, asked INTEGER NOT NULL);
 ";
 
 #[durable_object]
@@ -34,12 +42,15 @@ pub struct RunObject {
     state: State,
     sql: SqlStorage,
     env: Env,
+    /// Whether an alarm is carrying out the workflow's actions; another waits for it to finish.
+    driving: Cell<bool>,
 }
 
-/// How a start left the run: answered, or waiting for its model.
+/// How a start left the run: answered, waiting for its model, or carried on by the alarm.
 enum Begun {
     Answered(Run),
     Reasoning(Run, Prepared),
+    Later(Run),
 }
 
 #[derive(Deserialize)]
@@ -64,30 +75,19 @@ impl DurableObject for RunObject {
         if let Err(e) = sql.exec(SCHEMA, None) {
             worker::console_error!("run schema: {e}");
         }
-        RunObject { state, sql, env }
+        RunObject { state, sql, env, driving: Cell::new(false) }
     }
 
-    /// A run still waiting for its model when the deadline has long passed lost its call with a
-    /// restart of the runtime: it fails, with words that say so, rather than hang.
+    /// The alarm carries a run on: a workflow's next actions, times and heartbeat, or a step's
+    /// model call; and it fails a model call a restart cut off.
     async fn alarm(&self) -> worker::Result<Response> {
         let result = match self.load() {
-            Ok(Some(mut run))
-                if run.definition.kind == Kind::Reasoning && run.status == RunStatus::Started { waiting: None } =>
-            {
-                let now = super::env::now();
-                run.status = RunStatus::Failed {
-                    error: RunError {
-                        reason: "interrupted".into(),
-                        detail: "The runtime stopped while the model was answering, so its answer was lost. Start a new run; this run id is never run again.".into(),
-                    },
-                    finished_at: now.clone(),
-                };
-                match self.save(&run).and_then(|()| self.record_outcome(&run, &now)) {
-                    Ok(()) => self.report(&run).await,
-                    Err(p) => Err(p),
-                }
-            }
-            Ok(_) => Ok(()),
+            Ok(Some(run)) => match run.definition.kind {
+                Kind::Workflow => self.drive().await,
+                Kind::Reasoning => self.reasoning_alarm(run).await,
+                _ => self.report(&run).await,
+            },
+            Ok(None) => Ok(()),
             Err(p) => Err(p),
         };
         if let Err(p) = result {
@@ -97,7 +97,8 @@ impl DurableObject for RunObject {
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
-        let result = match req.path().as_str() {
+        let path = req.path();
+        let result = match path.as_str() {
             RUN_START => match do_rpc::read_body::<StartRun>(&mut req).await {
                 Ok(start) => self.begin(start).await,
                 Err(p) => Err(p),
@@ -114,11 +115,24 @@ impl DurableObject for RunObject {
                 Ok(n) => self.cancel(&n.run_id),
                 Err(p) => Err(p),
             },
+            RUN_CHILD => match do_rpc::read_body::<flow::ChildEnded>(&mut req).await {
+                Ok(c) => self.child_ended(c),
+                Err(p) => Err(p),
+            },
+            RUN_EVENT => match do_rpc::read_body::<flow::SentEvent>(&mut req).await {
+                Ok(e) => self.event_sent(e),
+                Err(p) => Err(p),
+            },
             other => Err(Problem::internal(format!("no endpoint {other}"))),
         };
         let result = match result {
             Ok(run) => self.report(&run).await.map(|()| run),
             Err(p) => Err(p),
+        };
+        let result = match result {
+            Ok(run) if run.definition.kind == Kind::Workflow && path == RUN_GET => Ok(self.shown(run)),
+            Ok(run) if run.definition.kind == Kind::Workflow => self.schedule(false).await.map(|()| self.shown(run)),
+            other => other,
         };
         do_rpc::reply(result)
     }
@@ -165,7 +179,14 @@ impl RunObject {
     }
 
     fn record(&self, run: &Run, kind: &str, at: &str, summary: String, data: Value) -> Result<(), Problem> {
-        let event = NewEvent { kind: kind.into(), at: at.into(), summary, run_id: Some(run.run_id.clone()), data };
+        let event = NewEvent {
+            kind: kind.into(),
+            at: at.into(),
+            summary,
+            run_id: Some(run.run_id.clone()),
+            data,
+            family: Some(run.family().to_string()),
+        };
         self.outbox(&Report::Event(event))
     }
 
@@ -193,10 +214,27 @@ impl RunObject {
                     let body = json!({ "playbook": run.playbook, "command": command });
                     let _: Option<Value> = do_rpc::call(&stub, PLAYBOOK_REQUESTS, &body).await?;
                 }
+                Report::Parent { within, child, outcome } => {
+                    let parent = run_object(&self.env, &run.org, &run.playbook, &within.run_id)?;
+                    let ended = flow::ChildEnded { run_id: within.run_id.clone(), step: within.step, child, outcome };
+                    match do_rpc::call::<Value>(&parent, RUN_CHILD, &ended).await {
+                        Ok(_) => {}
+                        // A refusal is not answered by asking again; the parent's heartbeat reads
+                        // the child's end itself.
+                        Err(p) if p.status() < 500 => {
+                            worker::console_error!(
+                                "the workflow run {} refused a step's end: {}",
+                                within.run_id,
+                                p.detail
+                            )
+                        }
+                        Err(p) => return Err(p),
+                    }
+                }
             }
             self.sql.exec("DELETE FROM outbox WHERE seq = ?", vec![row.seq.into()]).map_err(storage)?;
         }
-        let update = json!({ "playbook": run.playbook, "command": IndexCommand::Record(run.clone()) });
+        let update = json!({ "playbook": run.playbook, "command": IndexCommand::Record(Box::new(run.clone())) });
         let _: Option<Value> = do_rpc::call(&stub, PLAYBOOK_RUNS, &update).await?;
         Ok(())
     }
@@ -204,6 +242,10 @@ impl RunObject {
     async fn begin(&self, start: StartRun) -> Result<Run, Problem> {
         match self.start(start)? {
             Begun::Answered(run) => Ok(run),
+            Begun::Later(run) => {
+                self.wake(worker::Date::now().as_millis() as i64).await;
+                Ok(run)
+            }
             Begun::Reasoning(run, prepared) => {
                 // The start is kept and reported first: while the model answers, the run is
                 // listed as started and its history shows it.
@@ -233,6 +275,18 @@ impl RunObject {
         )?;
         let now = super::env::now();
         run.status = match run.definition.kind {
+            Kind::Workflow => {
+                self.start_flow(&mut run, &source)?;
+                return Ok(Begun::Answered(run));
+            }
+            // A step's model call is made by the alarm, so that the workflow is not held up by it.
+            Kind::Reasoning if run.within.is_some() => match reason::prepare(&source, &run.input) {
+                Ok(prepared) => {
+                    self.defer(&prepared)?;
+                    return Ok(Begun::Later(run));
+                }
+                Err(error) => RunStatus::Failed { error, finished_at: now.clone() },
+            },
             Kind::Reasoning => match reason::prepare(&source, &run.input) {
                 Ok(prepared) => return Ok(Begun::Reasoning(run, prepared)),
                 Err(error) => RunStatus::Failed { error, finished_at: now.clone() },
@@ -257,68 +311,6 @@ impl RunObject {
         self.save(&run)?;
         self.record_outcome(&run, &now)?;
         Ok(Begun::Answered(run))
-    }
-
-    /// Asks the model and keeps how the run ended. An alarm past the deadline catches a call
-    /// that a restart of the runtime cut off.
-    async fn reason(&self, mut run: Run, prepared: Prepared) -> Result<Run, Problem> {
-        let settings = models::settings(&self.env);
-        let outcome = match resolve(&settings, &prepared.model) {
-            Err(p) => {
-                Err(RunError { reason: p.kind.unwrap_or_else(|| "model_not_configured".into()), detail: p.detail })
-            }
-            Ok(target) => {
-                let deadline = target.provider.timeout_seconds;
-                let wake = worker::Date::now().as_millis() as i64 + (deadline as i64 + 30) * 1000;
-                if let Err(e) = self.state.storage().set_alarm(wake).await {
-                    worker::console_error!("run alarm could not be set: {e}");
-                }
-                let began = worker::Date::now().as_millis();
-                let out = wire::request(&target, &prepared.call);
-                let prefix = &target.provider.prefix;
-                match models::send(&out, deadline).await {
-                    Err(Unanswered::Timeout) => Err(RunError {
-                        reason: "provider_timeout".into(),
-                        detail: format!("The provider {prefix} gave no answer within {deadline} seconds."),
-                    }),
-                    Err(Unanswered::Unreachable(why)) => Err(RunError {
-                        reason: "provider_unreachable".into(),
-                        detail: format!("The provider {prefix} could not be reached: {why}."),
-                    }),
-                    Ok((status, body)) => match wire::answer(&target.provider, status, &body) {
-                        Err(error) => Err(error),
-                        Ok(answer) => {
-                            let now = super::env::now();
-                            let data = json!({
-                                "model": prepared.model,
-                                "resolved_to": target.resolved,
-                                "stop": format!("{:?}", answer.stop).to_lowercase(),
-                                "input_tokens": answer.input_tokens,
-                                "output_tokens": answer.output_tokens,
-                                "duration_ms": worker::Date::now().as_millis().saturating_sub(began),
-                            });
-                            let words = format!("The model {} answered.", quote(&prepared.model));
-                            self.record(&run, "model_answered", &now, words, data)?;
-                            reason::finish(&answer, &prepared.call)
-                        }
-                    },
-                }
-            }
-        };
-        let now = super::env::now();
-        // A cancel that came while the model answered stands: the answer is dropped.
-        if let Some(current) = self.load()? {
-            if !matches!(current.status, RunStatus::Started { .. }) {
-                return Ok(current);
-            }
-        }
-        run.status = match outcome {
-            Ok(output) => RunStatus::Succeeded { output, finished_at: now.clone() },
-            Err(error) => RunStatus::Failed { error, finished_at: now.clone() },
-        };
-        self.save(&run)?;
-        self.record_outcome(&run, &now)?;
-        Ok(run)
     }
 
     fn record_outcome(&self, run: &Run, now: &str) -> Result<(), Problem> {
@@ -381,6 +373,7 @@ impl RunObject {
         run.status = RunStatus::Succeeded { output: a.answer, finished_at: now.clone() };
         self.save(&run)?;
         self.record_outcome(&run, &now)?;
+        self.ended_later(&run)?;
         Ok(run)
     }
 
@@ -390,10 +383,34 @@ impl RunObject {
         if !matches!(run.status, RunStatus::Started { .. }) {
             return Ok(run);
         }
+        if run.definition.kind == Kind::Workflow {
+            self.cancel_flow(&mut run)?;
+        }
         let now = super::env::now();
         run.status = RunStatus::Cancelled { finished_at: now.clone() };
         self.save(&run)?;
         self.record_outcome(&run, &now)?;
+        self.ended_later(&run)?;
         Ok(run)
+    }
+
+    /// A run a workflow's step started, ended after its start answered: the workflow hears of
+    /// it through the outbox, so a workflow that cannot be reached at once hears later.
+    fn ended_later(&self, run: &Run) -> Result<(), Problem> {
+        let Some(within) = run.within.clone() else {
+            return Ok(());
+        };
+        let outcome = match &run.status {
+            RunStatus::Started { .. } => return Ok(()),
+            RunStatus::Succeeded { output, .. } => Outcome::Succeeded { output: output.clone() },
+            RunStatus::Failed { error, .. } => Outcome::Failed { error: error.clone() },
+            RunStatus::Cancelled { .. } => Outcome::Failed {
+                error: RunError {
+                    reason: "cancelled".into(),
+                    detail: format!("The run {} of {} was cancelled.", run.run_id, noun(run)),
+                },
+            },
+        };
+        self.outbox(&Report::Parent { within, child: run.run_id.clone(), outcome })
     }
 }

@@ -22,6 +22,9 @@ CREATE INDEX IF NOT EXISTS runs_of ON runs (kind, name, position);
 CREATE TABLE IF NOT EXISTS run_records (run_id TEXT PRIMARY KEY, record TEXT NOT NULL);
 ";
 
+/// Added after the first release: the workflow run and step that started a run, as JSON.
+pub const WITHIN: &str = "ALTER TABLE runs ADD COLUMN within TEXT";
+
 /// The largest run record the index keeps whole for lookups; a larger one is read from its run.
 const RECORD_MAX_BYTES: usize = 65_536;
 
@@ -40,6 +43,8 @@ struct Row {
     status: String,
     started_at: String,
     finished_at: Option<String>,
+    #[serde(default)]
+    within: Option<String>,
 }
 
 pub struct RunsIndex<'s> {
@@ -91,7 +96,7 @@ impl RunsIndex<'_> {
     fn put(&self, e: &RunEntry, verb: &str) -> Result<(), Problem> {
         self.sql
             .exec(
-                &format!("{verb} INTO runs (run_id, kind, name, version, status, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+                &format!("{verb} INTO runs (run_id, kind, name, version, status, started_at, finished_at, within) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
                 vec![
                     e.run_id.clone().into(),
                     e.definition.kind.as_str().into(),
@@ -100,6 +105,7 @@ impl RunsIndex<'_> {
                     e.status.clone().into(),
                     e.started_at.clone().into(),
                     e.finished_at.clone().into(),
+                    e.within.as_ref().and_then(|w| serde_json::to_string(w).ok()).into(),
                 ],
             )
             .map_err(storage)?;
@@ -127,7 +133,7 @@ impl RunsIndex<'_> {
             .sql
             .exec(
                 "SELECT * FROM runs WHERE position < ? AND (? = '' OR (kind = ? AND name = ?)) AND (? = '' OR status = ?)
-                 ORDER BY position DESC LIMIT ?",
+                 AND (? = 1 OR within IS NULL) ORDER BY position DESC LIMIT ?",
                 vec![
                     q.before.unwrap_or(i64::MAX).into(),
                     kind.clone().into(),
@@ -135,6 +141,7 @@ impl RunsIndex<'_> {
                     name.into(),
                     q.status.clone().unwrap_or_default().into(),
                     q.status.unwrap_or_default().into(),
+                    i64::from(q.steps).into(),
                     ((limit + 1) as i64).into(),
                 ],
             )
@@ -151,6 +158,7 @@ impl RunsIndex<'_> {
                     status: r.status,
                     started_at: r.started_at,
                     finished_at: r.finished_at,
+                    within: r.within.and_then(|w| serde_json::from_str(&w).ok()),
                 })
             })
             .collect();

@@ -60,6 +60,15 @@ pub trait Backend {
         playbook: &'a str,
         run_id: &'a str,
     ) -> LocalBoxFuture<'a, Result<Run, Problem>>;
+    /// Delivers an event to a workflow run; answers the run as it stands after.
+    fn send_run_event<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        run_id: &'a str,
+        name: &'a str,
+        data: Value,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>>;
     fn list_requests<'a>(
         &'a self,
         org: &'a str,

@@ -33,6 +33,7 @@ fn input_schema() -> Value {
             "type": type_arg(),
             "name": { "type": "string", "minLength": 1, "maxLength": 64, "description": "With type, only the runs of this function." },
             "status": { "type": "string", "enum": STATUSES, "description": "Only runs that stand so." },
+            "steps": { "type": "boolean", "default": true, "description": "false leaves out the runs a workflow's steps started." },
             "limit": { "type": "integer", "minimum": 1, "maximum": LIST_LIMIT_MAX, "default": LIST_LIMIT_DEFAULT, "description": "The most runs on one page." },
             "cursor": { "type": "string", "maxLength": 32, "description": "The next_cursor of the page before." }
         },
@@ -48,6 +49,7 @@ struct Args {
     kind: Option<String>,
     name: Option<String>,
     status: Option<String>,
+    steps: Option<bool>,
     limit: Option<usize>,
     cursor: Option<String>,
 }
@@ -65,7 +67,13 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         }
     };
     let before = a.cursor.as_deref().map(decode_cursor).transpose()?;
-    let query = RunQuery { definition, status: a.status, limit: a.limit.unwrap_or(LIST_LIMIT_DEFAULT), before };
+    let query = RunQuery {
+        definition,
+        status: a.status,
+        steps: a.steps.unwrap_or(true),
+        limit: a.limit.unwrap_or(LIST_LIMIT_DEFAULT),
+        before,
+    };
     let page = ctx.backend.list_runs(&ctx.caller.org, &a.playbook, query).await?;
     let summary = match page.runs.len() {
         0 => "No run is on this page.".to_string(),

@@ -29,7 +29,9 @@ mod resume_definition;
 mod retire_definition;
 mod retire_playbook;
 mod run_definition;
+pub mod run_start;
 mod run_words;
+mod send_run_event;
 mod update_definition;
 mod update_playbook;
 
@@ -128,7 +130,7 @@ pub struct Tool {
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> &'static [Tool] {
-    static TOOLS: [Tool; 25] = [
+    static TOOLS: [Tool; 26] = [
         create_playbook::TOOL,
         list_playbooks::TOOL,
         get_playbook::TOOL,
@@ -147,6 +149,7 @@ pub fn all() -> &'static [Tool] {
         get_run::TOOL,
         list_runs::TOOL,
         cancel_run::TOOL,
+        send_run_event::TOOL,
         list_interactions::TOOL,
         answer_interaction::TOOL,
         publish_event::TOOL,

@@ -69,7 +69,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             .map_err(|_| Problem::invalid("/at", "must be a time in RFC 3339, such as 2026-11-30T17:00:00Z"))?,
         None => ctx.now.clone(),
     };
-    let event = NewEvent { kind: a.kind, at, summary, run_id: None, data };
+    let event = NewEvent { kind: a.kind, at, summary, run_id: None, data, family: None };
     let kept = ctx.backend.events(&ctx.caller.org, &a.playbook, EventCommand::Append { events: vec![event] }).await?;
     let event: Event = serde_json::from_value(kept.get(0).cloned().unwrap_or_default())
         .map_err(|e| Problem::internal(format!("the kept event could not be read: {e}")))?;

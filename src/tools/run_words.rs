@@ -1,5 +1,6 @@
 //! Words the run tools share: how a run's state reads in a summary.
 
+use crate::core::definition::Kind;
 use crate::core::run::words::output_words;
 use crate::core::run::{Run, RunStatus};
 use crate::core::text::{cap, quote, SUMMARY_MAX};
@@ -36,18 +37,18 @@ pub fn outcome(run: &Run) -> String {
             run.run_id,
             of(run)
         ),
+        RunStatus::Started { waiting: None } if run.definition.kind == Kind::Workflow => format!(
+            "The workflow {} is still running; how it ends can be looked up again later.",
+            quote(&run.definition.name)
+        ),
         RunStatus::Started { waiting: None } => format!(
             "The run {} of {} is still running. It carries on by itself, and get_run shows how it ends.",
             run.run_id,
             of(run)
         ),
         RunStatus::Succeeded { output, .. } => match output_words(output) {
-            Some(words) => format!("The run {} of {} finished. Its {}: {words}.", run.run_id, of(run), result_word(run)),
-            None => format!(
-                "The run {} of {} finished. Its result is in structuredContent, as output.",
-                run.run_id,
-                of(run)
-            ),
+            Some(words) => format!("The run of {} finished. Its {}: {words}", of(run), result_word(run)),
+            None => format!("The run of {} finished. Its result is in structuredContent, as output.", of(run)),
         },
         RunStatus::Failed { error, .. } => format!(
             "The run {} of {} failed ({}): {} A new run needs a new run id, or none.",
@@ -61,9 +62,20 @@ pub fn outcome(run: &Run) -> String {
     cap(&text, SUMMARY_MAX)
 }
 
+/// What `run_definition` says of a run it started: a workflow's carries on by itself.
+pub fn started(run: &Run) -> String {
+    match (&run.status, run.definition.kind) {
+        (RunStatus::Started { waiting: None }, Kind::Workflow) => format!(
+            "The workflow {} has started and is still running. It carries on by itself, and how it ends can be looked up later.",
+            quote(&run.definition.name)
+        ),
+        _ => outcome(run),
+    }
+}
+
 /// An interaction's run ends with a person's answer; any other with its result.
 fn result_word(run: &Run) -> &'static str {
-    if run.definition.kind == crate::core::definition::Kind::Interaction {
+    if run.definition.kind == Kind::Interaction {
         "answer"
     } else {
         "result"

@@ -76,6 +76,17 @@ impl Backend for Memory {
         kept_elsewhere("runs")
     }
 
+    fn send_run_event<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _run_id: &'a str,
+        _name: &'a str,
+        _data: serde_json::Value,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
+        kept_elsewhere("runs")
+    }
+
     fn list_requests<'a>(
         &'a self,
         _org: &'a str,

@@ -55,6 +55,7 @@ export const TOOL_HINTS = {
   get_run: [true, false, true, false],
   list_runs: [true, false, true, false],
   cancel_run: [false, true, true, false],
+  send_run_event: [false, true, false, false],
   list_interactions: [true, false, true, false],
   answer_interaction: [false, true, true, false],
   publish_event: [false, true, false, false],

@@ -45,7 +45,7 @@ describe('runs through @modelcontextprotocol/sdk (v1)', () => {
     assert.equal(out.status, 'succeeded');
     assert.deepEqual(out.output, { vat: 20, gross: 120 });
     assert.equal(out.version, 1);
-    assert.match(result.content[0].text, /finished\. Its result: vat: 20 and gross: 120\./);
+    assert.match(result.content[0].text, /^The run of the computation function “add-vat” finished\. Its result: vat: 20 and gross: 120$/);
     const read = assertToolSuccess(await call('get_run', { run_id: out.run_id }));
     assert.deepEqual(read, out);
   });

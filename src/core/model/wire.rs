@@ -11,7 +11,7 @@ use crate::core::run::RunError;
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
 
 /// One call to a model: the rendered prompt and the function's settings.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Call {
     pub system: Option<String>,
     pub user: String,

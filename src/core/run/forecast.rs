@@ -222,6 +222,7 @@ mod tests {
                 at: at.into(),
                 summary: String::new(),
                 run_id: None,
+                family: None,
                 data: json!({"totals": {"revenue": revenue}}),
             },
         }

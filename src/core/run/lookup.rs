@@ -94,6 +94,8 @@ mod tests {
             input: json!({"net": net}),
             status: RunStatus::Succeeded { output: json!({"gross": gross}), finished_at: "t".into() },
             started_at: "t".into(),
+            within: None,
+            steps: None,
         }
     }
 

@@ -89,6 +89,26 @@ pub struct Run {
     #[serde(flatten)]
     pub status: RunStatus,
     pub started_at: String,
+    /// For a run a workflow's step started: the workflow run and the step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<Within>,
+    /// For a workflow run, as its object answers it: each step, in the order it started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<Vec<super::workflow::view::StepView>>,
+}
+
+/// The workflow run, and its step, that started a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Within {
+    pub run_id: String,
+    pub step: String,
+}
+
+impl Run {
+    /// The run whose history holds this one's: the workflow run that started it, or itself.
+    pub fn family(&self) -> &str {
+        self.within.as_ref().map_or(&self.run_id, |w| &w.run_id)
+    }
 }
 
 /// `run_` and 16 base32 characters, for a run whose caller named no id.
@@ -171,6 +191,8 @@ mod tests {
             input: json!({"net": 100}),
             status,
             started_at: "t0".into(),
+            within: None,
+            steps: None,
         }
     }
 

@@ -15,7 +15,7 @@ fn fail(reason: &str, detail: String) -> RunError {
 }
 
 /// What one run of the function asks its model.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Prepared {
     pub model: String,
     pub tools: Vec<String>,

@@ -33,6 +33,9 @@ pub struct RunEntry {
     pub started_at: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub finished_at: Option<String>,
+    /// For a run a workflow's step started: the workflow run and the step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<super::Within>,
 }
 
 impl RunEntry {
@@ -44,6 +47,7 @@ impl RunEntry {
             status: run.status.word().into(),
             started_at: run.started_at.clone(),
             finished_at: run.status.finished_at().map(str::to_string),
+            within: run.within.clone(),
         }
     }
 }
@@ -52,6 +56,9 @@ impl RunEntry {
 pub struct RunQuery {
     pub definition: Option<Ref>,
     pub status: Option<String>,
+    /// Whether the runs a workflow's steps started are listed too.
+    #[serde(default = "yes")]
+    pub steps: bool,
     pub limit: usize,
     /// The position the page before ended at; pages go newest first.
     pub before: Option<i64>,
@@ -71,13 +78,17 @@ pub enum IndexCommand {
     /// Records how an indexed run stands now.
     Update(RunEntry),
     /// Records a run whole: how it stands, with its input and output, for lookups to read.
-    Record(Run),
+    Record(Box<Run>),
     List(RunQuery),
     /// The newest runs of one definition whole, with their input and output, for a lookup.
     Read {
         definition: Ref,
         limit: usize,
     },
+}
+
+fn yes() -> bool {
+    true
 }
 
 pub const STATUSES: [&str; 4] = ["started", "succeeded", "failed", "cancelled"];
@@ -142,6 +153,12 @@ pub struct RequestPage {
 pub enum Report {
     Event(crate::core::event::NewEvent),
     Request(RequestCommand),
+    /// A run a workflow's step started ended after its start answered: the workflow run hears.
+    Parent {
+        within: super::Within,
+        child: String,
+        outcome: crate::core::workflow::Outcome,
+    },
 }
 
 /// A person's answer to the request of a waiting run.
@@ -168,6 +185,8 @@ mod tests {
             input: serde_json::json!({}),
             status: RunStatus::Succeeded { output: serde_json::json!({}), finished_at: end.into() },
             started_at: start.into(),
+            within: None,
+            steps: None,
         };
         assert_eq!(check_back_seconds(&[]), 60);
         let runs = [
@@ -190,9 +209,11 @@ mod tests {
             input: serde_json::json!({"net": 1}),
             status: RunStatus::Succeeded { output: serde_json::json!({"gross": 1.2}), finished_at: "t".into() },
             started_at: "t".into(),
+            within: None,
+            steps: None,
         };
-        let text = serde_json::to_string(&IndexCommand::Record(run.clone())).unwrap();
-        assert_eq!(serde_json::from_str::<IndexCommand>(&text).unwrap(), IndexCommand::Record(run.clone()));
+        let text = serde_json::to_string(&IndexCommand::Record(Box::new(run.clone()))).unwrap();
+        assert_eq!(serde_json::from_str::<IndexCommand>(&text).unwrap(), IndexCommand::Record(Box::new(run.clone())));
         let back: Run = serde_json::from_str(&serde_json::to_string(&run).unwrap()).unwrap();
         assert_eq!(back, run);
     }

@@ -1,0 +1,105 @@
+//! Starting a run: the checks and reads `run_definition` makes before a run of a function or a
+//! workflow starts, shared with a workflow's steps so that a step starts its function the same way.
+
+use serde_json::Value;
+
+use super::Backend;
+use crate::core::definition::record::DefinitionStatus;
+use crate::core::definition::store::DefinitionCommand;
+use crate::core::definition::{Document, Kind, Ref};
+use crate::core::event::EventCommand;
+use crate::core::model::{resolve, ModelSettings};
+use crate::core::run::forecast::EVENTS_MAX;
+use crate::core::run::lookup::READ_MAX;
+use crate::core::run::reason::model_and_tools;
+use crate::core::run::store::StartRun;
+use crate::core::run::{check_input, Run, RunStatus, Within};
+use crate::core::text::{join_and, quote};
+use crate::core::Problem;
+
+/// A run someone asked for: by a caller of `run_definition`, or by a workflow's step.
+pub struct Asked {
+    pub org: String,
+    pub playbook: String,
+    pub definition: Ref,
+    pub input: Value,
+    pub run_id: String,
+    pub now: String,
+    pub within: Option<Within>,
+}
+
+/// Starts the run in its own object, after every check that can refuse it; answers it as it stands.
+pub async fn start(backend: &dyn Backend, models: &ModelSettings, asked: Asked) -> Result<Run, Problem> {
+    let Asked { org, playbook, definition, input, run_id, now, within } = asked;
+    let (kind, name) = (definition.kind, definition.name.clone());
+    let get = DefinitionCommand::Get { kind, name: name.clone() };
+    let view = backend.definition(&org, &playbook, get).await?;
+    match &view.definition.status {
+        DefinitionStatus::Active => {}
+        DefinitionStatus::Paused { .. } => {
+            return Err(Problem::conflict(format!(
+                "The {} {} is paused, and nothing starts a run of it until resume_definition.",
+                kind.noun(),
+                quote(&name)
+            )))
+        }
+        DefinitionStatus::Retired { .. } => {
+            return Err(Problem::conflict(format!(
+                "The {} {} is retired; restore_definition brings it back, then resume_definition.",
+                kind.noun(),
+                quote(&name)
+            )))
+        }
+    }
+    let doc = Document::parse(&view.document)?;
+    if let Some(schema) = doc.front.pointer("/input/schema") {
+        check_input(schema, &input)?;
+    }
+    if kind == Kind::Reasoning {
+        reachable(models, &doc, &name)?;
+    }
+    let run = Run {
+        run_id,
+        org: org.clone(),
+        playbook: playbook.clone(),
+        definition,
+        version: view.definition.version,
+        input,
+        status: RunStatus::Started { waiting: None },
+        started_at: now,
+        within,
+        steps: None,
+    };
+    let material = match (kind, doc.front.pointer("/runs/of").and_then(Value::as_str).and_then(Ref::parse)) {
+        (Kind::Lookup, Some(target)) => backend.read_runs(&org, &playbook, target, READ_MAX).await?,
+        _ => Vec::new(),
+    };
+    let events = match (kind, doc.front.pointer("/events/kind").and_then(Value::as_str)) {
+        (Kind::Prediction, Some(event_kind)) => {
+            let read = EventCommand::Read { kind: event_kind.to_string(), limit: EVENTS_MAX };
+            let value = backend.events(&org, &playbook, read).await?;
+            serde_json::from_value(value)
+                .map_err(|e| Problem::internal(format!("the events could not be read: {e}")))?
+        }
+        _ => Vec::new(),
+    };
+    let start = StartRun { run, source: view.document.clone(), material, events };
+    backend.start_run(&org, &playbook, start).await
+}
+
+/// A reasoning function's model and tools must be reachable before anything is sent: a model the
+/// operator did not set up or allow, or a tool no tool server offers, is refused here.
+fn reachable(models: &ModelSettings, doc: &Document<'_>, name: &str) -> Result<(), Problem> {
+    let (model, tools) = model_and_tools(&doc.front);
+    resolve(models, &model)?;
+    let tools: Vec<String> = tools.iter().map(|t| quote(t)).collect();
+    if !tools.is_empty() {
+        return Err(Problem::unavailable(format!(
+            "The reasoning function {} names the tools {}, and no tool server of this runtime offers them, so nothing was run. Whoever runs the runtime sets up tool servers; until then, a function without tools runs.",
+            quote(name),
+            join_and(&tools)
+        ))
+        .with_kind("tool_unavailable"));
+    }
+    Ok(())
+}
