@@ -112,7 +112,7 @@ pub fn check_kind(kind: &str) -> Result<(), Problem> {
 }
 
 /// Kinds the runtime records itself; a published event may not take one.
-pub const RECORDED: [&str; 11] = [
+pub const RECORDED: [&str; 15] = [
     "run_started",
     "run_succeeded",
     "run_failed",
@@ -124,6 +124,10 @@ pub const RECORDED: [&str; 11] = [
     "step_waiting",
     "step_finished",
     "step_failed",
+    "step_retrying",
+    "step_skipped",
+    "step_cancelled",
+    "trigger_refused",
 ];
 
 /// The most of one field `get_event` shows over MCP; a larger field is shown by its size.

@@ -71,7 +71,7 @@ impl Objects<'_> {
         if !is_playbook_id(id) {
             return Err(unknown_playbook(id));
         }
-        let body = serde_json::json!({ "playbook": id, "command": command });
+        let body = serde_json::json!({ "playbook": id, "org": org, "command": command });
         do_rpc::call(&playbook(self.env, org, id)?, PLAYBOOK_DEFINITIONS, &body).await
     }
 }

@@ -47,10 +47,12 @@ pub fn caller(url: &Url, settings: &Settings) -> Result<Caller, Problem> {
 
 /// The time now as RFC 3339 with milliseconds, the form every stored time takes.
 pub fn now() -> String {
-    let millis = worker::Date::now().as_millis() as i64;
-    chrono::DateTime::from_timestamp_millis(millis)
-        .unwrap_or_default()
-        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+    instant().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// The time now, for pure code that computes with it.
+pub fn instant() -> chrono::DateTime<chrono::Utc> {
+    chrono::DateTime::from_timestamp_millis(worker::Date::now().as_millis() as i64).unwrap_or_default()
 }
 
 pub fn random() -> Result<[u8; RANDOM_CHARS], Problem> {

@@ -15,3 +15,4 @@ mod playbook;
 mod requests;
 mod run;
 mod runs_index;
+mod triggers;

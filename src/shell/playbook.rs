@@ -4,6 +4,7 @@
 use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
+use super::backend::Objects;
 use super::definitions::{self, Definitions};
 use super::do_rpc::{
     self, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET, PLAYBOOK_REQUESTS, PLAYBOOK_RUNS, PLAYBOOK_SAVE,
@@ -11,17 +12,26 @@ use super::do_rpc::{
 use super::events::{self, Events};
 use super::requests::{self, Requests};
 use super::runs_index::{self, RunsIndex};
-use crate::core::definition::store::DefinitionCommand;
+use super::triggers::{self, start_due, Due, Triggers};
+use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionView};
+use crate::core::definition::Kind;
 use crate::core::directory::{unknown_playbook, Save};
 use crate::core::event::EventCommand;
+use crate::core::event::{position, Event, NewEvent};
 use crate::core::playbook::Playbook;
 use crate::core::run::store::IndexCommand;
 use crate::core::run::store::RequestCommand;
 use crate::core::Problem;
+use serde_json::Value;
+
+/// How long the alarm waits before it tries again to start what a trigger owes, after a failure.
+const RETRY_MILLIS: i64 = 10_000;
 
 #[durable_object]
 pub struct PlaybookObject {
+    state: State,
     sql: SqlStorage,
+    env: Env,
 }
 
 #[derive(Deserialize)]
@@ -30,15 +40,16 @@ struct Get {
 }
 
 impl DurableObject for PlaybookObject {
-    fn new(state: State, _env: Env) -> Self {
+    fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
         // The record is one JSON row; later tables (definitions, runs) sit beside it.
         let schema = format!(
-            "CREATE TABLE IF NOT EXISTS playbook (id TEXT PRIMARY KEY, record TEXT NOT NULL);{}{}{}{}",
+            "CREATE TABLE IF NOT EXISTS playbook (id TEXT PRIMARY KEY, record TEXT NOT NULL);{}{}{}{}{}",
             definitions::SCHEMA,
             runs_index::SCHEMA,
             events::SCHEMA,
-            requests::SCHEMA
+            requests::SCHEMA,
+            triggers::SCHEMA
         );
         if let Err(e) = sql.exec(&schema, None) {
             worker::console_error!("playbook schema: {e}");
@@ -49,7 +60,22 @@ impl DurableObject for PlaybookObject {
         if let Err(e) = sql.exec(events::FAMILY[1], None) {
             worker::console_error!("playbook schema: {e}");
         }
-        PlaybookObject { sql }
+        PlaybookObject { state, sql, env }
+    }
+
+    /// Starts the runs the workflows' triggers owe, then sets the alarm to the next due.
+    async fn alarm(&self) -> worker::Result<Response> {
+        let retry = match self.fire().await {
+            Ok(()) => 0,
+            Err(p) => {
+                worker::console_error!("playbook alarm: {}", p.detail);
+                RETRY_MILLIS
+            }
+        };
+        if let Err(p) = self.schedule(retry).await {
+            worker::console_error!("playbook alarm: {}", p.detail);
+        }
+        Response::empty()
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
@@ -66,7 +92,15 @@ impl DurableObject for PlaybookObject {
             PLAYBOOK_EVENTS => {
                 return match do_rpc::read_body::<AddressedEvents>(&mut req).await {
                     Ok(a) => match self.load(&a.playbook) {
-                        Ok(_) => do_rpc::reply(Events { sql: &self.sql }.run(a.command)),
+                        Ok(_) => {
+                            let result = self.events(a.command);
+                            if matches!(result, Ok((_, true))) {
+                                if let Err(p) = self.schedule(0).await {
+                                    worker::console_error!("playbook alarm: {}", p.detail);
+                                }
+                            }
+                            do_rpc::reply(result.map(|(answer, _)| answer))
+                        }
                         Err(p) => do_rpc::reply::<()>(Err(p)),
                     },
                     Err(p) => do_rpc::reply::<()>(Err(p)),
@@ -92,7 +126,19 @@ impl DurableObject for PlaybookObject {
             }
             PLAYBOOK_DEFINITIONS => {
                 return match do_rpc::read_body::<Addressed>(&mut req).await {
-                    Ok(a) => self.definitions(a),
+                    Ok(a) => {
+                        let result = self.definitions(a);
+                        if matches!(&result, Ok(v) if v.definition.kind == Kind::Workflow && v.changed) {
+                            if let Err(p) = self.schedule(0).await {
+                                worker::console_error!("playbook alarm: {}", p.detail);
+                            }
+                        }
+                        match result {
+                            Ok(view) => do_rpc::reply(Ok(view)),
+                            Err(Answer::Page(page)) => do_rpc::reply(Ok(page)),
+                            Err(Answer::Refused(p)) => do_rpc::reply::<()>(Err(p)),
+                        }
+                    }
                     Err(p) => do_rpc::reply::<()>(Err(p)),
                 };
             }
@@ -102,11 +148,20 @@ impl DurableObject for PlaybookObject {
     }
 }
 
-/// A definition command, with the id of the playbook it is for.
+/// A definition command, with the id of the playbook it is for, and its org, which the runs its
+/// workflows' triggers start belong to.
 #[derive(Deserialize)]
 struct Addressed {
     playbook: String,
+    #[serde(default)]
+    org: String,
     command: DefinitionCommand,
+}
+
+/// What a definition command answers other than one definition.
+enum Answer {
+    Page(DefinitionPage),
+    Refused(Problem),
 }
 
 /// A command of the playbook's events, with the id of the playbook it is for.
@@ -136,11 +191,8 @@ struct Row {
 }
 
 impl PlaybookObject {
-    fn definitions(&self, a: Addressed) -> worker::Result<Response> {
-        let playbook = match self.load(&a.playbook) {
-            Ok(p) => p,
-            Err(p) => return do_rpc::reply::<()>(Err(p)),
-        };
+    fn definitions(&self, a: Addressed) -> Result<DefinitionView, Answer> {
+        let playbook = self.load(&a.playbook).map_err(Answer::Refused)?;
         let writable = if playbook.is_retired() {
             Err(Problem::conflict(format!(
                 "The playbook {} is retired, and nothing in a retired playbook changes. Restore it with restore_playbook first.",
@@ -150,10 +202,62 @@ impl PlaybookObject {
             Ok(())
         };
         let store = Definitions { sql: &self.sql };
-        match a.command {
-            DefinitionCommand::List(q) => do_rpc::reply(store.list(q)),
-            command => do_rpc::reply(store.run(command, writable)),
+        let view = match a.command {
+            DefinitionCommand::List(q) => return Err(store.list(q).map_or_else(Answer::Refused, Answer::Page)),
+            command => store.run(command, writable).map_err(Answer::Refused)?,
+        };
+        if view.definition.kind == Kind::Workflow && view.changed {
+            let triggers = Triggers { sql: &self.sql };
+            triggers.sync(&a.org, &view, super::env::instant()).map_err(Answer::Refused)?;
         }
+        Ok(view)
+    }
+
+    /// Appends, lists or reads events; events kept owe runs to the triggers they match, and the
+    /// answer says whether they do.
+    fn events(&self, command: EventCommand) -> Result<(Value, bool), Problem> {
+        let appended = match &command {
+            EventCommand::Append { events } => events.clone(),
+            _ => Vec::new(),
+        };
+        let answer = Events { sql: &self.sql }.run(command)?;
+        if !appended.is_empty() {
+            let kept: Vec<Event> = serde_json::from_value(answer.clone()).unwrap_or_default();
+            let positioned: Vec<(i64, NewEvent)> =
+                kept.iter().zip(appended).filter_map(|(k, e)| Some((position(&k.event_id)?, e))).collect();
+            let owed = Triggers { sql: &self.sql }.take_events(&positioned)?;
+            return Ok((answer, owed));
+        }
+        Ok((answer, false))
+    }
+
+    /// Starts what the triggers owe now: the time triggers due, then the runs events owe.
+    async fn fire(&self) -> Result<(), Problem> {
+        let rows: Vec<Row> =
+            self.sql.exec("SELECT record FROM playbook LIMIT 1", None).and_then(|c| c.to_array()).map_err(storage)?;
+        let Some(row) = rows.first() else { return Ok(()) };
+        let playbook: Playbook = serde_json::from_str(&row.record)
+            .map_err(|e| Problem::internal(format!("a stored playbook could not be read: {e}")))?;
+        let backend = Objects { env: &self.env };
+        let models = super::models::settings(&self.env);
+        let triggers = Triggers { sql: &self.sql };
+        for due in triggers.take_due(super::env::instant())? {
+            start_due(&backend, &models, &playbook.id, due).await?;
+        }
+        for owed in triggers.owed()? {
+            let seq = owed.seq;
+            start_due(&backend, &models, &playbook.id, Due::of(owed)).await?;
+            triggers.paid(seq)?;
+        }
+        Ok(())
+    }
+
+    /// Sets the alarm to the soonest trigger, and no sooner than `delay` milliseconds from now.
+    async fn schedule(&self, delay: i64) -> Result<(), Problem> {
+        let now = super::env::instant();
+        let Some(at) = (Triggers { sql: &self.sql }).soonest(now)? else { return Ok(()) };
+        let at = chrono::DateTime::from_timestamp_millis(at.max(now.timestamp_millis() + delay)).unwrap_or(now);
+        self.state.storage().set_alarm(at).await.map_err(|e| Problem::internal(format!("the playbook's alarm: {e}")))
     }
 
     fn load(&self, id: &str) -> Result<Playbook, Problem> {

@@ -56,7 +56,7 @@ struct Todo {
 }
 
 fn clock() -> (DateTime<Utc>, String) {
-    let now = DateTime::from_timestamp_millis(worker::Date::now().as_millis() as i64).unwrap_or_default();
+    let now = super::super::env::instant();
     (now, now.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
 }
 
