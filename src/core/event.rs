@@ -91,6 +91,12 @@ pub enum EventCommand {
         kind: String,
         limit: usize,
     },
+    /// A workflow run's step waits for events of a kind: the playbook delivers those it records.
+    Await {
+        org: String,
+        run_id: String,
+        kind: String,
+    },
 }
 
 /// An event kind a person or a trigger names: lowercase letters, digits, `_`, `.` and `-`.

@@ -68,6 +68,8 @@ impl Events<'_> {
                 Ok(serde_json::to_value(kept).unwrap_or_default())
             }
             EventCommand::List(q) => Ok(serde_json::to_value(self.list(q)?).unwrap_or_default()),
+            // The playbook's object keeps who waits; see `triggers`.
+            EventCommand::Await { .. } => Ok(Value::Null),
             EventCommand::Read { kind, limit } => {
                 let rows: Vec<Row> = self
                     .sql

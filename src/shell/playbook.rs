@@ -22,6 +22,7 @@ use crate::core::playbook::Playbook;
 use crate::core::run::store::IndexCommand;
 use crate::core::run::store::RequestCommand;
 use crate::core::Problem;
+use crate::tools::Backend;
 use serde_json::Value;
 
 /// How long the alarm waits before it tries again to start what a trigger owes, after a failure.
@@ -218,6 +219,10 @@ impl PlaybookObject {
     fn events(&self, command: EventCommand) -> Result<(Value, bool), Problem> {
         let appended = match &command {
             EventCommand::Append { events } => events.clone(),
+            EventCommand::Await { org, run_id, kind } => {
+                Triggers { sql: &self.sql }.wait(org, run_id, kind)?;
+                return Ok((Value::Null, false));
+            }
             _ => Vec::new(),
         };
         let answer = Events { sql: &self.sql }.run(command)?;
@@ -225,8 +230,10 @@ impl PlaybookObject {
             let kept: Vec<Event> = serde_json::from_value(answer.clone()).unwrap_or_default();
             let positioned: Vec<(i64, NewEvent)> =
                 kept.iter().zip(appended).filter_map(|(k, e)| Some((position(&k.event_id)?, e))).collect();
-            let owed = Triggers { sql: &self.sql }.take_events(&positioned)?;
-            return Ok((answer, owed));
+            let triggers = Triggers { sql: &self.sql };
+            let started = triggers.take_events(&positioned)?;
+            let delivered = triggers.take_waits(&positioned.into_iter().map(|(_, e)| e).collect::<Vec<_>>())?;
+            return Ok((answer, started || delivered));
         }
         Ok((answer, false))
     }
@@ -248,6 +255,14 @@ impl PlaybookObject {
             let seq = owed.seq;
             start_due(&backend, &models, &playbook.id, Due::of(owed)).await?;
             triggers.paid(seq)?;
+        }
+        for d in triggers.deliveries()? {
+            let data = serde_json::from_str(&d.data).unwrap_or(Value::Null);
+            match backend.send_run_event(&d.org, &playbook.id, &d.run_id, &d.kind, data).await {
+                Ok(_) => triggers.delivered(&d, false)?,
+                Err(p) if p.status() < 500 => triggers.delivered(&d, true)?,
+                Err(p) => return Err(p),
+            }
         }
         Ok(())
     }

@@ -214,6 +214,11 @@ impl RunObject {
                     let body = json!({ "playbook": run.playbook, "command": command });
                     let _: Option<Value> = do_rpc::call(&stub, PLAYBOOK_REQUESTS, &body).await?;
                 }
+                Report::Wait { kind } => {
+                    let command = EventCommand::Await { org: run.org.clone(), run_id: run.run_id.clone(), kind };
+                    let body = json!({ "playbook": run.playbook, "command": command });
+                    let _: Value = do_rpc::call(&stub, PLAYBOOK_EVENTS, &body).await?;
+                }
                 Report::Parent { within, child, outcome } => {
                     let parent = run_object(&self.env, &run.org, &run.playbook, &within.run_id)?;
                     let ended = flow::ChildEnded { run_id: within.run_id.clone(), step: within.step, child, outcome };

@@ -26,6 +26,12 @@ CREATE TABLE IF NOT EXISTS triggers (
   workflow TEXT NOT NULL, idx INTEGER NOT NULL, org TEXT NOT NULL, declared TEXT NOT NULL, next_at INTEGER,
   PRIMARY KEY (workflow, idx)
 );
+CREATE TABLE IF NOT EXISTS waiters (
+  run_id TEXT NOT NULL, kind TEXT NOT NULL, org TEXT NOT NULL, PRIMARY KEY (run_id, kind)
+);
+CREATE TABLE IF NOT EXISTS deliveries (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, kind TEXT NOT NULL, org TEXT NOT NULL, data TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS fired (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, workflow TEXT NOT NULL, idx INTEGER NOT NULL, org TEXT NOT NULL,
   run_id TEXT NOT NULL, input TEXT, refused TEXT
@@ -60,6 +66,23 @@ pub struct Due {
     pub run_id: String,
     /// The input, or why the trigger gives none.
     pub input: Result<Value, String>,
+}
+
+#[derive(Deserialize)]
+struct Waiter {
+    run_id: String,
+    kind: String,
+    org: String,
+}
+
+/// A playbook event owed to a workflow run that waits for its kind.
+#[derive(Deserialize)]
+pub struct Delivery {
+    pub seq: i64,
+    pub run_id: String,
+    pub kind: String,
+    pub org: String,
+    pub data: String,
 }
 
 #[derive(Deserialize)]
@@ -176,6 +199,65 @@ impl Triggers<'_> {
         Ok(owed)
     }
 
+    /// Keeps that a workflow run waits for events of `kind`, until a delivery is refused.
+    pub fn wait(&self, org: &str, run_id: &str, kind: &str) -> Result<(), Problem> {
+        self.sql
+            .exec(
+                "INSERT OR IGNORE INTO waiters (run_id, kind, org) VALUES (?, ?, ?)",
+                vec![run_id.into(), kind.into(), org.into()],
+            )
+            .map_err(storage)?;
+        Ok(())
+    }
+
+    /// Owes each waiting run the kept events of the kind it waits for, but its own.
+    pub fn take_waits(&self, events: &[NewEvent]) -> Result<bool, Problem> {
+        let waiters: Vec<Waiter> =
+            self.sql.exec("SELECT * FROM waiters", None).and_then(|c| c.to_array()).map_err(storage)?;
+        let mut owed = false;
+        for w in &waiters {
+            for e in events.iter().filter(|e| e.kind == w.kind) {
+                if e.family.as_deref().or(e.run_id.as_deref()) == Some(w.run_id.as_str()) {
+                    continue;
+                }
+                self.sql
+                    .exec(
+                        "INSERT INTO deliveries (run_id, kind, org, data) VALUES (?, ?, ?, ?)",
+                        vec![
+                            w.run_id.clone().into(),
+                            w.kind.clone().into(),
+                            w.org.clone().into(),
+                            e.data.to_string().into(),
+                        ],
+                    )
+                    .map_err(storage)?;
+                owed = true;
+            }
+        }
+        Ok(owed)
+    }
+
+    pub fn deliveries(&self) -> Result<Vec<Delivery>, Problem> {
+        self.sql
+            .exec("SELECT * FROM deliveries ORDER BY seq LIMIT 50", None)
+            .and_then(|c| c.to_array())
+            .map_err(storage)
+    }
+
+    /// A delivery made, or refused; a refused one also ends the wait, since nothing waits now.
+    pub fn delivered(&self, d: &Delivery, refused: bool) -> Result<(), Problem> {
+        self.sql.exec("DELETE FROM deliveries WHERE seq = ?", vec![d.seq.into()]).map_err(storage)?;
+        if refused {
+            self.sql
+                .exec(
+                    "DELETE FROM waiters WHERE run_id = ? AND kind = ?",
+                    vec![d.run_id.clone().into(), d.kind.clone().into()],
+                )
+                .map_err(storage)?;
+        }
+        Ok(())
+    }
+
     pub fn owed(&self) -> Result<Vec<Owed>, Problem> {
         self.sql.exec("SELECT * FROM fired ORDER BY seq LIMIT 50", None).and_then(|c| c.to_array()).map_err(storage)
     }
@@ -187,7 +269,7 @@ impl Triggers<'_> {
 
     /// When the alarm should ring next: now while runs are owed, else the soonest trigger.
     pub fn soonest(&self, now: DateTime<Utc>) -> Result<Option<i64>, Problem> {
-        if !self.owed()?.is_empty() {
+        if !self.owed()?.is_empty() || !self.deliveries()?.is_empty() {
             return Ok(Some(now.timestamp_millis()));
         }
         let rows: Vec<Soonest> = self

@@ -221,6 +221,18 @@ describe('workflows', { timeout: 120_000 }, () => {
     assert.match(late.detail, /has ended succeeded/);
   });
 
+  test('a playbook event of the kind a step waits for reaches it, once its data fits the filter', async () => {
+    const run = assertToolSuccess(await runWorkflow('wait-then-price', { net: 50 }));
+    assertToolSuccess(await call('publish_event', { kind: 'order_approved', data: { approved: false, by: 'Sam' } }));
+    await new Promise((r) => setTimeout(r, 1_500));
+    const still = assertToolSuccess(await call('get_run', { run_id: run.run_id }));
+    assert.equal(still.steps.find((s) => s.step === 'wait_for_approval').status, 'waiting', 'data that misses the filter is not taken');
+    assertToolSuccess(await call('publish_event', { kind: 'order_approved', data: { approved: true, by: 'Lee' } }));
+    const done = await ended(run.run_id);
+    assert.equal(done.status, 'succeeded');
+    assert.deepEqual(done.output, { approval: { approved: true, by: 'Lee' }, price: { vat: 10, gross: 60 } });
+  });
+
   test('cancelling a workflow run cancels the step that waits for a person', async () => {
     await script('claude-wf-review', { text: 'Ready: every criterion holds.' });
     const run = assertToolSuccess(await runWorkflow('review-and-approve', { file: 'briefs/winter.md', title: 'Winter sale' }));

@@ -159,6 +159,10 @@ pub enum Report {
         child: String,
         outcome: crate::core::workflow::Outcome,
     },
+    /// A workflow run's step began to wait for events of a kind, which the playbook delivers.
+    Wait {
+        kind: String,
+    },
 }
 
 /// A person's answer to the request of a waiting run.

@@ -13,6 +13,7 @@ use super::super::playbook::storage;
 use super::{noun, RunObject};
 use crate::core::definition::workflow::plan as plan_of;
 use crate::core::definition::Ref;
+use crate::core::run::store::Report;
 use crate::core::run::{Run, RunError, RunStatus, Within};
 use crate::core::text::{join_and, quote};
 use crate::core::workflow::plan::{Action as Do, Wait};
@@ -120,6 +121,11 @@ impl RunObject {
         self.sql
             .exec("UPDATE flow SET state = ? WHERE id = 1", vec![encode(&decision.flow)?.into()])
             .map_err(storage)?;
+        // The playbook delivers the events it records to the steps that wait for them.
+        let before = waiting_for(flow);
+        for kind in waiting_for(&decision.flow).into_iter().filter(|k| !before.contains(k)) {
+            self.outbox(&Report::Wait { kind })?;
+        }
         let mut ended = None;
         for action in decision.actions {
             match action {
@@ -192,7 +198,7 @@ impl RunObject {
             return Err(Problem::internal("a workflow run's state is missing"));
         };
         let names = awaited(&plan, &flow);
-        if !names.iter().any(|n| *n == e.name) {
+        if !names.contains(&e.name) {
             return Err(Problem::conflict(format!(
                 "No step of the run {} waits for the event {}. {}",
                 run.run_id,
@@ -361,6 +367,17 @@ impl RunObject {
         }
         self.report(&run).await
     }
+}
+
+/// The event kinds the run's steps wait for now.
+fn waiting_for(flow: &Flow) -> Vec<String> {
+    flow.steps
+        .iter()
+        .filter_map(|s| match &s.status {
+            StepStatus::Waiting { on: Awaiting::Event { filter, .. }, .. } => Some(filter.kind.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 fn ended_words(status: &RunStatus) -> String {
