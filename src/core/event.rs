@@ -81,6 +81,10 @@ pub struct EventPage {
 pub enum EventCommand {
     Append {
         events: Vec<NewEvent>,
+        /// The run that recorded them as it stands now, for the index of runs, sent in the same
+        /// call so that a step costs the playbook one call rather than two.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        run: Option<Box<crate::core::run::Run>>,
     },
     List(EventQuery),
     Get {

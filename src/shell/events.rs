@@ -60,7 +60,7 @@ impl Events<'_> {
     /// Appends, lists or reads; an append answers the events as numbered.
     pub fn run(&self, command: EventCommand) -> Result<Value, Problem> {
         match command {
-            EventCommand::Append { events } => {
+            EventCommand::Append { events, .. } => {
                 let mut kept = Vec::with_capacity(events.len());
                 for e in events {
                     kept.push(self.append(e)?);

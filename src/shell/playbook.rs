@@ -218,7 +218,12 @@ impl PlaybookObject {
     /// answer says whether they do.
     fn events(&self, command: EventCommand) -> Result<(Value, bool), Problem> {
         let appended = match &command {
-            EventCommand::Append { events } => events.clone(),
+            EventCommand::Append { events, run } => {
+                if let Some(run) = run {
+                    RunsIndex { sql: &self.sql }.run(IndexCommand::Record(run.clone()))?;
+                }
+                events.clone()
+            }
             EventCommand::Await { org, run_id, kind } => {
                 Triggers { sql: &self.sql }.wait(org, run_id, kind)?;
                 return Ok((Value::Null, false));

@@ -44,7 +44,17 @@ pub struct RunObject {
     env: Env,
     /// Whether an alarm is carrying out the workflow's actions; another waits for it to finish.
     driving: Cell<bool>,
+    /// Whether the outbox is being handed to the playbook.
+    reporting: Cell<bool>,
+    /// The status the playbook's index last heard from this object, since it was loaded.
+    indexed: Cell<Option<&'static str>>,
 }
+
+/// How many waiting reports one round reads.
+const OUTBOX_PAGE: usize = 100;
+
+/// How long a report waits for the one under way before it goes on regardless.
+const REPORT_WAIT_MILLIS: u64 = 10_000;
 
 /// How a start left the run: answered, waiting for its model, or carried on by the alarm.
 enum Begun {
@@ -75,7 +85,7 @@ impl DurableObject for RunObject {
         if let Err(e) = sql.exec(SCHEMA, None) {
             worker::console_error!("run schema: {e}");
         }
-        RunObject { state, sql, env, driving: Cell::new(false) }
+        RunObject { state, sql, env, driving: Cell::new(false), reporting: Cell::new(false), indexed: Cell::new(None) }
     }
 
     /// The alarm carries a run on: a workflow's next actions, times and heartbeat, or a step's
@@ -190,57 +200,121 @@ impl RunObject {
         self.outbox(&Report::Event(event))
     }
 
-    /// Hands the playbook what waits in the outbox, in order, then the run's state.
+    /// Hands the playbook what waits in the outbox, in order, then the run's state. One report at
+    /// a time: a second waits for the first, so nothing is sent twice and a caller answers only
+    /// once what it recorded has reached the playbook.
     async fn report(&self, run: &Run) -> Result<(), Problem> {
-        let rows: Vec<Outboxed> = self
-            .sql
-            .exec("SELECT seq, report FROM outbox ORDER BY seq", None)
-            .and_then(|c| c.to_array())
-            .map_err(storage)?;
-        if rows.is_empty() {
+        let mut waited = 0;
+        while self.reporting.get() && waited < REPORT_WAIT_MILLIS {
+            worker::Delay::from(std::time::Duration::from_millis(5)).await;
+            waited += 5;
+        }
+        if self.reporting.replace(true) {
             return Ok(());
         }
+        let result = self.send_outbox(run).await;
+        self.reporting.set(false);
+        result
+    }
+
+    async fn send_outbox(&self, run: &Run) -> Result<(), Problem> {
         let stub = playbook_object(&self.env, &run.org, &run.playbook)?;
-        for row in rows {
-            let report: Report = serde_json::from_str(&row.report)
-                .map_err(|e| Problem::internal(format!("a waiting report could not be read: {e}")))?;
-            match report {
-                Report::Event(event) => {
-                    let body =
-                        json!({ "playbook": run.playbook, "command": EventCommand::Append { events: vec![event] } });
-                    let _: Value = do_rpc::call(&stub, PLAYBOOK_EVENTS, &body).await?;
-                }
-                Report::Request(command) => {
+        let mut sent = false;
+        loop {
+            let rows: Vec<Outboxed> = self
+                .sql
+                .exec("SELECT seq, report FROM outbox ORDER BY seq LIMIT ?", vec![(OUTBOX_PAGE as i64).into()])
+                .and_then(|c| c.to_array())
+                .map_err(storage)?;
+            if rows.is_empty() {
+                break;
+            }
+            sent = true;
+            let mut reports = Vec::with_capacity(rows.len());
+            for row in &rows {
+                let report: Report = serde_json::from_str(&row.report)
+                    .map_err(|e| Problem::internal(format!("a waiting report could not be read: {e}")))?;
+                reports.push((row.seq, report));
+            }
+            let mut i = 0;
+            while i < reports.len() {
+                // Events in a row go to the playbook in one call.
+                let events: Vec<NewEvent> = reports[i..]
+                    .iter()
+                    .map_while(|(_, r)| match r {
+                        Report::Event(e) => Some(e.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                let (first, last) = if events.is_empty() {
+                    self.send_one(run, &stub, reports[i].1.clone()).await?;
+                    (reports[i].0, reports[i].0)
+                } else {
+                    let n = events.len();
+                    // The last events of the outbox carry the run along, when the index must hear.
+                    let last_group = i + n == reports.len() && reports.len() < OUTBOX_PAGE;
+                    let record = if last_group { self.to_index()? } else { None };
+                    let indexed = record.as_ref().map(|r| r.status.word());
+                    let command = EventCommand::Append { events, run: record };
                     let body = json!({ "playbook": run.playbook, "command": command });
-                    let _: Option<Value> = do_rpc::call(&stub, PLAYBOOK_REQUESTS, &body).await?;
-                }
-                Report::Wait { kind } => {
-                    let command = EventCommand::Await { org: run.org.clone(), run_id: run.run_id.clone(), kind };
-                    let body = json!({ "playbook": run.playbook, "command": command });
                     let _: Value = do_rpc::call(&stub, PLAYBOOK_EVENTS, &body).await?;
-                }
-                Report::Parent { within, child, outcome } => {
-                    let parent = run_object(&self.env, &run.org, &run.playbook, &within.run_id)?;
-                    let ended = flow::ChildEnded { run_id: within.run_id.clone(), step: within.step, child, outcome };
-                    match do_rpc::call::<Value>(&parent, RUN_CHILD, &ended).await {
-                        Ok(_) => {}
-                        // A refusal is not answered by asking again; the parent's heartbeat reads
-                        // the child's end itself.
-                        Err(p) if p.status() < 500 => {
-                            worker::console_error!(
-                                "the workflow run {} refused a step's end: {}",
-                                within.run_id,
-                                p.detail
-                            )
-                        }
-                        Err(p) => return Err(p),
+                    if indexed.is_some() {
+                        self.indexed.set(indexed);
                     }
+                    (reports[i].0, reports[i + n - 1].0)
+                };
+                self.sql
+                    .exec("DELETE FROM outbox WHERE seq BETWEEN ? AND ?", vec![first.into(), last.into()])
+                    .map_err(storage)?;
+                i = reports.iter().position(|(seq, _)| *seq > last).unwrap_or(reports.len());
+            }
+        }
+        if sent {
+            if let Some(current) = self.to_index()? {
+                let word = current.status.word();
+                let update = json!({ "playbook": run.playbook, "command": IndexCommand::Record(current) });
+                let _: Option<Value> = do_rpc::call(&stub, PLAYBOOK_RUNS, &update).await?;
+                self.indexed.set(Some(word));
+            }
+        }
+        Ok(())
+    }
+
+    /// The run as it stands now (it may have moved while reports went) when the playbook's index
+    /// has not heard its status from this object yet.
+    fn to_index(&self) -> Result<Option<Box<Run>>, Problem> {
+        Ok(self.load()?.filter(|r| self.indexed.get() != Some(r.status.word())).map(Box::new))
+    }
+
+    async fn send_one(&self, run: &Run, stub: &worker::Stub, report: Report) -> Result<(), Problem> {
+        match report {
+            Report::Event(event) => {
+                let body = json!({ "playbook": run.playbook, "command": EventCommand::Append { events: vec![event], run: None } });
+                let _: Value = do_rpc::call(stub, PLAYBOOK_EVENTS, &body).await?;
+            }
+            Report::Request(command) => {
+                let body = json!({ "playbook": run.playbook, "command": command });
+                let _: Option<Value> = do_rpc::call(stub, PLAYBOOK_REQUESTS, &body).await?;
+            }
+            Report::Wait { kind } => {
+                let command = EventCommand::Await { org: run.org.clone(), run_id: run.run_id.clone(), kind };
+                let body = json!({ "playbook": run.playbook, "command": command });
+                let _: Value = do_rpc::call(stub, PLAYBOOK_EVENTS, &body).await?;
+            }
+            Report::Parent { within, child, outcome } => {
+                let parent = run_object(&self.env, &run.org, &run.playbook, &within.run_id)?;
+                let ended = flow::ChildEnded { run_id: within.run_id.clone(), step: within.step, child, outcome };
+                match do_rpc::call::<Value>(&parent, RUN_CHILD, &ended).await {
+                    Ok(_) => {}
+                    // A refusal is not answered by asking again; the parent's heartbeat reads the
+                    // child's end itself.
+                    Err(p) if p.status() < 500 => {
+                        worker::console_error!("the workflow run {} refused a step's end: {}", within.run_id, p.detail)
+                    }
+                    Err(p) => return Err(p),
                 }
             }
-            self.sql.exec("DELETE FROM outbox WHERE seq = ?", vec![row.seq.into()]).map_err(storage)?;
         }
-        let update = json!({ "playbook": run.playbook, "command": IndexCommand::Record(Box::new(run.clone())) });
-        let _: Option<Value> = do_rpc::call(&stub, PLAYBOOK_RUNS, &update).await?;
         Ok(())
     }
 

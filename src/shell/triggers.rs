@@ -336,5 +336,5 @@ pub async fn start_due(backend: &dyn Backend, models: &ModelSettings, playbook: 
         data: json!({ "workflow": due.workflow, "trigger": due.idx, "run_id": due.run_id, "detail": why }),
         family: None,
     };
-    backend.events(&due.org, playbook, EventCommand::Append { events: vec![event] }).await.map(|_| ())
+    backend.events(&due.org, playbook, EventCommand::Append { events: vec![event], run: None }).await.map(|_| ())
 }

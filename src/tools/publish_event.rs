@@ -70,7 +70,10 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         None => ctx.now.clone(),
     };
     let event = NewEvent { kind: a.kind, at, summary, run_id: None, data, family: None };
-    let kept = ctx.backend.events(&ctx.caller.org, &a.playbook, EventCommand::Append { events: vec![event] }).await?;
+    let kept = ctx
+        .backend
+        .events(&ctx.caller.org, &a.playbook, EventCommand::Append { events: vec![event], run: None })
+        .await?;
     let event: Event = serde_json::from_value(kept.get(0).cloned().unwrap_or_default())
         .map_err(|e| Problem::internal(format!("the kept event could not be read: {e}")))?;
     let said = format!("Recorded the event {} as {}.", quote(&event.event.kind), event.event_id);

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::Backend;
 use crate::core::definition::record::DefinitionStatus;
-use crate::core::definition::store::DefinitionCommand;
+use crate::core::definition::store::{DefinitionCommand, DefinitionView};
 use crate::core::definition::{Document, Kind, Ref};
 use crate::core::event::EventCommand;
 use crate::core::model::{resolve, ModelSettings};
@@ -30,10 +30,26 @@ pub struct Asked {
 
 /// Starts the run in its own object, after every check that can refuse it; answers it as it stands.
 pub async fn start(backend: &dyn Backend, models: &ModelSettings, asked: Asked) -> Result<Run, Problem> {
+    let view = read(backend, &asked).await?;
+    start_viewed(backend, models, asked, &view).await
+}
+
+/// The definition a run is asked of, as it stands.
+pub async fn read(backend: &dyn Backend, asked: &Asked) -> Result<DefinitionView, Problem> {
+    let get = DefinitionCommand::Get { kind: asked.definition.kind, name: asked.definition.name.clone() };
+    backend.definition(&asked.org, &asked.playbook, get).await
+}
+
+/// `start`, with the definition read already: a workflow reads each of its functions once for
+/// the steps it starts in a row.
+pub async fn start_viewed(
+    backend: &dyn Backend,
+    models: &ModelSettings,
+    asked: Asked,
+    view: &DefinitionView,
+) -> Result<Run, Problem> {
     let Asked { org, playbook, definition, input, run_id, now, within } = asked;
     let (kind, name) = (definition.kind, definition.name.clone());
-    let get = DefinitionCommand::Get { kind, name: name.clone() };
-    let view = backend.definition(&org, &playbook, get).await?;
     match &view.definition.status {
         DefinitionStatus::Active => {}
         DefinitionStatus::Paused { .. } => {

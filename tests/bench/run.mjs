@@ -16,6 +16,7 @@ import { load } from './load.mjs';
 import { callMethod, callTool, MCP_HEADERS, mcpFailed, rpcBody, toolBody } from './mcp.mjs';
 import { report } from './report.mjs';
 import { uploadSize } from './size.mjs';
+import { workflowLoad, workflowSource } from './workflow.mjs';
 
 const env = process.env;
 const QUICK = env.BENCH_QUICK === '1';
@@ -303,10 +304,18 @@ async function main() {
       mcpSpecFresh(base, () => toolBody('create_playbook', { name: freshName() })));
     R.run_definition = await measureAll('runtime run_definition', mcpSpec(base,
       toolBody('run_definition', { playbook: bench, type: 'computation', name: 'add-vat', input: { net: 100 } })));
-    // Workflows are not served yet. When they are: build a playbook with a 20-step workflow here,
-    // measure the call that runs it to its end, and fill R.workflow as the other rows are filled;
-    // report.mjs divides its latency by 20 for the per-step overhead.
-    R.workflow = { unavailable: 'not measured: the runtime serves no workflows yet' };
+    // A 20-step workflow from its start to its end; report.mjs divides by 20 for the cost of a step.
+    await callTool(base, 'create_definition', {
+      playbook: bench, type: 'workflow', name: 'twenty', source: workflowSource(),
+      overview: 'Adds VAT twenty times over, each step on the gross amount of the step before.',
+    });
+    R.workflow = [];
+    for (const connections of CFG.concurrencies) {
+      const m = await workflowLoad(base, ORG, bench, connections, Math.max(CFG.seconds, 5));
+      say(`runtime 20-step workflow c=${connections}: ${m.rps.toFixed(1)} runs/s, p50 ${m.p50} ms, p99 ${m.p99} ms` +
+        (m.failed ? `, ${m.failed} failed` : ''));
+      R.workflow.push(m);
+    }
 
     // Pages of runs and events with few and with many rows stored.
     const sizes = [{ key: 'small', target: CFG.smallRows }];

@@ -104,6 +104,19 @@ output:
 ---
 `;
 
+const REVIEW_WITH_RETRY = `---
+description: Reviews a brief, trying the model again once when it fails
+input:
+  schema: { type: object, properties: { file: { type: string } }, required: [file] }
+steps:
+  - id: review
+    function: reasoning/review-flaky
+    input:
+      file: input.file
+    retry: { attempts: 2, delay_seconds: 2, backoff: 1 }
+---
+`;
+
 const DIAGRAMS = {
   reasoning: 'flowchart LR\n  A[brief] --> B[model reviews] --> C[recommendation]',
   interaction: 'flowchart LR\n  A[reviewed brief] --> B[ask the owner] --> C[verdict]',
@@ -143,6 +156,8 @@ describe('workflows', { timeout: 120_000 }, () => {
     await define('computation', 'add-vat', ADD_VAT);
     await define('workflow', 'review-and-approve', REVIEW_AND_APPROVE);
     await define('workflow', 'wait-then-price', WAIT_THEN_PRICE);
+    await define('reasoning', 'review-flaky', REVIEW('claude-wf-flaky'));
+    await define('workflow', 'review-with-retry', REVIEW_WITH_RETRY);
   });
   after(() => client?.close());
 
@@ -214,6 +229,8 @@ describe('workflows', { timeout: 120_000 }, () => {
     const done = await ended(run.run_id);
     assert.equal(done.status, 'succeeded');
     assert.deepEqual(done.output, { approval: { approved: true, by: 'Dana' }, price: { vat: 20, gross: 120 } });
+    const listed = assertToolSuccess(await call('list_runs', { type: 'workflow', name: 'wait-then-price' })).runs;
+    assert.equal(listed.find((r) => r.run_id === run.run_id)?.status, 'succeeded', 'the index holds how the run ended');
     const waited = done.steps.find((s) => s.step === 'pause_a_moment');
     assert.ok(Date.parse(waited.finished_at) - Date.parse(waited.started_at) >= 2000, JSON.stringify(waited));
 
@@ -231,6 +248,27 @@ describe('workflows', { timeout: 120_000 }, () => {
     const done = await ended(run.run_id);
     assert.equal(done.status, 'succeeded');
     assert.deepEqual(done.output, { approval: { approved: true, by: 'Lee' }, price: { vat: 10, gross: 60 } });
+  });
+
+  test('a step whose model fails is tried again after its delay, and the run goes on', async () => {
+    await script('claude-wf-flaky', { status: 529, error: 'overloaded_error', message: 'Overloaded' });
+    const run = assertToolSuccess(await runWorkflow('review-with-retry', { file: 'briefs/spring.md' }));
+    const retrying = await until('the step to wait for its retry', async () => {
+      const read = assertToolSuccess(await call('get_run', { run_id: run.run_id }));
+      return read.steps[0].status === 'retrying' && read.steps[0];
+    });
+    assert.equal(retrying.attempt, 1);
+    assert.equal(retrying.error.reason, 'provider_error');
+    await script('claude-wf-flaky', { text: 'Ready: the brief is complete.' });
+    const done = await ended(run.run_id);
+    assert.equal(done.status, 'succeeded');
+    assert.deepEqual(done.output, { review: 'Ready: the brief is complete.' });
+    assert.equal(done.steps[0].attempt, 2);
+    assert.equal(done.steps[0].run_id, `${run.run_id}-review-2`);
+    assert.equal((await received('claude-wf-flaky')).length, 2, 'the model was asked once per attempt');
+    const events = assertToolSuccess(await call('list_playbook_events', { run_id: run.run_id, kind: 'step_retrying' })).events;
+    assert.equal(events.length, 1);
+    assert.match(events[0].summary, /^The step “review” failed; attempt 2 of 2 starts at /);
   });
 
   test('cancelling a workflow run cancels the step that waits for a person', async () => {

@@ -3,6 +3,8 @@
 //! and a restart finds every action it has not taken. The alarm takes them in order, rings at the
 //! times steps wait for, and every 5 seconds while a step's function runs, asks it how it stands.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -11,6 +13,7 @@ use super::super::backend::Objects;
 use super::super::models;
 use super::super::playbook::storage;
 use super::{noun, RunObject};
+use crate::core::definition::store::DefinitionView;
 use crate::core::definition::workflow::plan as plan_of;
 use crate::core::definition::Ref;
 use crate::core::run::store::Report;
@@ -20,11 +23,13 @@ use crate::core::workflow::plan::{Action as Do, Wait};
 use crate::core::workflow::state::Awaiting;
 use crate::core::workflow::{decide, view, Action, Command, Flow, Outcome, Plan, StepStatus};
 use crate::core::Problem;
-use crate::tools::run_start::{start, Asked};
+use crate::tools::run_start::{self, start_viewed, Asked};
 use crate::tools::Backend;
 
 /// How often a running step's function is asked how it stands, in case its report was lost.
 const HEARTBEAT_MILLIS: i64 = 5_000;
+/// How often a round of actions hands its history to the playbook while steps keep starting.
+const REPORT_EVERY_MILLIS: u64 = 250;
 
 /// A step's run ended after its start answered.
 #[derive(Debug, Serialize, Deserialize)]
@@ -269,10 +274,15 @@ impl RunObject {
     }
 
     async fn take_actions(&self) -> Result<(), Problem> {
+        // Each function is read once per round, and the history goes to the playbook every so
+        // often rather than after every step, so a long chain of quick steps stays quick.
+        let mut read: HashMap<Ref, DefinitionView> = HashMap::new();
+        let mut reported = worker::Date::now().as_millis();
         let (now, _) = clock();
         if let Some((_, flow)) = self.flow()? {
             if flow.next_due().is_some_and(|due| due <= now) {
-                self.command(Command::TimerFired)?;
+                let run = self.command(Command::TimerFired)?;
+                self.report(&run).await?;
             }
         }
         loop {
@@ -287,9 +297,10 @@ impl RunObject {
             let run = self.load()?.ok_or_else(|| Problem::internal("a workflow run's record is missing"))?;
             let backend = Objects { env: &self.env };
             let ended = match action {
-                Action::StartChild { step, definition, input, run_id } => {
-                    self.start_step(&backend, &run, &step, definition, input, &run_id).await.map(|o| (step, run_id, o))
-                }
+                Action::StartChild { step, definition, input, run_id } => self
+                    .start_step(&backend, &mut read, &run, &step, definition, input, &run_id)
+                    .await
+                    .map(|o| (step, run_id, o)),
                 Action::CancelChildren { run_ids } => {
                     for id in run_ids {
                         if let Err(p) = backend.cancel_run(&run.org, &run.playbook, &id).await {
@@ -301,19 +312,25 @@ impl RunObject {
                 _ => None,
             };
             self.sql.exec("DELETE FROM todo WHERE seq = ?", vec![row.seq.into()]).map_err(storage)?;
-            if let Some((step, run_id, outcome)) = ended {
-                self.command(Command::ChildFinished { step, run_id, outcome })?;
+            let run = match ended {
+                Some((step, run_id, outcome)) => self.command(Command::ChildFinished { step, run_id, outcome })?,
+                None => run,
+            };
+            if worker::Date::now().as_millis() - reported >= REPORT_EVERY_MILLIS {
+                self.report(&run).await?;
+                reported = worker::Date::now().as_millis();
             }
-            self.report(&run).await?;
         }
         self.heartbeat().await
     }
 
     /// Starts a step's function as a run of its own, under the id the machine gave it: a start
     /// that a restart cut short, taken again, answers the run it started and runs nothing.
+    #[allow(clippy::too_many_arguments)] // one step's whole start, named where it is called
     async fn start_step(
         &self,
         backend: &Objects<'_>,
+        read: &mut HashMap<Ref, DefinitionView>,
         run: &Run,
         step: &str,
         definition: Ref,
@@ -330,7 +347,18 @@ impl RunObject {
             now,
             within: Some(Within { run_id: run.run_id.clone(), step: step.to_string() }),
         };
-        match start(backend, &models::settings(&self.env), asked).await {
+        let view = match read.get(&asked.definition) {
+            Some(view) => Ok(view.clone()),
+            None => run_start::read(backend, &asked).await,
+        };
+        let started = match view {
+            Ok(view) => {
+                read.insert(asked.definition.clone(), view.clone());
+                start_viewed(backend, &models::settings(&self.env), asked, &view).await
+            }
+            Err(p) => Err(p),
+        };
+        match started {
             Ok(child) => outcome_of(&child),
             Err(p) => {
                 if p.status() == 409 {
@@ -365,6 +393,8 @@ impl RunObject {
                 self.command(Command::ChildFinished { step: s.id.clone(), run_id: run_id.clone(), outcome })?;
             }
         }
+        // The run as it stands now goes to the playbook's index with what it recorded.
+        let run = self.load()?.unwrap_or(run);
         self.report(&run).await
     }
 }
