@@ -12,6 +12,7 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 
 import { ROOT, startRuntime } from '../e2e/harness.mjs';
+import { ADD_VAT, ADD_VAT_DIAGRAM, ADD_VAT_OVERVIEW } from '../e2e/fixtures.mjs';
 import { load } from './load.mjs';
 import { callMethod, callTool, MCP_HEADERS, mcpFailed, rpcBody, toolBody } from './mcp.mjs';
 import { report } from './report.mjs';
@@ -162,24 +163,13 @@ function loadsSeconds(operations) {
 
 // ---- seeding ----
 
-const RUN_SOURCE = `---
-description: Adds VAT to a net amount
-input:
-  schema: { type: object, properties: { net: { type: number } }, required: [net] }
-output:
-  schema: { type: object, properties: { vat: { type: number }, gross: { type: number } }, required: [vat, gross] }
-compute:
-  vat: input.net * 0.2
-  gross: input.net + vat
----
-`;
 
 async function playbookWithFunction(base, name) {
   const pb = await callTool(base, 'create_playbook', { name: `${name} ${RUN_TAG}` });
   await callTool(base, 'create_definition', {
-    playbook: pb.id, type: 'computation', name: 'add-vat', source: RUN_SOURCE,
-    overview: 'Adds 20% VAT to a net amount and answers the VAT and the gross amount.',
-    diagram: 'flowchart LR\n  A[net] --> B[vat = net x 0.2] --> C[gross = net + vat]',
+    playbook: pb.id, type: 'computation', name: 'add-vat', source: ADD_VAT,
+    overview: ADD_VAT_OVERVIEW,
+    diagram: ADD_VAT_DIAGRAM,
   });
   return pb.id;
 }

@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 /** The URL of the runtime run.mjs started (no trailing slash). */
 export function runtimeUrl() {
@@ -230,4 +232,15 @@ export function rawHttp(url, { method = 'GET', headers = {}, body } = {}) {
     if (body !== undefined) req.write(body);
     req.end();
   });
+}
+
+/** Runs `fn` with a `call(name, args)` of the official v1 client connected to a runtime's /mcp. */
+export async function withClient(url, fn, name = 'e2e') {
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
+  try {
+    return await fn((tool, args = {}) => client.callTool({ name: tool, arguments: args }));
+  } finally {
+    await client.close();
+  }
 }

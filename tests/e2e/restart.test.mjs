@@ -7,20 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { panicLines, startRuntime } from './harness.mjs';
-import { assertToolSuccess, WELCOME_START } from './helpers.mjs';
-
-async function withClient(url, fn) {
-  const client = new Client({ name: 'e2e-restart', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
-  try {
-    return await fn((name, args = {}) => client.callTool({ name, arguments: args }));
-  } finally {
-    await client.close();
-  }
-}
+import { assertToolSuccess, WELCOME_START, withClient } from './helpers.mjs';
 
 describe('a runtime of its own', { timeout: 300_000 }, () => {
   const stateDir = mkdtempSync(join(tmpdir(), 'runtime-restart-'));

@@ -7,20 +7,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { assertToolFailure, assertToolSuccess, pointers, runtimeUrl, uniqueName } from './helpers.mjs';
+import { ADD_VAT, ADD_VAT_DIAGRAM as DIAGRAM, ADD_VAT_OVERVIEW as OVERVIEW } from './fixtures.mjs';
 
-const ADD_VAT = `---
-description: Adds VAT to a net amount
-input:
-  schema: { type: object, properties: { net: { type: number } }, required: [net] }
-output:
-  schema: { type: object, properties: { vat: { type: number }, gross: { type: number } }, required: [vat, gross] }
-compute:
-  vat: input.net * 0.2
-  gross: input.net + vat
----
-`;
-const OVERVIEW = 'Adds 20% VAT to a net amount and answers the VAT and the gross amount.';
-const DIAGRAM = 'flowchart LR\n  A[net] --> B[vat = net x 0.2] --> C[gross = net + vat]';
 
 describe('runs through @modelcontextprotocol/sdk (v1)', () => {
   let client;

@@ -9,18 +9,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { assertToolSuccess, runtimeUrl, uniqueName } from './helpers.mjs';
+import { ADD_VAT } from './fixtures.mjs';
 
-const ADD_VAT = `---
-description: Adds VAT to a net amount
-input:
-  schema: { type: object, properties: { net: { type: number } }, required: [net] }
-output:
-  schema: { type: object, properties: { vat: { type: number }, gross: { type: number } }, required: [vat, gross] }
-compute:
-  vat: input.net * 0.2
-  gross: input.net + vat
----
-`;
 
 const workflow = (triggers, schema = '{ type: object }') => `---
 description: Prices an order when it is due

@@ -7,10 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { panicLines, startRuntime } from './harness.mjs';
-import { assertToolSuccess } from './helpers.mjs';
+import { assertToolSuccess, withClient } from './helpers.mjs';
+import { ADD_VAT } from './fixtures.mjs';
 
 const CONFIRM = `---
 description: Asks for a yes or no
@@ -20,17 +19,6 @@ ask:
   answer: { schema: { type: object, properties: { ok: { type: boolean } }, required: [ok] } }
 ---
 Shall we price the order?
-`;
-const ADD_VAT = `---
-description: Adds VAT to a net amount
-input:
-  schema: { type: object, properties: { net: { type: number } }, required: [net] }
-output:
-  schema: { type: object, properties: { vat: { type: number }, gross: { type: number } }, required: [vat, gross] }
-compute:
-  vat: input.net * 0.2
-  gross: input.net + vat
----
 `;
 const RESTARTABLE = `---
 description: Waits a moment, asks, then prices an order
@@ -49,16 +37,6 @@ output:
   price: steps.price.output
 ---
 `;
-
-async function withClient(url, fn) {
-  const client = new Client({ name: 'e2e-workflow-restart', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
-  try {
-    return await fn((name, args = {}) => client.callTool({ name, arguments: args }));
-  } finally {
-    await client.close();
-  }
-}
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

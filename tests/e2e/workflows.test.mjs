@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { assertToolFailure, assertToolSuccess, runtimeUrl, uniqueName } from './helpers.mjs';
+import { ADD_VAT } from './fixtures.mjs';
 
 const ANTHROPIC = process.env.STANDIN_ANTHROPIC_URL;
 const q = (s) => `“${s}”`;
@@ -71,17 +72,6 @@ output:
 ---
 `;
 
-const ADD_VAT = `---
-description: Adds VAT to a net amount
-input:
-  schema: { type: object, properties: { net: { type: number } }, required: [net] }
-output:
-  schema: { type: object, properties: { vat: { type: number }, gross: { type: number } }, required: [vat, gross] }
-compute:
-  vat: input.net * 0.2
-  gross: input.net + vat
----
-`;
 
 const WAIT_THEN_PRICE = `---
 description: Waits for the approval of an order, then prices it
