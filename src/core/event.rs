@@ -26,6 +26,10 @@ pub struct NewEvent {
     /// The run whose history holds the event: a workflow run for its steps' runs. Kept, not shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub family: Option<String>,
+    /// What makes a recorded event one: the run and the place in its outbox. An event handed over
+    /// again after a restart cut the first hand-over short is kept once. Kept, not shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -191,6 +195,7 @@ mod tests {
                 summary: "s".into(),
                 run_id: None,
                 family: None,
+                key: None,
                 data: json!({"x": "y".repeat(3000)}),
             },
         };

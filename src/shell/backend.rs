@@ -14,9 +14,7 @@ use crate::core::directory::{unknown_playbook, Change, Command, ListPage, ListQu
 use crate::core::event::EventCommand;
 use crate::core::ids::is_playbook_id;
 use crate::core::playbook::Playbook;
-use crate::core::run::store::{
-    AnswerRun, IndexCommand, RequestCommand, RequestPage, RunEntry, RunPage, RunQuery, StartRun,
-};
+use crate::core::run::store::{AnswerRun, IndexCommand, RequestCommand, RequestPage, RunPage, RunQuery, StartRun};
 use crate::core::run::{check_run_id, Run};
 use crate::core::Caller;
 use crate::core::Problem;
@@ -117,10 +115,9 @@ impl Backend for Objects<'_> {
 
     fn start_run<'a>(&'a self, org: &'a str, pb: &'a str, start: StartRun) -> LocalBoxFuture<'a, Result<Run, Problem>> {
         Box::pin(async move {
-            // Indexed first, so that a run its object keeps is always listed.
-            let _: Option<RunPage> = self.index(org, pb, IndexCommand::Add(RunEntry::of(&start.run))).await?;
+            // The run's object lists the run in the index itself, with what it reports, before it
+            // answers; a start cut off before the object kept the run leaves nothing listed.
             let object = self.run_object(org, pb, &start.run.run_id)?;
-            // The run's object records how it stands in the index itself, with what it reports.
             do_rpc::call(&object, RUN_START, &start).await
         })
     }

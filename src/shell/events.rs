@@ -21,9 +21,11 @@ CREATE INDEX IF NOT EXISTS events_of_run ON events (run_id, position);
 ";
 
 /// Added after the first release: a playbook that was created before it gains the column here.
-pub const FAMILY: [&str; 2] = [
+pub const ADDED: [&str; 4] = [
     "ALTER TABLE events ADD COLUMN family TEXT",
     "CREATE INDEX IF NOT EXISTS events_of_family ON events (family, position)",
+    "ALTER TABLE events ADD COLUMN key TEXT",
+    "CREATE UNIQUE INDEX IF NOT EXISTS events_by_key ON events (key)",
 ];
 
 #[derive(Deserialize)]
@@ -47,6 +49,7 @@ impl Row {
                 run_id: self.run_id,
                 data: serde_json::from_str(&self.data).unwrap_or(Value::Null),
                 family: None,
+                key: None,
             },
         }
     }
@@ -61,10 +64,7 @@ impl Events<'_> {
     pub fn run(&self, command: EventCommand) -> Result<Value, Problem> {
         match command {
             EventCommand::Append { events, .. } => {
-                let mut kept = Vec::with_capacity(events.len());
-                for e in events {
-                    kept.push(self.append(e)?);
-                }
+                let kept: Vec<Event> = self.append_all(events)?.into_iter().map(|(e, _)| e).collect();
                 Ok(serde_json::to_value(kept).unwrap_or_default())
             }
             EventCommand::List(q) => Ok(serde_json::to_value(self.list(q)?).unwrap_or_default()),
@@ -89,23 +89,39 @@ impl Events<'_> {
         }
     }
 
-    pub fn append(&self, e: NewEvent) -> Result<Event, Problem> {
+    /// Keeps each event, numbered in order, and says which are new: one with a key kept before is
+    /// answered as it was kept.
+    pub fn append_all(&self, events: Vec<NewEvent>) -> Result<Vec<(Event, bool)>, Problem> {
+        events.into_iter().map(|e| self.append(e)).collect()
+    }
+
+    fn append(&self, e: NewEvent) -> Result<(Event, bool), Problem> {
         let rows: Vec<Row> = self
             .sql
             .exec(
-                "INSERT INTO events (kind, at, run_id, family, summary, data) VALUES (?, ?, ?, ?, ?, ?) RETURNING *",
+                "INSERT INTO events (kind, at, run_id, family, key, summary, data) VALUES (?, ?, ?, ?, ?, ?, ?)
+                 ON CONFLICT(key) DO NOTHING RETURNING *",
                 vec![
                     e.kind.clone().into(),
                     e.at.clone().into(),
                     e.run_id.clone().into(),
                     e.family.clone().or_else(|| e.run_id.clone()).into(),
+                    e.key.clone().into(),
                     e.summary.clone().into(),
                     e.data.to_string().into(),
                 ],
             )
             .and_then(|c| c.to_array())
             .map_err(storage)?;
-        rows.into_iter().next().map(Row::event).ok_or_else(|| Problem::internal("an event was not kept"))
+        if let Some(row) = rows.into_iter().next() {
+            return Ok((row.event(), true));
+        }
+        let kept: Vec<Row> = self
+            .sql
+            .exec("SELECT * FROM events WHERE key = ?", vec![e.key.clone().into()])
+            .and_then(|c| c.to_array())
+            .map_err(storage)?;
+        kept.into_iter().next().map(|r| (r.event(), false)).ok_or_else(|| Problem::internal("an event was not kept"))
     }
 
     fn get(&self, id: &str) -> Result<Event, Problem> {

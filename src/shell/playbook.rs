@@ -56,10 +56,13 @@ impl DurableObject for PlaybookObject {
             worker::console_error!("playbook schema: {e}");
         }
         // These columns exist already in every playbook but the oldest: their refusal is expected.
-        let _ = sql.exec(events::FAMILY[0], None);
+        let _ = sql.exec(events::ADDED[0], None);
+        let _ = sql.exec(events::ADDED[2], None);
         let _ = sql.exec(runs_index::WITHIN, None);
-        if let Err(e) = sql.exec(events::FAMILY[1], None) {
-            worker::console_error!("playbook schema: {e}");
+        for index in [events::ADDED[1], events::ADDED[3]] {
+            if let Err(e) = sql.exec(index, None) {
+                worker::console_error!("playbook schema: {e}");
+            }
         }
         PlaybookObject { state, sql, env }
     }
@@ -217,30 +220,30 @@ impl PlaybookObject {
     /// Appends, lists or reads events; events kept owe runs to the triggers they match, and the
     /// answer says whether they do.
     fn events(&self, command: EventCommand) -> Result<(Value, bool), Problem> {
-        let appended = match &command {
-            EventCommand::Append { events, run } => {
-                if let Some(run) = run {
-                    RunsIndex { sql: &self.sql }.run(IndexCommand::Record(run.clone()))?;
-                }
-                events.clone()
-            }
+        let (events, run) = match command {
+            EventCommand::Append { events, run } => (events, run),
             EventCommand::Await { org, run_id, kind } => {
-                Triggers { sql: &self.sql }.wait(org, run_id, kind)?;
+                Triggers { sql: &self.sql }.wait(&org, &run_id, &kind)?;
                 return Ok((Value::Null, false));
             }
-            _ => Vec::new(),
+            other => return Ok((Events { sql: &self.sql }.run(other)?, false)),
         };
-        let answer = Events { sql: &self.sql }.run(command)?;
-        if !appended.is_empty() {
-            let kept: Vec<Event> = serde_json::from_value(answer.clone()).unwrap_or_default();
-            let positioned: Vec<(i64, NewEvent)> =
-                kept.iter().zip(appended).filter_map(|(k, e)| Some((position(&k.event_id)?, e))).collect();
-            let triggers = Triggers { sql: &self.sql };
-            let started = triggers.take_events(&positioned)?;
-            let delivered = triggers.take_waits(&positioned.into_iter().map(|(_, e)| e).collect::<Vec<_>>())?;
-            return Ok((answer, started || delivered));
+        if let Some(run) = run {
+            RunsIndex { sql: &self.sql }.run(IndexCommand::Record(run))?;
         }
-        Ok((answer, false))
+        let kept = Events { sql: &self.sql }.append_all(events.clone())?;
+        // Only events kept now start triggers and reach waiting runs; one handed over again does not.
+        let fresh: Vec<(i64, NewEvent)> = kept
+            .iter()
+            .zip(events)
+            .filter(|((_, new), _)| *new)
+            .filter_map(|((k, _), e)| Some((position(&k.event_id)?, e)))
+            .collect();
+        let triggers = Triggers { sql: &self.sql };
+        let started = triggers.take_events(&fresh)?;
+        let delivered = triggers.take_waits(&fresh.into_iter().map(|(_, e)| e).collect::<Vec<_>>())?;
+        let answer: Vec<Event> = kept.into_iter().map(|(e, _)| e).collect();
+        Ok((serde_json::to_value(answer).unwrap_or_default(), started || delivered))
     }
 
     /// Starts what the triggers owe now: the time triggers due, then the runs events owe.
@@ -253,9 +256,7 @@ impl PlaybookObject {
         let backend = Objects { env: &self.env };
         let models = super::models::settings(&self.env);
         let triggers = Triggers { sql: &self.sql };
-        for due in triggers.take_due(super::env::instant())? {
-            start_due(&backend, &models, &playbook.id, due).await?;
-        }
+        triggers.take_due(super::env::instant())?;
         for owed in triggers.owed()? {
             let seq = owed.seq;
             start_due(&backend, &models, &playbook.id, Due::of(owed)).await?;

@@ -33,6 +33,9 @@ CREATE TABLE IF NOT EXISTS todo (seq INTEGER PRIMARY KEY AUTOINCREMENT, action T
 CREATE TABLE IF NOT EXISTS deferred (id INTEGER PRIMARY KEY CHECK (id = 1), call TEXT NOT NULL, asked INTEGER NOT NULL);
 ";
 
+/// How long a run whose report failed waits before its alarm tries again.
+const REPORT_RETRY_MILLIS: i64 = 5_000;
+
 #[durable_object]
 pub struct RunObject {
     state: State,
@@ -91,8 +94,7 @@ impl DurableObject for RunObject {
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
-        let path = req.path();
-        let result = match path.as_str() {
+        let result = match req.path().as_str() {
             RUN_START => match do_rpc::read_body::<StartRun>(&mut req).await {
                 Ok(start) => self.begin(start).await,
                 Err(p) => Err(p),
@@ -119,13 +121,34 @@ impl DurableObject for RunObject {
             },
             other => Err(Problem::internal(format!("no endpoint {other}"))),
         };
+        // A workflow's alarm is set before anything else is awaited: a restart in the middle of
+        // the report must not leave a kept state with nothing to move it on. A read sets one too,
+        // if it is missing, and never moves one later.
+        if let Ok(run) = &result {
+            if run.definition.kind == Kind::Workflow {
+                if let Err(p) = self.schedule(false).await {
+                    worker::console_error!("run alarm: {}", p.detail);
+                }
+            }
+        }
         let result = match result {
-            Ok(run) => self.report(&run).await.map(|()| run),
+            Ok(run) => match self.report(&run).await {
+                Ok(()) => Ok(run),
+                Err(p) => {
+                    // Kept, but not yet with the playbook: the alarm hands it over later, even if
+                    // the caller never asks again. (A model call under way has its own alarm.)
+                    let asking =
+                        run.definition.kind == Kind::Reasoning && matches!(run.status, RunStatus::Started { .. });
+                    if !asking {
+                        self.wake(worker::Date::now().as_millis() as i64 + REPORT_RETRY_MILLIS).await;
+                    }
+                    Err(p)
+                }
+            },
             Err(p) => Err(p),
         };
         let result = match result {
-            Ok(run) if run.definition.kind == Kind::Workflow && path == RUN_GET => Ok(self.shown(run)),
-            Ok(run) if run.definition.kind == Kind::Workflow => self.schedule(false).await.map(|()| self.shown(run)),
+            Ok(run) if run.definition.kind == Kind::Workflow => Ok(self.shown(run)),
             other => other,
         };
         do_rpc::reply(result)

@@ -124,9 +124,10 @@ impl Triggers<'_> {
         Ok(())
     }
 
-    /// The time triggers due by `now`, each moved on to its next time after `now`: a trigger
-    /// whose times passed while the runtime was down starts one run, not one per missed time.
-    pub fn take_due(&self, now: DateTime<Utc>) -> Result<Vec<Due>, Problem> {
+    /// Owes a run to each time trigger due by `now`, and moves it on to its next time after `now`,
+    /// in one go: a restart finds the run owed, never a time passed with no run. A trigger whose
+    /// times passed while the runtime was down owes one run, not one per missed time.
+    pub fn take_due(&self, now: DateTime<Utc>) -> Result<(), Problem> {
         let rows: Vec<Row> = self
             .sql
             .exec(
@@ -135,7 +136,6 @@ impl Triggers<'_> {
             )
             .and_then(|c| c.to_array())
             .map_err(storage)?;
-        let mut due = Vec::new();
         for row in rows {
             let Ok(declared) = serde_json::from_str::<Declared>(&row.declared) else { continue };
             let at = row.next_at.and_then(DateTime::from_timestamp_millis).unwrap_or(now);
@@ -147,15 +147,30 @@ impl Triggers<'_> {
                 )
                 .map_err(storage)?;
             let run_id = format!("{}-{}-{}", prefix(&row.workflow), row.idx, at.timestamp());
-            due.push(Due {
-                input: declared.input(Fired::Time(at)),
-                workflow: row.workflow,
-                idx: row.idx,
-                org: row.org,
-                run_id,
-            });
+            self.owe(&row, run_id, declared.input(Fired::Time(at)))?;
         }
-        Ok(due)
+        Ok(())
+    }
+
+    fn owe(&self, row: &Row, run_id: String, input: Result<Value, String>) -> Result<(), Problem> {
+        let (input, refused) = match input {
+            Ok(v) => (Some(v.to_string()), None),
+            Err(why) => (None, Some(why)),
+        };
+        self.sql
+            .exec(
+                "INSERT INTO fired (workflow, idx, org, run_id, input, refused) VALUES (?, ?, ?, ?, ?, ?)",
+                vec![
+                    row.workflow.clone().into(),
+                    row.idx.into(),
+                    row.org.clone().into(),
+                    run_id.into(),
+                    input.into(),
+                    refused.into(),
+                ],
+            )
+            .map_err(storage)?;
+        Ok(())
     }
 
     /// Owes a run to each event trigger the kept events match; the alarm starts them. An event
@@ -175,24 +190,8 @@ impl Triggers<'_> {
                 if !declared.takes(&e.kind, &e.data) || family.starts_with(&own) {
                     continue;
                 }
-                let (input, refused) = match declared.input(Fired::Event { kind: &e.kind, data: &e.data }) {
-                    Ok(v) => (Some(v.to_string()), None),
-                    Err(why) => (None, Some(why)),
-                };
                 let run_id = format!("{own}-e{position}-{}", row.idx);
-                self.sql
-                    .exec(
-                        "INSERT INTO fired (workflow, idx, org, run_id, input, refused) VALUES (?, ?, ?, ?, ?, ?)",
-                        vec![
-                            row.workflow.clone().into(),
-                            row.idx.into(),
-                            row.org.clone().into(),
-                            run_id.into(),
-                            input.into(),
-                            refused.into(),
-                        ],
-                    )
-                    .map_err(storage)?;
+                self.owe(&row, run_id, declared.input(Fired::Event { kind: &e.kind, data: &e.data }))?;
                 owed = true;
             }
         }
@@ -335,6 +334,7 @@ pub async fn start_due(backend: &dyn Backend, models: &ModelSettings, playbook: 
         run_id: None,
         data: json!({ "workflow": due.workflow, "trigger": due.idx, "run_id": due.run_id, "detail": why }),
         family: None,
+        key: None,
     };
     backend.events(&due.org, playbook, EventCommand::Append { events: vec![event], run: None }).await.map(|_| ())
 }

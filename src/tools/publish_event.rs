@@ -69,7 +69,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             .map_err(|_| Problem::invalid("/at", "must be a time in RFC 3339, such as 2026-11-30T17:00:00Z"))?,
         None => ctx.now.clone(),
     };
-    let event = NewEvent { kind: a.kind, at, summary, run_id: None, data, family: None };
+    let event = NewEvent { kind: a.kind, at, summary, run_id: None, data, family: None, key: None };
     let kept = ctx
         .backend
         .events(&ctx.caller.org, &a.playbook, EventCommand::Append { events: vec![event], run: None })

@@ -223,6 +223,7 @@ mod tests {
                 summary: String::new(),
                 run_id: None,
                 family: None,
+                key: None,
                 data: json!({"totals": {"revenue": revenue}}),
             },
         }

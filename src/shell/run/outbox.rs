@@ -41,6 +41,7 @@ impl RunObject {
             run_id: Some(run.run_id.clone()),
             data,
             family: Some(run.family().to_string()),
+            key: None,
         };
         self.outbox(&Report::Event(event))
     }
@@ -86,8 +87,8 @@ impl RunObject {
                 // Events in a row go to the playbook in one call.
                 let events: Vec<NewEvent> = reports[i..]
                     .iter()
-                    .map_while(|(_, r)| match r {
-                        Report::Event(e) => Some(e.clone()),
+                    .map_while(|(seq, r)| match r {
+                        Report::Event(e) => Some(NewEvent { key: Some(format!("{}#{seq}", run.run_id)), ..e.clone() }),
                         _ => None,
                     })
                     .collect();

@@ -1,0 +1,102 @@
+// The fault harness's results as Markdown: one table of counts per part, then every check with
+// its verdict, and for a failed check the cases that failed it.
+
+const int = (n) => (Number.isFinite(n) ? n.toLocaleString('en-US') : String(n ?? '—'));
+const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** A Markdown table; the columns after the first are numbers, aligned right, unless `text` is set. */
+function table(header, rows, { text = false } = {}) {
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map((_, i) => (i === 0 || text ? '---' : '--:')).join('|')}|`,
+    ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+  ];
+}
+
+function restartsSection(s) {
+  return [
+    '## Restarts', '',
+    `The runtime was killed with SIGKILL ${s.restarts} times at random moments (1–6 s of traffic each, requests in flight), ` +
+    'then started once more on the same state; 3 s later the triggers\' workflow was paused, every open request was answered ' +
+    'and every run waiting for `go` was sent it, and everything was read back.', '',
+    ...table(['Count', 'Value'], [
+      ['restarts (hard kills)', `${int(s.restarts)} (${int(s.killedHard)})`],
+      ['requests sent / acknowledged / cut off by a kill', `${int(s.sent)} / ${int(s.acknowledged)} / ${int(s.cutOff)}`],
+      ['of those cut off, answered 5xx by wrangler\'s proxy as the kill landed', int(s.proxy5xx)],
+      ['requests refused while serving (count × status)', s.refused],
+      ['runs acknowledged / found', `${int(s.runsAcknowledged)} / ${int(s.runsFound)}`],
+      ['events acknowledged / found', `${int(s.eventsAcknowledged)} / ${int(s.eventsFound)}`],
+      ['answers acknowledged / took effect', `${int(s.answersAcknowledged)} / ${int(s.answersTookEffect)}`],
+      ['run events (`go`) acknowledged / taken', `${int(s.goAcknowledged)} / ${int(s.goTaken)}`],
+      ['workflow runs: succeeded / waiting / failed / stuck', `${int(s.workflowRuns)}: ${int(s.succeeded)} / ${int(s.waiting)} / ${int(s.failed)} / ${int(s.stuck)}`],
+      ['interaction runs stuck (started, no request listed)', int(s.otherStuck)],
+      ['steps run twice', int(s.stepsTwice)],
+      ['events recorded twice in a workflow run\'s history (same kind, run, time and data)', int(s.duplicatedEvents)],
+      ['runs started other than once', int(s.badStarts)],
+      ['trigger runs started (and listed by list_runs but not found by get_run)', `${int(s.triggerRuns)} (${int(s.triggerPhantoms)})`],
+      ['trigger times due while serving: started / due', `${int(s.dueStarted)} / ${int(s.dueWhileUp)}`],
+      ['stops with trigger times due: made up after / stops', `${int(s.stopsMadeUp)} / ${int(s.stops)}`],
+      ['runs listed by list_runs / of them not found by get_run', `${int(s.runsListed)} / ${int(s.phantoms)}`],
+      ['runs whose status list_runs gives otherwise than get_run', int(s.indexDisagrees)],
+      ['runs still started when the settling ended', int(s.stillStarted)],
+      ['run starts cut off by a kill / answered 2xx when retried', `${int(s.cutOffStarts)} / ${int(s.retriesAnswered)}`],
+      ['panics', int(s.panics)],
+    ]), '',
+  ];
+}
+
+function hostileSection(h) {
+  const rows = h.families.map((f) => [f.family, int(f.sent), int(f.problem), int(f.mcp), int(f.other4xx), int(f.ok), int(f.noAnswer), int(f.server)]);
+  const t = h.total;
+  rows.push(['**all**', int(t.sent), int(t.problem), int(t.mcp), int(t.other4xx), int(t.ok), int(t.noAnswer), int(t.server)]);
+  return [
+    '## Hostile requests', '',
+    `${int(t.sent)} malformed or hostile requests to /mcp and every HTTP route (${int(h.routes)} routes, ${int(h.tools)} tools), ` +
+    `${h.width} at a time. After every ${h.every} and at the end a normal request was sent: ${int(h.normalPassed)} of ${int(h.normalChecks)} passed. ` +
+    `Panics in the log: ${int(h.panics)}.`, '',
+    '"Problem" is a 4xx answered with a problem document (`application/problem+json` with `reason` and `detail`); ' +
+    '"MCP refusal" a JSON-RPC error or a tool result with `isError: true` (MCP answers tool failures with 200); ' +
+    '"other 4xx" a 4xx in neither shape (workerd\'s own answers to a head or URL too large); "no answer" a connection closed without one.', '',
+    ...table(['Case family', 'Sent', 'Problem', 'MCP refusal', 'Other 4xx', '2xx', 'No answer', '5xx'], rows), '',
+    ...(h.notes.length ? ['The first success of each family, and the first answer of each other 4xx status:', '', ...h.notes.map((n) => `- ${n}`), ''] : []),
+  ];
+}
+
+function concurrencySection(c) {
+  return [
+    '## Concurrency', '',
+    ...table(['Count', 'Value'], [
+      [`concurrent run_definition calls under one run id`, int(c.sameId.calls)],
+      ['answered 2xx with that run, succeeded, same output', int(c.sameId.sameRun)],
+      ['times list_runs lists the run', int(c.sameId.listed)],
+      ['`run_started` events of the run', int(c.sameId.started)],
+      [`runs on one playbook (${c.many.width} at a time)`, int(c.many.calls)],
+      ['acknowledged / listed by list_runs / get_run succeeded', `${int(c.many.acknowledged)} / ${int(c.many.listed)} / ${int(c.many.succeeded)}`],
+      ['lost', int(c.many.lost)],
+      ['seconds to start them', c.many.runSeconds.toFixed(1)],
+      ['panics', int(c.panics)],
+    ]), '',
+  ];
+}
+
+function checksSection(checks) {
+  const failed = checks.filter((c) => !c.ok);
+  return [
+    '## Checks', '',
+    `${checks.length - failed.length} of ${checks.length} passed.`, '',
+    ...table(['Part', 'Check', 'Result', 'Detail'], checks.map((c) => [c.part, c.name, c.ok ? 'pass' : '**FAIL**', c.ok ? '' : c.detail]), { text: true }), '',
+  ];
+}
+
+export function report({ meta, restarts, hostile, concurrency, checks }) {
+  const lines = [
+    '# Auto Runtime fault harness', '',
+    `${meta.date} · commit ${meta.commit} · ${meta.cores} cores · Node ${meta.node} · seed ${meta.seed} · whole run ${meta.seconds.toFixed(0)} s` +
+    `${meta.skipped.length ? ` · parts not run: ${meta.skipped.join(', ')}` : ''}`, '',
+  ];
+  if (restarts) lines.push(...restartsSection(restarts));
+  if (hostile) lines.push(...hostileSection(hostile));
+  if (concurrency) lines.push(...concurrencySection(concurrency));
+  lines.push(...checksSection(checks));
+  return `${lines.join('\n')}\n`;
+}

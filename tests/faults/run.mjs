@@ -1,0 +1,142 @@
+// scripts/faults: what the runtime survives, in one run. Three parts, each on a runtime of its own
+// in local workerd: restarts (hard kills at random moments with work in flight), hostile requests
+// (malformed and hostile input to every endpoint), and concurrency (duplicate run ids, many runs at
+// once). Prints Markdown tables, writes them to FAULTS_OUT (default faults-results/results.md), and
+// exits non-zero when any check failed.
+//
+// Arguments: the parts to run (restarts, hostile, concurrency; default all).
+// Environment: FAULTS_SEED (replays the random moments and cases), FAULTS_RESTARTS (default 20),
+// FAULTS_HOSTILE (the least number of hostile requests, default 10000), FAULTS_OUT,
+// FAULTS_BUILD=never (serve build/ as it is, even when src/ is newer), FAULTS_KEEP=1 (keep the
+// restarts' state directory, to look into it afterwards).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+
+import { ROOT } from '../e2e/harness.mjs';
+import { concurrency } from './concurrency.mjs';
+import { hostile } from './hostile.mjs';
+import { report } from './report.mjs';
+import { restarts } from './restarts.mjs';
+
+const env = process.env;
+const PARTS = ['restarts', 'hostile', 'concurrency'];
+const STARTED = Date.now();
+// The whole run must end within 15 minutes; each part bounds its own loops well inside this.
+const BUDGET_MS = 15 * 60_000;
+
+function say(message) {
+  const at = ((Date.now() - STARTED) / 1000).toFixed(1).padStart(6);
+  process.stderr.write(`[faults ${at}s] ${message}\n`);
+}
+
+/** The newest modification time of the files under some paths, in ms. */
+function newest(paths) {
+  let best = 0;
+  const visit = (p) => {
+    if (!existsSync(p)) return;
+    const s = statSync(p);
+    if (s.isDirectory()) for (const entry of readdirSync(p)) visit(join(p, entry));
+    else best = Math.max(best, s.mtimeMs);
+  };
+  paths.forEach(visit);
+  return best;
+}
+
+/** Builds the Worker only when build/ is missing or older than what it is built from. */
+function buildIfStale() {
+  const built = newest([join(ROOT, 'build')]);
+  const inputs = newest(['src', 'guides', 'Cargo.toml', 'Cargo.lock'].map((p) => join(ROOT, p)));
+  if (built > 0 && (built >= inputs || env.FAULTS_BUILD === 'never')) {
+    say(built >= inputs ? 'build/ is fresh, reused' : 'build/ is older than src/, served as it is (FAULTS_BUILD=never)');
+    return;
+  }
+  say('building the Worker (scripts/build)');
+  const done = spawnSync(join(ROOT, 'scripts', 'build'), { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (done.status !== 0) {
+    process.stderr.write(`${done.stdout}\n${done.stderr}\n`);
+    throw new Error('scripts/build failed');
+  }
+}
+
+function gitCommit() {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** Runs one part; a part that throws fails with one check that says why, and the run goes on. */
+async function runPart(name, fn, checks) {
+  say(`${name}: starting`);
+  try {
+    const { stats, checks: own } = await fn();
+    checks.push(...own);
+    say(`${name}: done, ${own.filter((c) => !c.ok).length} of ${own.length} checks failed`);
+    return stats;
+  } catch (error) {
+    say(`${name}: aborted: ${error.stack ?? error}`);
+    checks.push({ part: name, name: 'the part ran to its end', ok: false, detail: String(error.message ?? error).slice(0, 500) });
+    return null;
+  }
+}
+
+/** Prints the report of what ran, writes it to `out`, and sets the exit code: 1 when a check failed. */
+function finish({ out, seed, parts, results, checks }) {
+  const meta = {
+    date: new Date().toISOString(),
+    commit: gitCommit(),
+    cores: os.cpus().length,
+    node: process.version,
+    seed,
+    seconds: (Date.now() - STARTED) / 1000,
+    skipped: PARTS.filter((p) => !parts.includes(p)),
+  };
+  const markdown = report({ meta, ...results, checks });
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, markdown);
+  process.stdout.write(markdown);
+  const failed = checks.filter((c) => !c.ok);
+  say(`wrote ${out}; ${failed.length ? `${failed.length} checks FAILED` : 'every check passed'}`);
+  return failed.length ? 1 : 0;
+}
+
+async function main() {
+  const asked = process.argv.slice(2);
+  const unknown = asked.filter((a) => !PARTS.includes(a));
+  if (unknown.length) throw new Error(`unknown part ${unknown.join(', ')}: the parts are ${PARTS.join(', ')}`);
+  const parts = asked.length ? asked : PARTS;
+  const seed = Number(env.FAULTS_SEED ?? Math.floor(Math.random() * 2 ** 31));
+  const out = env.FAULTS_OUT ?? join(ROOT, 'faults-results', 'results.md');
+  say(`seed ${seed} (FAULTS_SEED=${seed} replays the random moments and cases)`);
+  buildIfStale();
+
+  const checks = [];
+  const results = {};
+  // A part that overruns the budget ends the run with the report of what finished, and a failed check.
+  const watchdog = setTimeout(() => {
+    checks.push({ part: 'all', name: `the run ended within ${BUDGET_MS / 60_000} minutes`, ok: false, detail: 'stopped while a part was running' });
+    finish({ out, seed, parts, results, checks });
+    process.exit(2); // the harness's exit hook kills the runtime still running
+  }, BUDGET_MS);
+  watchdog.unref();
+
+  if (parts.includes('restarts')) {
+    results.restarts = await runPart('restarts', () => restarts({ say, seed, cycles: Number(env.FAULTS_RESTARTS ?? 20), keep: env.FAULTS_KEEP === '1' }), checks);
+  }
+  if (parts.includes('hostile')) {
+    results.hostile = await runPart('hostile', () => hostile({ say, seed, least: Number(env.FAULTS_HOSTILE ?? 10_000) }), checks);
+  }
+  if (parts.includes('concurrency')) {
+    results.concurrency = await runPart('concurrency', () => concurrency({ say }), checks);
+  }
+  clearTimeout(watchdog);
+  process.exitCode = finish({ out, seed, parts, results, checks });
+}
+
+main().catch((error) => {
+  process.stderr.write(`faults failed: ${error.stack ?? error}\n`);
+  process.exit(1);
+});
