@@ -97,9 +97,9 @@ impl RunObject {
                     (reports[i].0, reports[i].0)
                 } else {
                     let n = events.len();
-                    // The last events of the outbox carry the run along, when the index must hear.
-                    let last_group = i + n == reports.len() && reports.len() < OUTBOX_PAGE;
-                    let record = if last_group { self.to_index()? } else { None };
+                    // The first events carry the run along when the index must hear: should a later
+                    // report fail, the index already holds how the run stands.
+                    let record = self.to_index()?;
                     let indexed = record.as_ref().map(|r| r.status.word());
                     let command = EventCommand::Append { events, run: record };
                     let body = json!({ "playbook": run.playbook, "command": command });
