@@ -47,7 +47,12 @@ pub fn caller(url: &Url, settings: &Settings) -> Result<Caller, Problem> {
 
 /// The time now as RFC 3339 with milliseconds, the form every stored time takes.
 pub fn now() -> String {
-    instant().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+    stamp(instant())
+}
+
+/// A time as runs and events write it: RFC 3339 with milliseconds.
+pub fn stamp(at: chrono::DateTime<chrono::Utc>) -> String {
+    at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
 /// The time now, for pure code that computes with it.

@@ -248,11 +248,7 @@ impl PlaybookObject {
 
     /// Starts what the triggers owe now: the time triggers due, then the runs events owe.
     async fn fire(&self) -> Result<(), Problem> {
-        let rows: Vec<Row> =
-            self.sql.exec("SELECT record FROM playbook LIMIT 1", None).and_then(|c| c.to_array()).map_err(storage)?;
-        let Some(row) = rows.first() else { return Ok(()) };
-        let playbook: Playbook = serde_json::from_str(&row.record)
-            .map_err(|e| Problem::internal(format!("a stored playbook could not be read: {e}")))?;
+        let Some(playbook) = self.kept()? else { return Ok(()) };
         let backend = Objects { env: &self.env };
         let models = super::models::settings(&self.env);
         let triggers = Triggers { sql: &self.sql };
@@ -282,13 +278,16 @@ impl PlaybookObject {
     }
 
     fn load(&self, id: &str) -> Result<Playbook, Problem> {
-        let rows: Vec<Row> = self
-            .sql
-            .exec("SELECT record FROM playbook WHERE id = ?", vec![id.into()])
-            .and_then(|c| c.to_array())
-            .map_err(storage)?;
-        let row = rows.into_iter().next().ok_or_else(|| unknown_playbook(id))?;
-        serde_json::from_str(&row.record)
+        self.kept()?.filter(|p| p.id == id).ok_or_else(|| unknown_playbook(id))
+    }
+
+    /// The playbook this object keeps, if it was saved: one object holds one playbook.
+    fn kept(&self) -> Result<Option<Playbook>, Problem> {
+        let rows: Vec<Row> =
+            self.sql.exec("SELECT record FROM playbook LIMIT 1", None).and_then(|c| c.to_array()).map_err(storage)?;
+        rows.first()
+            .map(|row| serde_json::from_str(&row.record))
+            .transpose()
             .map_err(|e| Problem::internal(format!("a stored playbook could not be read: {e}")))
     }
 

@@ -16,7 +16,7 @@ use super::playbook::storage;
 use crate::core::definition::Kind;
 use crate::core::run::reason::{self, Prepared};
 use crate::core::run::store::{AnswerRun, OpenRequest, Report, RequestCommand, StartRun};
-use crate::core::run::{compute, decide_start, forecast, interaction, lookup, Run, RunError, RunStatus, Start};
+use crate::core::run::{compute, decide_start, forecast, interaction, lookup, Run, RunStatus, Start};
 use crate::core::text::{capitalized, quote};
 use crate::core::workflow::Outcome;
 use crate::core::Problem;
@@ -350,16 +350,8 @@ impl RunObject {
         let Some(within) = run.within.clone() else {
             return Ok(());
         };
-        let outcome = match &run.status {
-            RunStatus::Started { .. } => return Ok(()),
-            RunStatus::Succeeded { output, .. } => Outcome::Succeeded { output: output.clone() },
-            RunStatus::Failed { error, .. } => Outcome::Failed { error: error.clone() },
-            RunStatus::Cancelled { .. } => Outcome::Failed {
-                error: RunError {
-                    reason: "cancelled".into(),
-                    detail: format!("The run {} of {} was cancelled.", run.run_id, noun(run)),
-                },
-            },
+        let Some(outcome) = Outcome::of(run) else {
+            return Ok(());
         };
         self.outbox(&Report::Parent { within, child: run.run_id.clone(), outcome })
     }

@@ -6,11 +6,12 @@
 //
 // Environment: BENCH_QUICK=1 (1-second loads, 1,000 rows only), BENCH_SECONDS (per load),
 // BENCH_BIG_ROWS (default 100000), BENCH_BUDGET_SECONDS (default 570), BENCH_OUT.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 
+import { buildIfStale, RUNTIME_INPUTS } from '../e2e/build.mjs';
 import { ROOT, startRuntime } from '../e2e/harness.mjs';
 import { ADD_VAT, ADD_VAT_DIAGRAM, ADD_VAT_OVERVIEW } from '../e2e/fixtures.mjs';
 import { load } from './load.mjs';
@@ -48,36 +49,6 @@ function say(message) {
 }
 
 // ---- building ----
-
-/** The newest modification time under some paths (files or folders), in ms. */
-function newest(paths) {
-  let best = 0;
-  const visit = (p) => {
-    if (!existsSync(p)) return;
-    const s = statSync(p);
-    if (s.isDirectory()) for (const entry of readdirSync(p)) visit(join(p, entry));
-    else best = Math.max(best, s.mtimeMs);
-  };
-  paths.forEach(visit);
-  return best;
-}
-
-/** Builds with `command` unless every file under `output` is newer than every input. */
-function buildIfStale(label, command, inputs, output) {
-  const built = existsSync(output) ? newest([output]) : 0;
-  if (built > 0 && built >= newest(inputs)) {
-    say(`${label}: build is fresh, reused`);
-    return { label, seconds: 0, reused: true };
-  }
-  say(`${label}: building (${command})`);
-  const t0 = Date.now();
-  const done = spawnSync(command, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (done.status !== 0) {
-    process.stderr.write(`${done.stdout}\n${done.stderr}\n`);
-    throw new Error(`${label}: ${command} failed`);
-  }
-  return { label, seconds: (Date.now() - t0) / 1000, reused: false };
-}
 
 // ---- the servers ----
 
@@ -234,11 +205,14 @@ async function main() {
   };
 
   // Builds: the runtime by scripts/build, the Rust floor by the same recipe.
-  results.builds.push(buildIfStale('runtime', 'scripts/build',
-    ['src', 'guides', 'Cargo.toml', 'Cargo.lock'].map((p) => join(ROOT, p)), join(ROOT, 'build')));
+  results.builds.push(buildIfStale({
+    label: 'runtime', command: 'scripts/build', inputs: RUNTIME_INPUTS, output: join(ROOT, 'build'), say,
+  }));
   const floorRust = join(BENCH, 'floor-rust');
-  results.builds.push(buildIfStale('Rust floor', 'tests/bench/build-floor',
-    ['src', 'Cargo.toml', 'Cargo.lock'].map((p) => join(floorRust, p)), join(floorRust, 'build')));
+  results.builds.push(buildIfStale({
+    label: 'Rust floor', command: 'tests/bench/build-floor',
+    inputs: ['src', 'Cargo.toml', 'Cargo.lock'].map((p) => join(floorRust, p)), output: join(floorRust, 'build'), say,
+  }));
 
   DEADLINE = Date.now() + CFG.budgetSeconds * 1000;
 

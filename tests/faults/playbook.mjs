@@ -2,19 +2,10 @@
 // workflows that keep work in flight across a restart (a wait for a time, then a computation, then
 // a person; a wait for an event; and one started by its own triggers). The guides `workflow` and
 // `triggers` are the reference for these documents.
+import { ADD_VAT } from '../e2e/fixtures.mjs';
 import { api, must } from './wire.mjs';
 
-export const ADD_VAT = `---
-description: Adds VAT to a net amount
-input:
-  schema: { type: object, properties: { net: { type: number } }, required: [net] }
-output:
-  schema: { type: object, properties: { vat: { type: number }, gross: { type: number } }, required: [vat, gross] }
-compute:
-  vat: input.net * 0.2
-  gross: input.net + vat
----
-`;
+export { ADD_VAT };
 
 const CONFIRM = `---
 description: Asks a person for a yes or no

@@ -9,11 +9,12 @@
 // FAULTS_HOSTILE (the least number of hostile requests, default 10000), FAULTS_OUT,
 // FAULTS_BUILD=never (serve build/ as it is, even when src/ is newer), FAULTS_KEEP=1 (keep the
 // restarts' state directory, to look into it afterwards).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 
+import { buildIfStale, RUNTIME_INPUTS } from '../e2e/build.mjs';
 import { ROOT } from '../e2e/harness.mjs';
 import { concurrency } from './concurrency.mjs';
 import { hostile } from './hostile.mjs';
@@ -29,35 +30,6 @@ const BUDGET_MS = 15 * 60_000;
 function say(message) {
   const at = ((Date.now() - STARTED) / 1000).toFixed(1).padStart(6);
   process.stderr.write(`[faults ${at}s] ${message}\n`);
-}
-
-/** The newest modification time of the files under some paths, in ms. */
-function newest(paths) {
-  let best = 0;
-  const visit = (p) => {
-    if (!existsSync(p)) return;
-    const s = statSync(p);
-    if (s.isDirectory()) for (const entry of readdirSync(p)) visit(join(p, entry));
-    else best = Math.max(best, s.mtimeMs);
-  };
-  paths.forEach(visit);
-  return best;
-}
-
-/** Builds the Worker only when build/ is missing or older than what it is built from. */
-function buildIfStale() {
-  const built = newest([join(ROOT, 'build')]);
-  const inputs = newest(['src', 'guides', 'Cargo.toml', 'Cargo.lock'].map((p) => join(ROOT, p)));
-  if (built > 0 && (built >= inputs || env.FAULTS_BUILD === 'never')) {
-    say(built >= inputs ? 'build/ is fresh, reused' : 'build/ is older than src/, served as it is (FAULTS_BUILD=never)');
-    return;
-  }
-  say('building the Worker (scripts/build)');
-  const done = spawnSync(join(ROOT, 'scripts', 'build'), { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (done.status !== 0) {
-    process.stderr.write(`${done.stdout}\n${done.stderr}\n`);
-    throw new Error('scripts/build failed');
-  }
 }
 
 function gitCommit() {
@@ -111,7 +83,10 @@ async function main() {
   const seed = Number(env.FAULTS_SEED ?? Math.floor(Math.random() * 2 ** 31));
   const out = env.FAULTS_OUT ?? join(ROOT, 'faults-results', 'results.md');
   say(`seed ${seed} (FAULTS_SEED=${seed} replays the random moments and cases)`);
-  buildIfStale();
+  buildIfStale({
+    label: 'runtime', command: join(ROOT, 'scripts', 'build'), inputs: RUNTIME_INPUTS, output: join(ROOT, 'build'),
+    say, serveStale: env.FAULTS_BUILD === 'never',
+  });
 
   const checks = [];
   const results = {};

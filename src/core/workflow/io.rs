@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::state::Flow;
 use crate::core::definition::Ref;
-use crate::core::run::RunError;
+use crate::core::run::{Run, RunError, RunStatus};
 
 /// One input to a workflow run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -37,6 +37,24 @@ pub enum Command {
 pub enum Outcome {
     Succeeded { output: Value },
     Failed { error: RunError },
+}
+
+impl Outcome {
+    /// How a step's run ended, as its workflow reads it: `None` while it is still going. A
+    /// cancelled run is a failure of the step, which its failure handling answers.
+    pub fn of(run: &Run) -> Option<Outcome> {
+        match &run.status {
+            RunStatus::Started { .. } => None,
+            RunStatus::Succeeded { output, .. } => Some(Outcome::Succeeded { output: output.clone() }),
+            RunStatus::Failed { error, .. } => Some(Outcome::Failed { error: error.clone() }),
+            RunStatus::Cancelled { .. } => Some(Outcome::Failed {
+                error: RunError {
+                    reason: "cancelled".into(),
+                    detail: format!("The run {} was cancelled.", run.run_id),
+                },
+            }),
+        }
+    }
 }
 
 /// What the shell does, in order, once it has kept the new state.

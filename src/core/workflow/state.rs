@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::filter::Filter;
-use super::plan::Plan;
+use super::plan::{Action, Plan, Wait};
 use crate::core::run::RunError;
 
 /// Events sent to the run that no step waited for yet; the oldest go first past this many.
@@ -182,6 +182,17 @@ impl Flow {
         self.steps.iter().filter_map(|s| s.status.due()).min()
     }
 
+    /// The event kinds its steps wait for now.
+    pub fn events_waited(&self) -> Vec<String> {
+        self.steps
+            .iter()
+            .filter_map(|s| match &s.status {
+                StepStatus::Waiting { on: Awaiting::Event { filter, .. }, .. } => Some(filter.kind.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The child runs still going, which a cancel stops.
     pub fn running_children(&self) -> Vec<String> {
         self.steps
@@ -192,6 +203,21 @@ impl Flow {
             })
             .collect()
     }
+}
+
+/// Each step that waits for an event now, or will once it starts: its id and its filter. An event
+/// of a kind none of them names is one the run never takes.
+pub fn event_waits<'p>(plan: &'p Plan, flow: &Flow) -> Vec<(&'p str, &'p Filter)> {
+    plan.steps
+        .iter()
+        .zip(&flow.steps)
+        .filter_map(|(p, s)| match (&p.action, &s.status) {
+            (Action::Wait(Wait::Event { filter, .. }), StepStatus::Pending | StepStatus::Waiting { .. }) => {
+                Some((p.id.as_str(), filter))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The id of the child run a step's attempt starts, derived from the workflow run's id so that a

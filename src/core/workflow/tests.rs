@@ -249,6 +249,23 @@ fn waits_for_an_event_then_a_time() {
 }
 
 #[test]
+fn a_refused_event_is_told_what_the_run_waits_on() {
+    let mut run = Run::new(WAITING);
+    run.give(Command::Start { input: json!({}) }, 0);
+    assert_eq!(
+        super::words::waits_on(&run.plan, &run.flow),
+        "It waits for the event \u{201c}brief_approved\u{201d} (the step \u{201c}approval\u{201d})."
+    );
+    assert_eq!(run.flow.events_waited(), ["brief_approved"]);
+    run.give(Command::EventArrived { name: "brief_approved".into(), data: json!({"team": "marketing"}) }, 1);
+    assert_eq!(
+        super::words::waits_on(&run.plan, &run.flow),
+        "It waits for no event: the step \u{201c}cool off\u{201d} waits for a time."
+    );
+    assert!(super::state::event_waits(&run.plan, &run.flow).is_empty());
+}
+
+#[test]
 fn an_event_that_comes_early_is_kept_and_one_that_never_comes_times_out() {
     let doc = WAITING.replace("steps:\n", "steps:\n  - id: first\n    function: computation/first\n");
     let mut run = Run::new(&doc);

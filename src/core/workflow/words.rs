@@ -3,8 +3,9 @@
 
 use chrono::{DateTime, SecondsFormat, Utc};
 
-use super::plan::title;
-use crate::core::text::{cap, count, quote, SUMMARY_MAX};
+use super::plan::{title, Plan};
+use super::state::{event_waits, Awaiting, Flow, StepStatus};
+use crate::core::text::{cap, count, join_and, quote, SUMMARY_MAX};
 
 /// `The workflow started, and 1 step moved.`, `…; the workflow ended.`
 pub fn applied(cause: &str, moved: usize, ended: bool) -> String {
@@ -65,6 +66,29 @@ pub fn step_failed_detail(id: &str, detail: &str) -> String {
 
 pub fn time(at: DateTime<Utc>) -> String {
     at.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+/// What a run waits on now, for a refused event: `It waits for the event “approved” (the step
+/// “sign off”).`, or what its steps are doing when none waits for an event.
+pub fn waits_on(plan: &Plan, flow: &Flow) -> String {
+    let titled = |id: &str| quote(&title(id));
+    let events: Vec<String> = event_waits(plan, flow)
+        .into_iter()
+        .map(|(id, filter)| format!("{} (the step {})", quote(&filter.kind), titled(id)))
+        .collect();
+    if !events.is_empty() {
+        return format!("It waits for the event {}.", join_and(&events));
+    }
+    let steps = |keep: fn(&StepStatus) -> bool| -> Vec<String> {
+        flow.steps.iter().filter(|s| keep(&s.status)).map(|s| titled(&s.id)).collect()
+    };
+    let running = steps(|s| matches!(s, StepStatus::Running { .. } | StepStatus::Retrying { .. }));
+    let timed = steps(|s| matches!(s, StepStatus::Waiting { on: Awaiting::Time { .. }, .. }));
+    match (running.is_empty(), timed.is_empty()) {
+        (false, _) => format!("It waits for no event: the step {} waits for a function it called.", join_and(&running)),
+        (true, false) => format!("It waits for no event: the step {} waits for a time.", join_and(&timed)),
+        (true, true) => "It waits for no event.".into(),
+    }
 }
 
 #[cfg(test)]

@@ -18,10 +18,9 @@ use crate::core::definition::workflow::plan as plan_of;
 use crate::core::definition::Ref;
 use crate::core::run::store::Report;
 use crate::core::run::{Run, RunError, RunStatus, Within};
-use crate::core::text::{join_and, quote};
-use crate::core::workflow::plan::{Action as Do, Wait};
-use crate::core::workflow::state::Awaiting;
-use crate::core::workflow::{decide, view, Action, Command, Flow, Outcome, Plan, StepStatus};
+use crate::core::text::quote;
+use crate::core::workflow::state::event_waits;
+use crate::core::workflow::{decide, view, words, Action, Command, Flow, Outcome, Plan, StepStatus};
 use crate::core::Problem;
 use crate::tools::run_start::{self, start_viewed, Asked};
 use crate::tools::Backend;
@@ -63,23 +62,11 @@ struct Todo {
 
 fn clock() -> (DateTime<Utc>, String) {
     let now = super::super::env::instant();
-    (now, now.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
+    (now, super::super::env::stamp(now))
 }
 
 fn encode(value: &impl Serialize) -> Result<String, Problem> {
     serde_json::to_string(value).map_err(|e| Problem::internal(format!("could not encode: {e}")))
-}
-
-/// How a step's run stands, as its workflow reads it: `None` while it is still going.
-fn outcome_of(run: &Run) -> Option<Outcome> {
-    match &run.status {
-        RunStatus::Started { .. } => None,
-        RunStatus::Succeeded { output, .. } => Some(Outcome::Succeeded { output: output.clone() }),
-        RunStatus::Failed { error, .. } => Some(Outcome::Failed { error: error.clone() }),
-        RunStatus::Cancelled { .. } => Some(Outcome::Failed {
-            error: RunError { reason: "cancelled".into(), detail: format!("The run {} was cancelled.", run.run_id) },
-        }),
-    }
 }
 
 impl RunObject {
@@ -127,8 +114,8 @@ impl RunObject {
             .exec("UPDATE flow SET state = ? WHERE id = 1", vec![encode(&decision.flow)?.into()])
             .map_err(storage)?;
         // The playbook delivers the events it records to the steps that wait for them.
-        let before = waiting_for(flow);
-        for kind in waiting_for(&decision.flow).into_iter().filter(|k| !before.contains(k)) {
+        let before = flow.events_waited();
+        for kind in decision.flow.events_waited().into_iter().filter(|k| !before.contains(k)) {
             self.outbox(&Report::Wait { kind })?;
         }
         let mut ended = None;
@@ -202,13 +189,12 @@ impl RunObject {
         let Some((plan, flow)) = self.flow()? else {
             return Err(Problem::internal("a workflow run's state is missing"));
         };
-        let names = awaited(&plan, &flow);
-        if !names.contains(&e.name) {
+        if !event_waits(&plan, &flow).iter().any(|(_, filter)| filter.kind == e.name) {
             return Err(Problem::conflict(format!(
                 "No step of the run {} waits for the event {}. {}",
                 run.run_id,
                 quote(&e.name),
-                waits_on(&plan, &flow)
+                words::waits_on(&plan, &flow)
             ))
             .with_field("/name", "names an event no step of this run waits for"));
         }
@@ -359,11 +345,11 @@ impl RunObject {
             Err(p) => Err(p),
         };
         match started {
-            Ok(child) => outcome_of(&child),
+            Ok(child) => Outcome::of(&child),
             Err(p) => {
                 if p.status() == 409 {
                     if let Ok(existing) = backend.get_run(&run.org, &run.playbook, child).await {
-                        return outcome_of(&existing);
+                        return Outcome::of(&existing);
                     }
                 }
                 let reason = p.kind.clone().unwrap_or_else(|| p.reason.as_str().to_string());
@@ -380,7 +366,7 @@ impl RunObject {
         for s in &flow.steps {
             let StepStatus::Running { run_id, .. } = &s.status else { continue };
             let outcome = match backend.get_run(&run.org, &run.playbook, run_id).await {
-                Ok(child) => outcome_of(&child),
+                Ok(child) => Outcome::of(&child),
                 Err(p) if p.status() == 404 => Some(Outcome::Failed {
                     error: RunError {
                         reason: "lost".into(),
@@ -399,71 +385,9 @@ impl RunObject {
     }
 }
 
-/// The event kinds the run's steps wait for now.
-fn waiting_for(flow: &Flow) -> Vec<String> {
-    flow.steps
-        .iter()
-        .filter_map(|s| match &s.status {
-            StepStatus::Waiting { on: Awaiting::Event { filter, .. }, .. } => Some(filter.kind.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
 fn ended_words(status: &RunStatus) -> String {
     match status {
         RunStatus::Started { .. } => "not ended".into(),
         other => format!("ended {}", other.word()),
-    }
-}
-
-/// The event names a step waits for now, or will wait for once it starts.
-fn awaited(plan: &Plan, flow: &Flow) -> Vec<String> {
-    plan.steps
-        .iter()
-        .zip(&flow.steps)
-        .filter_map(|(p, s)| match (&p.action, &s.status) {
-            (Do::Wait(Wait::Event { filter, .. }), StepStatus::Pending | StepStatus::Waiting { .. }) => {
-                Some(filter.kind.clone())
-            }
-            _ => None,
-        })
-        .collect()
-}
-
-/// What the run waits on now, in words: `It waits for the event “approved” (the step “sign
-/// off”).`, or what its steps are doing when none waits for an event.
-fn waits_on(plan: &Plan, flow: &Flow) -> String {
-    let titled = |id: &str| quote(&crate::core::workflow::plan::title(id));
-    let events: Vec<String> = plan
-        .steps
-        .iter()
-        .zip(&flow.steps)
-        .filter_map(|(p, s)| match (&p.action, &s.status) {
-            (Do::Wait(Wait::Event { filter, .. }), StepStatus::Pending | StepStatus::Waiting { .. }) => {
-                Some(format!("{} (the step {})", quote(&filter.kind), titled(&p.id)))
-            }
-            _ => None,
-        })
-        .collect();
-    if !events.is_empty() {
-        return format!("It waits for the event {}.", join_and(&events));
-    }
-    let running: Vec<String> = flow
-        .steps
-        .iter()
-        .filter(|s| matches!(s.status, StepStatus::Running { .. } | StepStatus::Retrying { .. }))
-        .map(|s| titled(&s.id))
-        .collect();
-    let timed: Vec<String> = flow
-        .steps
-        .iter()
-        .filter(|s| matches!(s.status, StepStatus::Waiting { on: Awaiting::Time { .. }, .. }))
-        .map(|s| titled(&s.id))
-        .collect();
-    match (running.is_empty(), timed.is_empty()) {
-        (false, _) => format!("It waits for no event: the step {} waits for a function it called.", join_and(&running)),
-        (true, false) => format!("It waits for no event: the step {} waits for a time.", join_and(&timed)),
-        (true, true) => "It waits for no event.".into(),
     }
 }
