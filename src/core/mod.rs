@@ -10,6 +10,7 @@ pub mod model;
 pub mod page;
 pub mod playbook;
 pub mod run;
+pub mod schema;
 pub mod text;
 pub mod workflow;
 

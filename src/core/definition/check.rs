@@ -163,7 +163,7 @@ impl<'d> Findings<'d> {
             self.error(pointer, "must be a JSON Schema, written as a mapping such as {type: object, properties: {…}}");
             return None;
         }
-        if let Err(e) = jsonschema::validator_for(schema) {
+        if let Err(e) = crate::core::schema::compiled(schema) {
             let inner = e.instance_path().as_str().to_string();
             self.error(format!("{pointer}{inner}"), format!("is not valid JSON Schema: {e}"));
             return None;

@@ -74,7 +74,7 @@ pub fn check_calls(plan: &Plan, lookup: &dyn Fn(&Ref) -> Option<Callee>) -> Resu
                 continue;
             }
             if let (Some(field_schema), Some(value)) = (field_schema, constant(expr)) {
-                if let Ok(validator) = jsonschema::validator_for(field_schema) {
+                if let Ok(validator) = crate::core::schema::compiled(field_schema) {
                     if let Some(e) = validator.iter_errors(&value).next() {
                         errors.push(err(
                             pointer,

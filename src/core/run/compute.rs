@@ -34,7 +34,7 @@ pub fn evaluate(source: &str, input: &Value) -> Result<Value, RunError> {
     }
     let output = Value::Object(output);
     if let Some(schema) = doc.front.pointer("/output/schema") {
-        let validator = jsonschema::validator_for(schema).map_err(|e| fail("output_schema", e.to_string()))?;
+        let validator = crate::core::schema::compiled(schema).map_err(|e| fail("output_schema", e.to_string()))?;
         let problems: Vec<String> =
             validator.iter_errors(&output).map(|e| format!("{}: {e}", e.instance_path().as_str())).collect();
         if !problems.is_empty() {

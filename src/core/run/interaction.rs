@@ -35,7 +35,7 @@ pub fn ask(source: &str, input: &Value, now: &str) -> Result<Request, RunError> 
 
 /// Checks an answer against the request's schema; each problem points into `answer`.
 pub fn check_answer(request: &Request, answer: &Value) -> Result<(), Problem> {
-    let validator = jsonschema::validator_for(&request.answer_schema)
+    let validator = crate::core::schema::compiled(&request.answer_schema)
         .map_err(|e| Problem::internal(format!("the saved answer schema does not compile: {e}")))?;
     let errors: Vec<FieldError> = validator
         .iter_errors(answer)

@@ -162,7 +162,7 @@ pub fn decide_start(existing: Option<&Run>, definition: &Ref, input: &Value) -> 
 
 /// Checks an input against the function's input schema; each problem points into `input`.
 pub fn check_input(schema: &Value, input: &Value) -> Result<(), Problem> {
-    let validator = jsonschema::validator_for(schema)
+    let validator = crate::core::schema::compiled(schema)
         .map_err(|e| Problem::internal(format!("the saved input schema does not compile: {e}")))?;
     let errors: Vec<FieldError> = validator
         .iter_errors(input)

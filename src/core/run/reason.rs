@@ -105,7 +105,7 @@ pub fn finish(answer: &Answer, call: &Call) -> Result<Value, RunError> {
             ))
         }
     };
-    let validator = jsonschema::validator_for(schema)
+    let validator = crate::core::schema::compiled(schema)
         .map_err(|e| fail("document", format!("the saved output schema does not compile: {e}")))?;
     let problems: Vec<String> = validator
         .iter_errors(&value)
