@@ -150,10 +150,11 @@ export async function restarts({ say, seed, cycles = 20, keep = false }) {
   const stateDir = mkdtempSync(join(tmpdir(), 'faults-restarts-'));
   const logs = [];
   const record = newRecord();
-  const windows = []; // when a runtime served: {from, to}, in ms
+  const windows = []; // when a runtime was spawned and when it served: {spawned, from, to}, in ms
   let rt = null;
   try {
     const t0 = Date.now();
+    let spawned = t0;
     rt = await start(stateDir, logs);
     const startupMs = Date.now() - t0;
     // Set times every 2 s over the cycles to come, so that some fall due mid-traffic and some while the runtime is down.
@@ -165,7 +166,10 @@ export async function restarts({ say, seed, cycles = 20, keep = false }) {
     let killedHard = 0;
 
     for (let cycle = 1; cycle <= cycles; cycle += 1) {
-      if (!rt) rt = await start(stateDir, logs);
+      if (!rt) {
+        spawned = Date.now();
+        rt = await start(stateDir, logs);
+      }
       const from = Date.now();
       const lasting = rng.between(1_000, 6_000);
       let stopped = false;
@@ -177,11 +181,12 @@ export async function restarts({ say, seed, cycles = 20, keep = false }) {
       if (await killHard(rt)) killedHard += 1;
       stopped = true;
       await traffic;
-      windows.push({ from, to });
+      windows.push({ spawned, from, to });
       rt = null;
       say(`restart ${cycle}/${cycles} after ${(lasting / 1000).toFixed(1)} s: ${record.acknowledged} acknowledged, ${record.cutOff} cut off so far`);
     }
 
+    spawned = Date.now();
     rt = await start(stateDir, logs);
     const client = api(rt.url, playbook);
     // The last stop is made up as the runtime comes back; then the triggers are paused, so that no
@@ -189,7 +194,7 @@ export async function restarts({ say, seed, cycles = 20, keep = false }) {
     const from = Date.now();
     await sleep(3_000);
     must(await client.post('/definitions/workflow/ticking/pause', { reason: 'the fault harness reads back' }), 'pause ticking');
-    windows.push({ from, to: Date.now() });
+    windows.push({ spawned, from, to: Date.now() });
     const stillStarted = await settle(client, record, say);
     const { stats, checks } = await verify(client, record, { windows, due: dueTimes(groups, firstFrom, windows.at(-1).to) });
     const retryRefused = await retryCutOff(client, record);
