@@ -4,7 +4,7 @@
 // bounded: each measurement by its seconds, the seeding of stored rows by what time is left of the
 // budget. It prints a Markdown table and writes it to BENCH_OUT (default bench-results/results.md).
 //
-// Environment: BENCH_QUICK=1 (1-second loads, 1,000 rows only), BENCH_SECONDS (per load),
+// Environment: BENCH_QUICK=1 (two-second loads, 10,000 rows for the large lists), BENCH_SECONDS (per load),
 // BENCH_BIG_ROWS (default 100000), BENCH_BUDGET_SECONDS (default 570), BENCH_OUT.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { buildIfStale, RUNTIME_INPUTS } from '../e2e/build.mjs';
 import { ROOT, startRuntime } from '../e2e/harness.mjs';
 import { ADD_VAT, ADD_VAT_DIAGRAM, ADD_VAT_OVERVIEW } from '../e2e/fixtures.mjs';
 import { load } from './load.mjs';
+import { multiplyRows, playbookStore } from './multiply.mjs';
 import { callMethod, callTool, MCP_HEADERS, mcpFailed, rpcBody, toolBody } from './mcp.mjs';
 import { report } from './report.mjs';
 import { uploadSize } from './size.mjs';
@@ -29,7 +30,7 @@ const CFG = {
   warmupSeconds: QUICK ? 0.3 : 1,
   concurrencies: [1, 8, 64],
   smallRows: 1000,
-  bigRows: QUICK ? 0 : Number(env.BENCH_BIG_ROWS ?? 100_000),
+  bigRows: Number(env.BENCH_BIG_ROWS ?? (QUICK ? 10_000 : 100_000)),
   budgetSeconds: Number(env.BENCH_BUDGET_SECONDS ?? 570),
   seedConnections: 32,
   out: env.BENCH_OUT ?? join(ROOT, 'bench-results', 'results.md'),
@@ -53,16 +54,16 @@ function say(message) {
 // ---- the servers ----
 
 /** Starts one Worker in workerd with fresh state, and times its start-up to the first answer. */
-async function serve(name, config) {
+async function serve(name, config, { keepState = false } = {}) {
   const stateDir = join(WORK, 'state', name);
-  rmSync(stateDir, { recursive: true, force: true });
+  if (!keepState) rmSync(stateDir, { recursive: true, force: true });
   const t0 = performance.now();
   // Request logs off: with them on, wrangler's workerd posts a log line to its Node process after
   // every answer, which would measure wrangler's logger rather than the Worker.
   const rt = await startRuntime({ stateDir, config, pollMs: 10, extraArgs: ['--log-level', 'warn'] });
   const startupMs = performance.now() - t0;
   say(`${name}: serving at ${rt.url}, first answer ${startupMs.toFixed(0)} ms after start`);
-  return { ...rt, name, startupMs };
+  return { ...rt, name, startupMs, stateDir };
 }
 
 async function stopping(server, fn) {
@@ -180,6 +181,14 @@ async function seed(base, playbook, kind, target, until) {
   return { kind, target, stored, failed, seconds };
 }
 
+/** `list_runs` and `list_playbook_events` reading their first page, at each concurrency. */
+async function measureLists(base, { runsPb, eventsPb }, size, runs, events) {
+  const listRuns = await measureAll(`runtime list_runs (${runs} runs)`, mcpSpec(base, toolBody('list_runs', { playbook: runsPb })));
+  const listEvents = await measureAll(`runtime list_playbook_events (${events} events)`,
+    mcpSpec(base, toolBody('list_playbook_events', { playbook: eventsPb })));
+  return { size, runs, events, listRuns, listEvents };
+}
+
 // ---- the run ----
 
 async function main() {
@@ -235,6 +244,7 @@ async function main() {
     results.floors.rustStatic = await measureAll('floor rust static', { url: `${rust.url}/static` });
     results.floors.read = await measureAll('floor rust DO read', { url: `${rust.url}/read` });
     results.floors.write = await measureAll('floor rust DO write', { url: `${rust.url}/write` });
+    results.floors.create = await measureAll('floor rust DO create', { url: `${rust.url}/create` });
   });
 
   // 2. The TypeScript MCP server.
@@ -253,6 +263,7 @@ async function main() {
 
   // 3. The runtime, from a cold workerd with empty state.
   const rt = await serve('runtime', join(ROOT, 'wrangler.toml'));
+  const listed = {};
   results.startup.push({ name: 'Auto Runtime (this Worker)', ms: rt.startupMs, runtime: true });
   await stopping(rt, async () => {
     const base = rt.url;
@@ -281,29 +292,44 @@ async function main() {
       R.workflow.push(m);
     }
 
-    // Pages of runs and events with few and with many rows stored.
-    const sizes = [{ key: 'small', target: CFG.smallRows }];
-    if (CFG.bigRows > 0) sizes.push({ key: 'big', target: CFG.bigRows });
-    R.lists = [];
-    for (const size of sizes) {
-      // Runs in one playbook, published events in another, so each list holds only its own rows.
-      const runsPb = await playbookWithFunction(base, `runs ${size.key}`);
-      const eventsPb = await playbookWithFunction(base, `events ${size.key}`);
-      // What the loads after this seeding will take, and a margin to stop and write the report.
-      const listLoadsLeft = (sizes.length - sizes.indexOf(size)) * 2;
-      const until = DEADLINE - (loadsSeconds(listLoadsLeft) + 20) * 1000;
-      // The runs may take half the time left; the events take the rest.
-      const runsUntil = Date.now() + Math.max(0, until - Date.now()) / 2;
-      const runs = await seed(base, runsPb, 'runs', size.target, runsUntil);
-      const events = await seed(base, eventsPb, 'events', size.target, until);
-      results.seeding.push({ size: size.key, runs, events, budget: runs.stored < size.target });
-      const listRuns = await measureAll(`runtime list_runs (${runs.stored} runs)`,
-        mcpSpec(base, toolBody('list_runs', { playbook: runsPb })));
-      const listEvents = await measureAll(`runtime list_playbook_events (${events.stored} events)`,
-        mcpSpec(base, toolBody('list_playbook_events', { playbook: eventsPb })));
-      R.lists.push({ size: size.key, target: size.target, runs: runs.stored, events: events.stored, listRuns, listEvents });
-    }
+    // Pages of runs and events with 1,000 rows stored through the API: runs in one playbook,
+    // published events in another, so each list holds only its own rows.
+    listed.runsPb = await playbookWithFunction(base, 'runs');
+    listed.eventsPb = await playbookWithFunction(base, 'events');
+    // What the loads after this seeding will take, and a margin to copy rows and restart.
+    const until = DEADLINE - (loadsSeconds(CFG.bigRows ? 4 : 2) + 60) * 1000;
+    const runs = await seed(base, listed.runsPb, 'runs', CFG.smallRows, Date.now() + Math.max(0, until - Date.now()) / 2);
+    const events = await seed(base, listed.eventsPb, 'events', CFG.smallRows, until);
+    results.seeding.push({ size: 'small', runs, events });
+    R.lists = [await measureLists(base, listed, 'small', runs.stored, events.stored)];
   });
+
+  // 4. The same pages with 100 times the rows, copied inside the playbooks' stores (multiply.mjs
+  // says why), on the same state after a restart.
+  const { runsPb, eventsPb } = listed;
+  const seededRuns = results.seeding[0]?.runs.stored ?? 0;
+  const seededEvents = results.seeding[0]?.events.stored ?? 0;
+  if (CFG.bigRows > 0 && seededRuns > 0 && seededEvents > 0) {
+    const t0 = performance.now();
+    const runsTimes = Math.ceil(CFG.bigRows / seededRuns);
+    const eventsTimes = Math.ceil(CFG.bigRows / seededEvents);
+    const copied = {
+      runs: multiplyRows(playbookStore(rt.stateDir, runsPb), ['runs', 'run_records'], runsTimes),
+      events: multiplyRows(playbookStore(rt.stateDir, eventsPb), ['events'], eventsTimes),
+      runsTimes,
+      eventsTimes,
+    };
+    copied.seconds = (performance.now() - t0) / 1000;
+    say(`copied the rows: ${copied.runs} runs, ${copied.events} events in ${copied.seconds.toFixed(1)} s`);
+    const again = await serve('runtime', join(ROOT, 'wrangler.toml'), { keepState: true });
+    await stopping(again, async () => {
+      const t1 = performance.now();
+      await callTool(again.url, 'list_runs', { playbook: runsPb });
+      copied.firstPageMs = performance.now() - t1;
+      results.seeding.push({ size: 'big', copied });
+      results.runtime.lists.push(await measureLists(again.url, listed, 'big', copied.runs, copied.events));
+    });
+  }
 
   results.machine.loadAfter = os.loadavg().map((v) => v.toFixed(2)).join(' ');
   results.seconds = (Date.now() - STARTED) / 1000;
@@ -316,7 +342,7 @@ async function main() {
 
 function gitCommit() {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    return execFileSync('git', ['describe', '--always', '--dirty', '--abbrev=7'], { cwd: ROOT, encoding: 'utf8' }).trim();
   } catch {
     return 'unknown';
   }

@@ -1,7 +1,8 @@
-//! Three answers, each the least work of its kind: `/static` touches no Durable Object, `/read`
-//! asks one object for one stored value, `/write` has it store a new value and answer it. Every
-//! request of every client goes to the one object named `floor`, as every call on one playbook
-//! goes to that playbook's object in the runtime.
+//! Four answers, each the least work of its kind: `/static` touches no Durable Object, `/read`
+//! asks one object for one stored value, `/write` has it store a new value and answer it. Those
+//! two go to the one object named `floor`, as every call on one playbook goes to that playbook's
+//! object in the runtime. `/create` writes to a new object each time, as each run and each
+//! playbook of the runtime is an object of its own: the least a start of one can cost.
 
 use worker::{durable_object, event, Context, DurableObject, Env, Request, Response, SqlStorage, State};
 
@@ -9,8 +10,12 @@ use worker::{durable_object, event, Context, DurableObject, Env, Request, Respon
 async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response> {
     let path = req.path();
     match path.as_str() {
-        "/read" | "/write" => {
-            let stub = env.durable_object("FLOOR")?.get_by_name("floor")?;
+        "/read" | "/write" | "/create" => {
+            let name = match path.as_str() {
+                "/create" => format!("new-{}", worker::js_sys::Math::random()),
+                _ => "floor".to_string(),
+            };
+            let stub = env.durable_object("FLOOR")?.get_by_name(&name)?;
             let mut answer = stub.fetch_with_str(&format!("https://object{path}")).await?;
             let text = answer.text().await?;
             json(answer.status_code(), text)
@@ -47,7 +52,7 @@ impl DurableObject for FloorObject {
     }
 
     async fn fetch(&self, req: Request) -> worker::Result<Response> {
-        if req.path() == "/write" {
+        if req.path() != "/read" {
             self.sql.exec("UPDATE kv SET v = v + 1 WHERE k = 'value'", None)?;
         }
         let rows: Vec<Row> = self.sql.exec("SELECT v FROM kv WHERE k = 'value'", None)?.to_array()?;

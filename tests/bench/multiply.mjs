@@ -1,0 +1,61 @@
+// Stored rows by the hundred thousand in the time a bench has. Through the API the runtime stores a
+// few dozen runs a second on this machine, so 100,000 would take most of an hour; instead, rows the
+// runtime stored itself through the API are copied inside the playbook's own SQLite store while the
+// runtime is stopped, each copy under new ids. The reads measured afterwards are the runtime's own,
+// over rows of the runtime's own shape; only how they came to be stored differs.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
+/** Columns that must stay unique, so each copy gets its own value of them (null stays null). */
+const UNIQUE = { runs: ['run_id'], run_records: ['run_id'], events: ['key'] };
+
+/** The SQLite file of one playbook's Durable Object under a `wrangler dev --persist-to` directory. */
+export function playbookStore(stateDir, playbookId) {
+  const dir = join(stateDir, 'v3', 'do', 'playbook-runtime-PlaybookObject');
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.sqlite') || name === 'metadata.sqlite') continue;
+    const db = new DatabaseSync(join(dir, name), { readOnly: true });
+    try {
+      const row = db.prepare("SELECT id FROM playbook WHERE id = ?").get(playbookId);
+      if (row) return join(dir, name);
+    } catch {
+      // Not a playbook's store, or one without its record yet.
+    } finally {
+      db.close();
+    }
+  }
+  throw new Error(`no store of the playbook ${playbookId} under ${dir}`);
+}
+
+/**
+ * Makes `table` (and the tables named with it) hold `times` times the rows it holds, in one
+ * transaction. Copies are appended after the originals, copy by copy in the originals' order, so
+ * positions (and the ids made of them) are new and increase as the runtime's own would.
+ * Answers the rows of `table` afterwards.
+ */
+export function multiplyRows(file, tables, times) {
+  const db = new DatabaseSync(file);
+  try {
+    db.exec('BEGIN');
+    for (const table of tables) {
+      const all = db.prepare(`PRAGMA table_info(${table})`).all().map((c) => c.name);
+      const columns = all.filter((c) => c !== 'position');
+      const unique = UNIQUE[table] ?? [];
+      const values = columns.map((c) => (unique.includes(c) ? `CASE WHEN t.${c} IS NULL THEN NULL ELSE t.${c} || '~' || copy.k END` : `t.${c}`));
+      const order = all.includes('position') ? 't.position' : 't.rowid';
+      db.prepare(
+        `WITH RECURSIVE copy(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM copy WHERE k < ?)
+         INSERT INTO ${table} (${columns.join(', ')})
+         SELECT ${values.join(', ')} FROM copy, ${table} t ORDER BY copy.k, ${order}`,
+      ).run(times - 1);
+    }
+    db.exec('COMMIT');
+    return db.prepare(`SELECT count(*) AS n FROM ${tables[0]}`).get().n;
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  } finally {
+    db.close();
+  }
+}
