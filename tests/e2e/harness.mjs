@@ -146,7 +146,7 @@ export async function startRuntime({ stateDir, port, localUser = 'tester', timeo
     try {
       const res = await fetch(`${url}/v1/guides`, { signal: AbortSignal.timeout(5_000) });
       await res.arrayBuffer();
-      return { url, port: listenPort, stop, logs: () => log };
+      return { url, port: listenPort, inspectorPort, stop, logs: () => log };
     } catch (error) {
       lastError = error.cause?.code ?? error.message;
     }

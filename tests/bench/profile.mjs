@@ -1,0 +1,114 @@
+// Where the Worker spends its time under load: starts the runtime in local workerd, loads one
+// operation with autocannon while V8's sampling profiler runs in the Worker's isolate (through
+// wrangler's inspector), writes the profile for Chrome DevTools, and prints the functions that
+// took the most time, Rust ones by their own names (the wasm keeps its name section).
+//
+//   node tests/bench/profile.mjs [run_definition|get_playbook|tools/list|list_runs] [seconds] [connections]
+//
+// Writes bench-results/profile-<operation>.cpuprofile. Needs a current build/ (it builds one if stale).
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { buildIfStale, RUNTIME_INPUTS } from '../e2e/build.mjs';
+import { ROOT, startRuntime } from '../e2e/harness.mjs';
+import { ADD_VAT, ADD_VAT_DIAGRAM, ADD_VAT_OVERVIEW } from '../e2e/fixtures.mjs';
+import { load } from './load.mjs';
+import { callTool, MCP_HEADERS, mcpFailed, rpcBody, toolBody } from './mcp.mjs';
+
+const [operation = 'run_definition', seconds = '5', connections = '8'] = process.argv.slice(2);
+const OPERATIONS = {
+  run_definition: (pb) => toolBody('run_definition', { playbook: pb, type: 'computation', name: 'add-vat', input: { net: 100 } }),
+  get_playbook: (pb) => toolBody('get_playbook', { playbook: pb }),
+  'tools/list': () => rpcBody('tools/list'),
+  list_runs: (pb) => toolBody('list_runs', { playbook: pb }),
+};
+const say = (message) => process.stderr.write(`[profile] ${message}\n`);
+
+/** A Chrome DevTools Protocol session on the Worker's isolate. */
+async function inspect(port) {
+  const targets = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
+  // wrangler's inspector proxy admits loopback hosts and origins only. (Node's WebSocket takes
+  // headers as undici's extension of the standard constructor.)
+  const ws = new WebSocket(targets[0].webSocketDebuggerUrl, { headers: { origin: 'http://localhost' } });
+  await new Promise((resolve, reject) => {
+    ws.addEventListener('open', resolve, { once: true });
+    ws.addEventListener('error', () => reject(new Error('the inspector refused the connection')), { once: true });
+  });
+  let next = 0;
+  const waiting = new Map();
+  ws.addEventListener('message', ({ data }) => {
+    const message = JSON.parse(String(data));
+    waiting.get(message.id)?.(message);
+    waiting.delete(message.id);
+  });
+  const send = (method, params = {}) => new Promise((resolve) => {
+    next += 1;
+    waiting.set(next, resolve);
+    ws.send(JSON.stringify({ id: next, method, params }));
+  });
+  return { send, close: () => ws.close() };
+}
+
+/** Self and inclusive share of the samples, by function name, the top `n` of each. */
+function summarize(profile, n = 25) {
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const hits = new Map();
+  for (const id of profile.samples) hits.set(id, (hits.get(id) ?? 0) + 1);
+  const name = (node) => (node.callFrame.functionName || '(anonymous)').replace(/::h[0-9a-f]{16}$/, '');
+  const own = new Map();
+  const within = new Map();
+  for (const [id, count] of hits) {
+    own.set(name(nodes.get(id)), (own.get(name(nodes.get(id))) ?? 0) + count);
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parent.get(at)) {
+      const fn = name(nodes.get(at));
+      if (!seen.has(fn)) within.set(fn, (within.get(fn) ?? 0) + count);
+      seen.add(fn);
+    }
+  }
+  const total = profile.samples.length;
+  const top = (map, filter) => [...map].filter(([fn]) => filter(fn)).sort((a, b) => b[1] - a[1]).slice(0, n)
+    .map(([fn, count]) => `${((100 * count) / total).toFixed(1).padStart(5)}%  ${fn}`).join('\n');
+  return `Own time (${total} samples):\n${top(own, () => true)}\n\nWith what they call, Rust functions:\n` +
+    top(within, (fn) => fn.includes('::') && !fn.startsWith('js_sys::') && !fn.startsWith('wasm_bindgen::'));
+}
+
+async function main() {
+  if (!OPERATIONS[operation]) throw new Error(`no operation ${operation}; one of ${Object.keys(OPERATIONS).join(', ')}`);
+  buildIfStale({ label: 'runtime', command: 'scripts/build', inputs: RUNTIME_INPUTS, output: join(ROOT, 'build'), say });
+  const work = join(ROOT, 'bench-results');
+  const stateDir = join(work, 'state', 'profile');
+  rmSync(stateDir, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const rt = await startRuntime({ stateDir, extraArgs: ['--log-level', 'warn'] });
+  try {
+    const pb = await callTool(rt.url, 'create_playbook', { name: `profile ${Date.now().toString(36)}` });
+    await callTool(rt.url, 'create_definition', {
+      playbook: pb.id, type: 'computation', name: 'add-vat', source: ADD_VAT, overview: ADD_VAT_OVERVIEW, diagram: ADD_VAT_DIAGRAM,
+    });
+    const body = OPERATIONS[operation](pb.id);
+    const spec = { url: `${rt.url}/mcp`, method: 'POST', headers: MCP_HEADERS, body, failed: mcpFailed };
+    await load({ ...spec, connections: 4, seconds: 1 }); // warm the isolate before sampling
+    const inspector = await inspect(rt.inspectorPort);
+    await inspector.send('Profiler.enable');
+    await inspector.send('Profiler.setSamplingInterval', { interval: 200 });
+    await inspector.send('Profiler.start');
+    const r = await load({ ...spec, connections: Number(connections), seconds: Number(seconds) });
+    const { result } = await inspector.send('Profiler.stop');
+    inspector.close();
+    const out = join(work, `profile-${operation.replace('/', '-')}.cpuprofile`);
+    writeFileSync(out, JSON.stringify(result.profile));
+    process.stdout.write(`${operation}, ${connections} connections, ${seconds} s: ${r.rps.toFixed(0)} req/s, ` +
+      `p50 ${r.p50?.toFixed(1)} ms, p99 ${r.p99?.toFixed(1)} ms, ${r.failed + r.errors} failed\n\n${summarize(result.profile)}\n\n` +
+      `The whole profile: ${out} (open it in Chrome DevTools, Performance).\n`);
+  } finally {
+    await rt.stop();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`profile failed: ${error.stack ?? error}\n`);
+  process.exit(1);
+});
