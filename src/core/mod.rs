@@ -6,6 +6,7 @@ pub mod directory;
 pub mod error;
 pub mod event;
 pub mod ids;
+pub mod memo;
 pub mod model;
 pub mod page;
 pub mod playbook;

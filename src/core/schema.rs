@@ -3,37 +3,22 @@
 //! for every compile, which took 40% of a `run_definition`), and a function's schemas are checked
 //! on every run of it.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 
-/// How many schemas an isolate keeps compiled; past that, it starts over.
-const KEPT: usize = 256;
+use super::memo::Memo;
 
 thread_local! {
-    // A Worker isolate is single-threaded and lives across requests; keyed by the schema's text.
-    static COMPILED: RefCell<HashMap<String, Rc<Validator>>> = RefCell::new(HashMap::new());
+    // Keyed by the schema's text; 256 schemas are more than the functions one isolate runs.
+    static COMPILED: Memo<Rc<Validator>> = Memo::new(256);
 }
 
 /// The schema compiled, as `jsonschema::validator_for` would, from the cache when this isolate
 /// compiled the same schema before. A schema that does not compile is not kept.
 pub fn compiled(schema: &Value) -> Result<Rc<Validator>, ValidationError<'static>> {
-    let key = schema.to_string();
-    if let Some(validator) = COMPILED.with(|c| c.borrow().get(&key).cloned()) {
-        return Ok(validator);
-    }
-    let validator = Rc::new(jsonschema::validator_for(schema)?);
-    COMPILED.with(|c| {
-        let mut kept = c.borrow_mut();
-        if kept.len() >= KEPT {
-            kept.clear();
-        }
-        kept.insert(key, Rc::clone(&validator));
-    });
-    Ok(validator)
+    COMPILED.with(|memo| memo.get_or_try(&schema.to_string(), || jsonschema::validator_for(schema).map(Rc::new)))
 }
 
 #[cfg(test)]
