@@ -3,7 +3,7 @@
 // wrangler's inspector), writes the profile for Chrome DevTools, and prints the functions that
 // took the most time, Rust ones by their own names (the wasm keeps its name section).
 //
-//   node tests/bench/profile.mjs [run_definition|get_playbook|tools/list|list_runs] [seconds] [connections]
+//   node tests/bench/profile.mjs [run_definition|get_playbook|tools/list|list_runs|create_playbook] [seconds] [connections]
 //
 // Writes bench-results/profile-<operation>.cpuprofile. Needs a current build/ (it builds one if stale).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +21,11 @@ const OPERATIONS = {
   get_playbook: (pb) => toolBody('get_playbook', { playbook: pb }),
   'tools/list': () => rpcBody('tools/list'),
   list_runs: (pb) => toolBody('list_runs', { playbook: pb }),
+};
+// Operations whose every request needs a body of its own.
+let made = 0;
+const FRESH = {
+  create_playbook: () => toolBody('create_playbook', { name: `profiled ${(made += 1)}` }),
 };
 const say = (message) => process.stderr.write(`[profile] ${message}\n`);
 
@@ -76,7 +81,9 @@ function summarize(profile, n = 25) {
 }
 
 async function main() {
-  if (!OPERATIONS[operation]) throw new Error(`no operation ${operation}; one of ${Object.keys(OPERATIONS).join(', ')}`);
+  if (!OPERATIONS[operation] && !FRESH[operation]) {
+    throw new Error(`no operation ${operation}; one of ${[...Object.keys(OPERATIONS), ...Object.keys(FRESH)].join(', ')}`);
+  }
   buildIfStale({ label: 'runtime', command: 'scripts/build', inputs: RUNTIME_INPUTS, output: join(ROOT, 'build'), say });
   const work = join(ROOT, 'bench-results');
   const stateDir = join(work, 'state', 'profile');
@@ -88,8 +95,9 @@ async function main() {
     await callTool(rt.url, 'create_definition', {
       playbook: pb.id, type: 'computation', name: 'add-vat', source: ADD_VAT, overview: ADD_VAT_OVERVIEW, diagram: ADD_VAT_DIAGRAM,
     });
-    const body = OPERATIONS[operation](pb.id);
-    const spec = { url: `${rt.url}/mcp`, method: 'POST', headers: MCP_HEADERS, body, failed: mcpFailed };
+    const spec = { url: `${rt.url}/mcp`, method: 'POST', headers: MCP_HEADERS, failed: mcpFailed };
+    if (FRESH[operation]) spec.makeBody = FRESH[operation];
+    else spec.body = OPERATIONS[operation](pb.id);
     await load({ ...spec, connections: 4, seconds: 1 }); // warm the isolate before sampling
     const inspector = await inspect(rt.inspectorPort);
     await inspector.send('Profiler.enable');
