@@ -30,7 +30,9 @@ mod tests {
     fn a_schema_compiles_once_and_checks_alike() {
         let schema = json!({ "type": "object", "properties": { "net": { "type": "number" } }, "required": ["net"] });
         let first = compiled(&schema).unwrap();
-        let again = compiled(&json!({ "type": "object", "properties": { "net": { "type": "number" } }, "required": ["net"] })).unwrap();
+        let again =
+            compiled(&json!({ "type": "object", "properties": { "net": { "type": "number" } }, "required": ["net"] }))
+                .unwrap();
         assert!(Rc::ptr_eq(&first, &again), "the same schema is compiled once");
         assert!(again.is_valid(&json!({ "net": 1 })));
         assert!(!again.is_valid(&json!({ "net": "1" })));

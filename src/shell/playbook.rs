@@ -1,6 +1,7 @@
 //! The Playbook Durable Object: one per playbook, the record of truth for it. Its org's directory
 //! saves it; everyone else reads it.
 
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
@@ -189,11 +190,6 @@ struct AddressedRuns {
     command: IndexCommand,
 }
 
-#[derive(Deserialize)]
-struct Row {
-    record: String,
-}
-
 impl PlaybookObject {
     fn definitions(&self, a: Addressed) -> Result<DefinitionView, Answer> {
         let playbook = self.load(&a.playbook).map_err(Answer::Refused)?;
@@ -283,12 +279,7 @@ impl PlaybookObject {
 
     /// The playbook this object keeps, if it was saved: one object holds one playbook.
     fn kept(&self) -> Result<Option<Playbook>, Problem> {
-        let rows: Vec<Row> =
-            self.sql.exec("SELECT record FROM playbook LIMIT 1", None).and_then(|c| c.to_array()).map_err(storage)?;
-        rows.first()
-            .map(|row| serde_json::from_str(&row.record))
-            .transpose()
-            .map_err(|e| Problem::internal(format!("a stored playbook could not be read: {e}")))
+        kept_record(&self.sql, "playbook", "playbook")
     }
 
     fn save(&self, save: Save) -> Result<Playbook, Problem> {
@@ -307,6 +298,21 @@ impl PlaybookObject {
             .map_err(storage)?;
         Ok(record)
     }
+}
+
+/// The one record an object keeps as JSON in the `record` column of `table`, if it was saved:
+/// a playbook's object holds one playbook, a run's object one run.
+pub fn kept_record<T: DeserializeOwned>(sql: &SqlStorage, table: &str, noun: &str) -> Result<Option<T>, Problem> {
+    #[derive(Deserialize)]
+    struct Kept {
+        record: String,
+    }
+    let rows: Vec<Kept> =
+        sql.exec(&format!("SELECT record FROM {table} LIMIT 1"), None).and_then(|c| c.to_array()).map_err(storage)?;
+    rows.first()
+        .map(|row| serde_json::from_str(&row.record))
+        .transpose()
+        .map_err(|e| Problem::internal(format!("a stored {noun} could not be read: {e}")))
 }
 
 pub fn storage(e: worker::Error) -> Problem {

@@ -12,7 +12,7 @@ use serde_json::json;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
 use super::do_rpc::{self, RUN_ANSWER, RUN_CANCEL, RUN_CHILD, RUN_EVENT, RUN_GET, RUN_START};
-use super::playbook::storage;
+use super::playbook::{kept_record, storage};
 use crate::core::definition::Kind;
 use crate::core::run::reason::{self, Prepared};
 use crate::core::run::store::{AnswerRun, OpenRequest, Report, RequestCommand, StartRun};
@@ -54,11 +54,6 @@ enum Begun {
     Answered(Run),
     Reasoning(Run, Prepared),
     Later(Run),
-}
-
-#[derive(Deserialize)]
-struct Record {
-    record: String,
 }
 
 #[derive(Deserialize)]
@@ -166,12 +161,7 @@ fn noun(run: &Run) -> String {
 
 impl RunObject {
     fn load(&self) -> Result<Option<Run>, Problem> {
-        let rows: Vec<Record> =
-            self.sql.exec("SELECT record FROM run LIMIT 1", None).and_then(|c| c.to_array()).map_err(storage)?;
-        rows.first()
-            .map(|r| serde_json::from_str(&r.record))
-            .transpose()
-            .map_err(|e| Problem::internal(format!("a stored run could not be read: {e}")))
+        kept_record(&self.sql, "run", "run")
     }
 
     fn existing(&self, run_id: &str) -> Result<Run, Problem> {

@@ -2,6 +2,8 @@
 // POST /mcp, streamable HTTP without a session, revision 2025-06-18 named in its header, no
 // `initialize` first (both servers are stateless), the answer read from the event stream.
 
+import { ADD_VAT, ADD_VAT_DIAGRAM, ADD_VAT_OVERVIEW } from '../e2e/fixtures.mjs';
+
 export const MCP_HEADERS = {
   'content-type': 'application/json',
   accept: 'application/json, text/event-stream',
@@ -56,4 +58,13 @@ export async function callMethod(base, method, params) {
   const message = readAnswer(text);
   if (message.error) throw new Error(`${method} failed: ${JSON.stringify(message.error)}`);
   return message.result;
+}
+
+/** A new playbook named `name` holding the computation `add-vat`; answers its id. */
+export async function playbookWithAddVat(base, name) {
+  const pb = await callTool(base, 'create_playbook', { name });
+  await callTool(base, 'create_definition', {
+    playbook: pb.id, type: 'computation', name: 'add-vat', source: ADD_VAT, overview: ADD_VAT_OVERVIEW, diagram: ADD_VAT_DIAGRAM,
+  });
+  return pb.id;
 }

@@ -1,5 +1,5 @@
-// Stored rows by the hundred thousand in the time a bench has. Through the API the runtime stores a
-// few dozen runs a second on this machine, so 100,000 would take most of an hour; instead, rows the
+// Stored rows by the hundred thousand in the time a bench has. Through the API the runtime stores
+// about fifty runs a second on this machine, so 100,000 would take half an hour; instead, rows the
 // runtime stored itself through the API are copied inside the playbook's own SQLite store while the
 // runtime is stopped, each copy under new ids. The reads measured afterwards are the runtime's own,
 // over rows of the runtime's own shape; only how they came to be stored differs.
@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-/** Columns that must stay unique, so each copy gets its own value of them (null stays null). */
+/** Columns that must stay unique, so each copy gets its own value of them. */
 const UNIQUE = { runs: ['run_id'], run_records: ['run_id'], events: ['key'] };
 
 /** The SQLite file of one playbook's Durable Object under a `wrangler dev --persist-to` directory. */
@@ -42,7 +42,8 @@ export function multiplyRows(file, tables, times) {
       const all = db.prepare(`PRAGMA table_info(${table})`).all().map((c) => c.name);
       const columns = all.filter((c) => c !== 'position');
       const unique = UNIQUE[table] ?? [];
-      const values = columns.map((c) => (unique.includes(c) ? `CASE WHEN t.${c} IS NULL THEN NULL ELSE t.${c} || '~' || copy.k END` : `t.${c}`));
+      // In SQL a null joined to a text stays null, as a unique column without a value must.
+      const values = columns.map((c) => (unique.includes(c) ? `t.${c} || '~' || copy.k` : `t.${c}`));
       const order = all.includes('position') ? 't.position' : 't.rowid';
       db.prepare(
         `WITH RECURSIVE copy(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM copy WHERE k < ?)

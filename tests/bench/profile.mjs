@@ -11,9 +11,8 @@ import { join } from 'node:path';
 
 import { buildIfStale, RUNTIME_INPUTS } from '../e2e/build.mjs';
 import { ROOT, startRuntime } from '../e2e/harness.mjs';
-import { ADD_VAT, ADD_VAT_DIAGRAM, ADD_VAT_OVERVIEW } from '../e2e/fixtures.mjs';
 import { load } from './load.mjs';
-import { callTool, MCP_HEADERS, mcpFailed, rpcBody, toolBody } from './mcp.mjs';
+import { MCP_HEADERS, mcpFailed, playbookWithAddVat, rpcBody, toolBody } from './mcp.mjs';
 
 const [operation = 'run_definition', seconds = '5', connections = '8'] = process.argv.slice(2);
 const OPERATIONS = {
@@ -91,13 +90,10 @@ async function main() {
   mkdirSync(work, { recursive: true });
   const rt = await startRuntime({ stateDir, extraArgs: ['--log-level', 'warn'] });
   try {
-    const pb = await callTool(rt.url, 'create_playbook', { name: `profile ${Date.now().toString(36)}` });
-    await callTool(rt.url, 'create_definition', {
-      playbook: pb.id, type: 'computation', name: 'add-vat', source: ADD_VAT, overview: ADD_VAT_OVERVIEW, diagram: ADD_VAT_DIAGRAM,
-    });
+    const playbook = await playbookWithAddVat(rt.url, `profile ${Date.now().toString(36)}`);
     const spec = { url: `${rt.url}/mcp`, method: 'POST', headers: MCP_HEADERS, failed: mcpFailed };
     if (FRESH[operation]) spec.makeBody = FRESH[operation];
-    else spec.body = OPERATIONS[operation](pb.id);
+    else spec.body = OPERATIONS[operation](playbook);
     await load({ ...spec, connections: 4, seconds: 1 }); // warm the isolate before sampling
     const inspector = await inspect(rt.inspectorPort);
     await inspector.send('Profiler.enable');

@@ -13,10 +13,9 @@ import { dirname, join } from 'node:path';
 
 import { buildIfStale, RUNTIME_INPUTS } from '../e2e/build.mjs';
 import { ROOT, startRuntime } from '../e2e/harness.mjs';
-import { ADD_VAT, ADD_VAT_DIAGRAM, ADD_VAT_OVERVIEW } from '../e2e/fixtures.mjs';
 import { load } from './load.mjs';
 import { multiplyRows, playbookStore } from './multiply.mjs';
-import { callMethod, callTool, MCP_HEADERS, mcpFailed, rpcBody, toolBody } from './mcp.mjs';
+import { callMethod, callTool, MCP_HEADERS, mcpFailed, playbookWithAddVat, rpcBody, toolBody } from './mcp.mjs';
 import { report } from './report.mjs';
 import { uploadSize } from './size.mjs';
 import { workflowLoad, workflowSource } from './workflow.mjs';
@@ -135,16 +134,7 @@ function loadsSeconds(operations) {
 
 // ---- seeding ----
 
-
-async function playbookWithFunction(base, name) {
-  const pb = await callTool(base, 'create_playbook', { name: `${name} ${RUN_TAG}` });
-  await callTool(base, 'create_definition', {
-    playbook: pb.id, type: 'computation', name: 'add-vat', source: ADD_VAT,
-    overview: ADD_VAT_OVERVIEW,
-    diagram: ADD_VAT_DIAGRAM,
-  });
-  return pb.id;
-}
+const playbookWithFunction = (base, name) => playbookWithAddVat(base, `${name} ${RUN_TAG}`);
 
 /**
  * Stores rows through the public HTTP API, many requests at once, in steps bounded in count, until

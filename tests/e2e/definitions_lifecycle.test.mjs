@@ -9,22 +9,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { addVat } from './fixtures.mjs';
 import { assertToolFailure, assertToolSuccess, pointers, runtimeUrl, uniqueName } from './helpers.mjs';
 
 const OVERVIEW = 'Takes a net amount, adds the tax on it, and answers the tax and the gross amount.';
 const DIAGRAM = 'flowchart TD\n  A[Net amount] --> B[Add VAT] --> C[Answer vat and gross]';
 
-const computation = (rate = '0.2') => `---
-description: Adds VAT to a net amount
-input:
-  schema: { type: object, properties: { net: { type: number } }, required: [net] }
-output:
-  schema: { type: object, properties: { vat: { type: number }, gross: { type: number } }, required: [vat, gross] }
-compute:
-  vat: input.net * ${rate}
-  gross: input.net + vat
----
-`;
+const computation = addVat;
 const lookupOf = (of) => `---
 description: Reads the last runs of ${of}
 runs:

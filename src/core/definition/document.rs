@@ -41,7 +41,9 @@ impl<'s> Document<'s> {
             // A function's document is parsed on every run of it, twice: the same front matter
             // is read once per isolate.
             FRONTS.with(|memo| {
-                memo.get_or_try(yaml, || serde_saphyr::from_str_with_options(yaml, yaml_options()).map_err(|e| yaml_problem(&e)))
+                memo.get_or_try(yaml, || {
+                    serde_saphyr::from_str_with_options(yaml, yaml_options()).map_err(|e| yaml_problem(&e))
+                })
             })?
         };
         if !front.is_object() {
