@@ -4,6 +4,9 @@
 
 use serde::Deserialize;
 
+#[cfg(test)]
+mod truth;
+
 /// The guides, in the order they are listed.
 const SOURCES: &[(&str, &str)] = &[
     ("start", include_str!("../guides/start.md")),
@@ -18,6 +21,10 @@ const SOURCES: &[(&str, &str)] = &[
     ("triggers", include_str!("../guides/triggers.md")),
     ("events", include_str!("../guides/events.md")),
     ("templates", include_str!("../guides/templates.md")),
+    ("page", include_str!("../guides/page.md")),
+    ("first-playbook", include_str!("../guides/first-playbook.md")),
+    ("schedule", include_str!("../guides/schedule.md")),
+    ("keep", include_str!("../guides/keep.md")),
 ];
 
 #[derive(Debug, Clone, PartialEq)]
@@ -118,6 +125,16 @@ mod worked_examples {
             if let Err(p) = check_extras(true, overview.trim(), Some(diagram)) {
                 panic!("{name}: the overview or diagram is refused: {}", p.detail);
             }
+        }
+    }
+
+    #[test]
+    fn the_keep_recipe_keeper_passes_the_checks_as_written() {
+        let recipe = super::find("keep").expect("the keep recipe").text;
+        let start = recipe.find("```markdown\n").expect("a markdown block") + "```markdown\n".len();
+        let len = recipe[start..].find("\n```").expect("the block's end");
+        if let Err(p) = check_document(Kind::Computation, &recipe[start..start + len + 1]) {
+            panic!("the keeper is refused: {:?}", p.errors);
         }
     }
 

@@ -9,10 +9,10 @@ pub const OPENING: &str = "Before building or changing anything, read the guide 
 pub fn text(caller: &Caller, endpoint: &Endpoint) -> String {
     [
         OPENING,
-        "A playbook holds work that keeps running after a conversation, in any line of business. Auto Runtime makes and runs playbooks, Studio manages them, and you are a separate client. A playbook contains its reusable functions and the workflows that run them, with their runs.",
+        "A playbook holds work that keeps running after a conversation, in any line of business. Auto Runtime makes and runs playbooks, Studio manages them, and you are a separate client. A playbook contains one brain, its reusable functions, and workflows, with its runs.",
         &endpoint.acts_on(caller),
         &caller.acts_as_sentence(),
-        "Tell the person you act for from the others by these names when a result says who created, started or answered something.",
+        "So when a result says who created, added, connected, started or answered something, tell the person you act for from the others by these names.",
         "A tool that cannot do what was asked says why and what to change.",
     ]
     .join(" ")
@@ -29,5 +29,7 @@ mod tests {
         let t = text(&long, &Endpoint::Root);
         assert!(t.starts_with(OPENING));
         assert!(t.contains("in the org local."));
+        assert!(t.contains("A playbook contains one brain, its reusable functions, and workflows, with its runs."));
+        assert!(t.contains("who created, added, connected, started or answered something"));
     }
 }

@@ -59,9 +59,9 @@ async fn dispatch(
         "initialize" if !modern => Ok(initialize(ctx.caller, endpoint, &p)),
         "ping" if !modern => Ok(json!({})),
         "server/discover" => Ok(discover(ctx.caller, endpoint)),
-        "tools/list" => {
-            Ok(json!({ "tools": endpoint.tools(ctx.caller).map(|t| describe(endpoint, t)).collect::<Vec<_>>() }))
-        }
+        "tools/list" => Ok(
+            json!({ "tools": endpoint.tools(ctx.caller).map(|t| describe(endpoint, t, &listed)).collect::<Vec<_>>() }),
+        ),
         "tools/call" => call_tool(ctx, endpoint, &p).await,
         "prompts/list" => Ok(prompts::list(&listed)),
         "prompts/get" => prompts::get(&listed, &p),
@@ -124,11 +124,17 @@ fn stamp_modern(result: &mut Value, method: &str) {
     }
 }
 
-fn describe(endpoint: &Endpoint, tool: &Tool) -> Value {
+/// A tool as this connection lists it; `get_guide` names the recipes the connection can follow.
+fn describe(endpoint: &Endpoint, tool: &Tool, listed: &[&str]) -> Value {
+    let description = if tool.name == "get_guide" {
+        format!("{} {}", tool.description, prompts::recipes_sentence(listed))
+    } else {
+        tool.description.to_string()
+    };
     json!({
         "name": tool.name,
         "title": tool.title,
-        "description": tool.description,
+        "description": description,
         "inputSchema": endpoint.input_schema(tool),
         "annotations": {
             "title": tool.title,

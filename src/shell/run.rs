@@ -16,6 +16,7 @@ use super::playbook::{kept_record, storage};
 use crate::core::definition::Kind;
 use crate::core::run::reason::{self, Prepared};
 use crate::core::run::store::{AnswerRun, OpenRequest, Report, RequestCommand, StartRun};
+use crate::core::run::words::FINISHED_EVENT;
 use crate::core::run::{compute, decide_start, forecast, interaction, lookup, Run, RunStatus, Start};
 use crate::core::text::{capitalized, quote};
 use crate::core::workflow::Outcome;
@@ -210,7 +211,7 @@ impl RunObject {
             &run,
             "run_started",
             &started,
-            format!("A run of {} started.", noun(&run)),
+            crate::core::run::words::started_event(&run.definition),
             json!({ "input": run.input }),
         )?;
         let now = super::env::now();
@@ -273,7 +274,7 @@ impl RunObject {
             }
             RunStatus::Started { waiting: None } => Ok(()),
             RunStatus::Succeeded { output, .. } => {
-                self.record(run, "run_succeeded", now, "A run finished.".into(), json!({ "output": output }))
+                self.record(run, "run_succeeded", now, FINISHED_EVENT.into(), json!({ "output": output }))
             }
             RunStatus::Failed { error, .. } => self.record(
                 run,

@@ -35,6 +35,9 @@ fn input_schema() -> Value {
     })
 }
 
+/// The spec's recorded sentence, word for word.
+pub const ANSWERED: &str = "The request is answered: the run that asked it takes the answer within the host's sweep, a second by default, and get_run shows how it ended.";
+
 #[derive(Deserialize)]
 struct Args {
     playbook: String,
@@ -57,6 +60,6 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         }
         Err(p) => return Err(p),
     };
-    let summary = "The request is answered: the run that asked took the answer, and get_run shows how it ended.";
+    let summary = ANSWERED;
     Ok(Output::ok(summary.into(), serde_json::to_value(&run).unwrap_or_default()))
 }

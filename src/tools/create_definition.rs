@@ -1,5 +1,6 @@
 //! `create_definition`: `POST /v1/orgs/{org}/playbooks/{playbook}/definitions/{type}`.
 
+use crate::core::definition::store::DefinitionView;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -86,7 +87,12 @@ pub fn checked_save(a: SaveArgs, now: String) -> Result<(String, SaveCommand), P
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let (playbook, save) = checked_save(args::parse(args)?, ctx.now.clone())?;
     let view = ctx.backend.definition(&ctx.caller.org, &playbook, DefinitionCommand::Create(save)).await?;
+    Ok(Output::created(created(&view), output(&view)))
+}
+
+/// `Created the workflow “review-and-approve”. What it does: … It has no page yet; …`
+pub fn created(view: &DefinitionView) -> String {
     let summary =
-        format!("Created {}. {} It has been saved but has not been run yet.", named(&view), what_it_does(&view));
-    Ok(Output::created(with_page_note(capitalized(summary), &view), output(&view)))
+        format!("Created {}. {} It has been saved but has not been run yet.", named(view), what_it_does(view));
+    with_page_note(capitalized(summary), view)
 }

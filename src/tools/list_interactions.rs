@@ -47,10 +47,13 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let before = a.cursor.as_deref().map(decode_cursor).transpose()?;
     let page =
         ctx.backend.list_requests(&ctx.caller.org, &a.playbook, a.limit.unwrap_or(LIST_LIMIT_DEFAULT), before).await?;
-    let summary = match page.requests.len() {
+    Ok(Output::ok(summary(page.requests.len()), serde_json::to_value(&page).unwrap_or_default()))
+}
+
+pub fn summary(waiting: usize) -> String {
+    match waiting {
         0 => "No request is waiting.".to_string(),
         1 => "Found 1 request waiting on this page.".to_string(),
         n => format!("Found {n} requests waiting on this page."),
-    };
-    Ok(Output::ok(summary, serde_json::to_value(&page).unwrap_or_default()))
+    }
 }

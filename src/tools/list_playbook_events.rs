@@ -57,8 +57,12 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let value = ctx.backend.events(&ctx.caller.org, &a.playbook, EventCommand::List(query)).await?;
     let page: EventPage = serde_json::from_value(value.clone())
         .map_err(|e| Problem::internal(format!("the events could not be read: {e}")))?;
-    let more = if page.next_cursor.is_some() { " More follow: pass next_cursor to read on." } else { "" };
-    let summary = match (page.events.len(), one_run) {
+    Ok(Output::ok(summary(page.events.len(), one_run, page.next_cursor.is_some()), value))
+}
+
+pub fn summary(found: usize, one_run: bool, more: bool) -> String {
+    let more = if more { " More follow: pass next_cursor to read on." } else { "" };
+    let summary = match (found, one_run) {
         (0, true) => "No event of that run is on this page.".to_string(),
         (0, false) => "No event is on this page.".to_string(),
         (n, true) => format!(
@@ -67,5 +71,5 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         ),
         (n, false) => format!("Found {} in this playbook, newest first.{more}", count(n, "event")),
     };
-    Ok(Output::ok(cap(&summary, SUMMARY_MAX), value))
+    cap(&summary, SUMMARY_MAX)
 }

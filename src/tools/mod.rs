@@ -23,6 +23,8 @@ mod list_runs;
 mod pause_definition;
 mod playbook_summary;
 mod publish_event;
+#[cfg(test)]
+mod recorded;
 mod restore_definition;
 mod restore_playbook;
 mod resume_definition;

@@ -34,7 +34,8 @@ export const GET_STARTED_TEXT =
 export const WELCOME_START = 'This organization has no playbooks yet.';
 export const GUIDES = [
   'start', 'terminology', 'playbooks', 'reasoning-function', 'lookup-function', 'interaction-function',
-  'prediction-function', 'computation-function', 'workflow', 'triggers', 'events', 'templates',
+  'prediction-function', 'computation-function', 'workflow', 'triggers', 'events', 'templates', 'page',
+  'first-playbook', 'schedule', 'keep',
 ];
 
 /** The contract's annotation table: [readOnly, destructive, idempotent, openWorld]. */

@@ -68,7 +68,7 @@ fn notify(f: &mut Findings<'_>) {
     match f.get("/notify/tool") {
         None => f.error(
             "/notify/tool",
-            "is required: a notification is sent through one tool, as server/tool. No tool server of this playbook can send one yet; once one is set up, search lists its tools",
+            "is required: a notification is sent through one tool, as server/tool. No tool server of this playbook can send one, since this runtime reaches none",
         ),
         Some(v) if v.as_str() == Some("agent") => f.error(
             "/notify/tool",

@@ -5,6 +5,14 @@ use serde_json::Value;
 
 use crate::core::text::{join_and, quote};
 
+/// The summary of a run's `run_succeeded` event.
+pub const FINISHED_EVENT: &str = "A run finished.";
+
+/// The summary of a run's `run_started` event: `A run of the workflow “review-and-approve” started.`
+pub fn started_event(definition: &crate::core::definition::Ref) -> String {
+    format!("A run of the {} {} started.", definition.kind.noun(), quote(&definition.name))
+}
+
 /// The most characters of output a summary repeats.
 pub const OUTPUT_WORDS_MAX: usize = 240;
 

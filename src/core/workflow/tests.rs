@@ -67,7 +67,8 @@ fn failed(step: &str, run_id: &str) -> Command {
 #[test]
 fn the_review_and_approval_run_records_the_spec_events() {
     let mut run = Run::new(EXAMPLE);
-    let mut events = vec!["run_started: A run of the workflow \u{201c}review-and-approve\u{201d} started.".to_string()];
+    let definition = crate::core::definition::Ref::parse("workflow/review-and-approve").unwrap();
+    let mut events = vec![format!("run_started: {}", crate::core::run::words::started_event(&definition))];
     let a = run.give(Command::Start { input: json!({"file": "briefs/autumn.md", "title": "Autumn launch"}) }, 0);
     assert_eq!(
         a.iter().find(|a| matches!(a, Action::StartChild { .. })),
@@ -89,7 +90,7 @@ fn the_review_and_approval_run_records_the_spec_events() {
     let a = run.give(ok("ask_for_approval", "wf1-ask_for_approval-1", approval.clone()), 60);
     events.extend(summaries(&a));
     assert_eq!(a.last(), Some(&Action::Finish { output: json!({"review": review, "approval": approval}) }));
-    events.push("run_succeeded: A run finished.".into());
+    events.push(format!("run_succeeded: {}", crate::core::run::words::FINISHED_EVENT));
     let q = |s: &str| format!("\u{201c}{s}\u{201d}");
     assert_eq!(
         events,
