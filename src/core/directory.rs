@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::actor::Actor;
 use super::error::Problem;
 use super::playbook::{Changes, Playbook, Status};
 
@@ -13,10 +14,10 @@ pub const LIST_LIMIT_MAX: usize = 100;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Command {
-    Create { id: String, changes: Changes, now: String },
-    Update { id: String, changes: Changes, now: String },
-    Retire { id: String, now: String },
-    Restore { id: String, now: String },
+    Create { id: String, changes: Changes, now: String, by: Actor },
+    Update { id: String, changes: Changes, now: String, by: Actor },
+    Retire { id: String, now: String, by: Actor },
+    Restore { id: String, now: String, by: Actor },
 }
 
 /// A command with the org it is for, which names the playbooks' objects.
@@ -132,7 +133,7 @@ pub fn decide(command: &Command, current: Option<&Playbook>, name_held_by: Optio
         (Command::Create { id, .. }, Some(_)) => {
             Err(Problem::conflict(format!("A playbook {id} exists already; nothing was created.")))
         }
-        (Command::Create { id, changes, now }, None) => {
+        (Command::Create { id, changes, now, by }, None) => {
             let name = changes.name.clone().unwrap_or_default();
             if held_by_other(id) {
                 return Err(taken(&name));
@@ -147,12 +148,15 @@ pub fn decide(command: &Command, current: Option<&Playbook>, name_held_by: Optio
                     updated_at: now.clone(),
                     retired_at: None,
                     page: changes.page.clone().unwrap_or_default(),
+                    created_by: Some(by.clone()),
+                    updated_by: Some(by.clone()),
+                    retired_by: None,
                 },
                 keep_page: false,
             }))
         }
         (_, None) => Err(unknown_playbook(command.id())),
-        (Command::Update { id, changes, now }, Some(cur)) => {
+        (Command::Update { id, changes, now, by }, Some(cur)) => {
             if cur.is_retired() {
                 return Err(Problem::conflict(format!(
                     "The playbook {} is retired, and nothing in a retired playbook changes. Restore it with restore_playbook first.",
@@ -171,20 +175,23 @@ pub fn decide(command: &Command, current: Option<&Playbook>, name_held_by: Optio
             record.name = name;
             record.description = description;
             record.updated_at = now.clone();
+            record.updated_by = Some(by.clone());
             record.page = changes.page.clone().unwrap_or_default();
             Ok(Decision::Save(Save { record, keep_page: changes.page.is_none() }))
         }
-        (Command::Retire { now, .. }, Some(cur)) => {
+        (Command::Retire { now, by, .. }, Some(cur)) => {
             if cur.is_retired() {
                 return Ok(Decision::Unchanged);
             }
             let mut record = cur.clone();
             record.status = Status::Retired;
             record.retired_at = Some(now.clone());
+            record.retired_by = Some(by.clone());
             record.updated_at = now.clone();
+            record.updated_by = Some(by.clone());
             Ok(Decision::Save(Save { record, keep_page: true }))
         }
-        (Command::Restore { id, now }, Some(cur)) => {
+        (Command::Restore { id, now, by }, Some(cur)) => {
             if !cur.is_retired() {
                 return Ok(Decision::Unchanged);
             }
@@ -194,7 +201,9 @@ pub fn decide(command: &Command, current: Option<&Playbook>, name_held_by: Optio
             let mut record = cur.clone();
             record.status = Status::Active;
             record.retired_at = None;
+            record.retired_by = None;
             record.updated_at = now.clone();
+            record.updated_by = Some(by.clone());
             Ok(Decision::Save(Save { record, keep_page: true }))
         }
     }
@@ -212,7 +221,14 @@ mod tests {
             updated_at: "t0".into(),
             retired_at: None,
             page: String::new(),
+            created_by: None,
+            updated_by: None,
+            retired_by: None,
         }
+    }
+
+    fn ada() -> Actor {
+        Actor::of(&crate::core::Caller::local(Some("ada".into())))
     }
 
     fn named(name: &str) -> Changes {
@@ -221,15 +237,16 @@ mod tests {
 
     #[test]
     fn names_stay_unique_among_active_playbooks() {
-        let create = Command::Create { id: "pb_a".into(), changes: named("Close"), now: "t1".into() };
+        let create = Command::Create { id: "pb_a".into(), changes: named("Close"), now: "t1".into(), by: ada() };
         assert!(matches!(decide(&create, None, None), Ok(Decision::Save(_))));
         let p = decide(&create, None, Some("pb_b")).unwrap_err();
         assert_eq!((p.reason, p.errors[0].pointer.as_str()), (super::super::Reason::Conflict, "/name"));
         let cur = row("pb_a", "Close", Status::Active);
-        let rename_to_self = Command::Update { id: "pb_a".into(), changes: named("Close"), now: "t1".into() };
+        let rename_to_self =
+            Command::Update { id: "pb_a".into(), changes: named("Close"), now: "t1".into(), by: ada() };
         assert_eq!(decide(&rename_to_self, Some(&cur), Some("pb_a")), Ok(Decision::Unchanged));
         let retired = row("pb_a", "Close", Status::Retired);
-        let restore = Command::Restore { id: "pb_a".into(), now: "t2".into() };
+        let restore = Command::Restore { id: "pb_a".into(), now: "t2".into(), by: ada() };
         assert!(decide(&restore, Some(&retired), Some("pb_b")).is_err());
         assert!(matches!(decide(&restore, Some(&retired), None), Ok(Decision::Save(_))));
     }
@@ -237,18 +254,19 @@ mod tests {
     #[test]
     fn retire_and_restore_are_idempotent_and_retired_playbooks_do_not_change() {
         let retired = row("pb_a", "Close", Status::Retired);
-        let retire = Command::Retire { id: "pb_a".into(), now: "t2".into() };
+        let retire = Command::Retire { id: "pb_a".into(), now: "t2".into(), by: ada() };
         assert_eq!(decide(&retire, Some(&retired), None), Ok(Decision::Unchanged));
         let active = row("pb_a", "Close", Status::Active);
         match decide(&retire, Some(&active), None) {
             Ok(Decision::Save(s)) => {
                 assert_eq!(s.record.status, Status::Retired);
                 assert_eq!(s.record.retired_at.as_deref(), Some("t2"));
+                assert_eq!(s.record.retired_by, Some(ada()), "a retire records who did it");
                 assert!(s.keep_page);
             }
             other => panic!("{other:?}"),
         }
-        let update = Command::Update { id: "pb_a".into(), changes: named("New"), now: "t3".into() };
+        let update = Command::Update { id: "pb_a".into(), changes: named("New"), now: "t3".into(), by: ada() };
         assert_eq!(decide(&update, Some(&retired), None).unwrap_err().reason, super::super::Reason::Conflict);
         assert_eq!(decide(&update, None, None).unwrap_err().reason, super::super::Reason::NotFound);
     }
@@ -266,7 +284,7 @@ mod tests {
 
     #[test]
     fn commands_travel_as_tagged_json() {
-        let c = Command::Retire { id: "pb_x".into(), now: "t".into() };
+        let c = Command::Retire { id: "pb_x".into(), now: "t".into(), by: ada() };
         let v = serde_json::to_value(&c).unwrap();
         assert_eq!(v["op"], "retire");
         assert_eq!(serde_json::from_value::<Command>(v).unwrap(), c);

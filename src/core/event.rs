@@ -150,16 +150,23 @@ pub const SHOWN_FIELD_MAX_BYTES: usize = 65_536;
 /// The event as an MCP result shows it: each field whole up to `max` bytes of JSON, and a field
 /// larger than that, where it holds no smaller fields to show, by its size alone.
 pub fn shown(value: &Value, max: usize) -> Value {
+    shown_of(value, max, "the event")
+}
+
+/// `shown`, for any record read whole over HTTP, such as `the run`.
+pub fn shown_of(value: &Value, max: usize, thing: &str) -> Value {
     let size = value.to_string().len();
     if size <= max {
         return value.clone();
     }
     match value {
-        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), shown(v, max))).collect()),
-        Value::Array(items) if items.len() <= 1_000 => Value::Array(items.iter().map(|v| shown(v, max)).collect()),
+        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), shown_of(v, max, thing))).collect()),
+        Value::Array(items) if items.len() <= 1_000 => {
+            Value::Array(items.iter().map(|v| shown_of(v, max, thing)).collect())
+        }
         _ => serde_json::json!({
             "omitted_bytes": size,
-            "note": "This field is larger than the 64 KiB an MCP result shows; GET the event over HTTP to read it whole."
+            "note": format!("This field is larger than the 64 KiB an MCP result shows; GET {thing} over HTTP to read it whole.")
         }),
     }
 }

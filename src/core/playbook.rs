@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::actor::Actor;
 use super::error::{FieldError, Problem};
 
 pub const NAME_MAX_CHARS: usize = 80;
@@ -27,6 +28,14 @@ pub struct Playbook {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retired_at: Option<String>,
     pub page: String,
+    /// Who made the playbook and who last changed it; records kept before these were recorded
+    /// have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_by: Option<Actor>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_by: Option<Actor>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retired_by: Option<Actor>,
 }
 
 impl Playbook {
@@ -47,7 +56,15 @@ impl Playbook {
     /// time keeps the record as it was, so that repeating an update changes nothing at all.
     pub fn settle(stored: Option<Playbook>, incoming: Playbook) -> Playbook {
         match stored {
-            Some(s) if Playbook { updated_at: s.updated_at.clone(), ..incoming.clone() } == s => s,
+            Some(s)
+                if Playbook {
+                    updated_at: s.updated_at.clone(),
+                    updated_by: s.updated_by.clone(),
+                    ..incoming.clone()
+                } == s =>
+            {
+                s
+            }
             _ => incoming,
         }
     }
@@ -159,6 +176,9 @@ mod tests {
             updated_at: "t1".into(),
             retired_at: None,
             page: String::new(),
+            created_by: None,
+            updated_by: None,
+            retired_by: None,
         };
         let same = Playbook { updated_at: "t2".into(), ..stored.clone() };
         assert_eq!(Playbook::settle(Some(stored.clone()), same).updated_at, "t1");
@@ -177,6 +197,9 @@ mod tests {
             updated_at: "t".into(),
             retired_at: None,
             page: "# Page".into(),
+            created_by: None,
+            updated_by: None,
+            retired_by: None,
         };
         assert!(p.listed().get("page").is_none());
         assert_eq!(p.listed()["status"], "active");

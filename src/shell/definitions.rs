@@ -76,14 +76,15 @@ impl Definitions<'_> {
                     }
                 }
             }
-            DefinitionCommand::Change { kind, name, change, now } => {
+            DefinitionCommand::Change { kind, name, change, now, by } => {
                 writable?;
                 let (mut def, _) = self.current(*kind, name)?.ok_or_else(|| unknown_definition(*kind, name))?;
-                match change.next(&def, now)? {
+                match change.next(&def, now, by)? {
                     None => self.view(*kind, name, false),
                     Some(status) => {
                         def.status = status;
                         def.updated_at = now.clone();
+                        def.updated_by = Some(by.clone());
                         self.put(&def)?;
                         self.view(*kind, name, true)
                     }

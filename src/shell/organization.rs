@@ -9,6 +9,7 @@ use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, 
 use super::backend;
 use super::do_rpc::{self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_GET, PLAYBOOK_SAVE};
 use super::playbook::storage;
+use crate::core::actor::Actor;
 use crate::core::directory::{decide, Change, Command, Cursor, Decision, ListPage, ListQuery, LIST_LIMIT_MAX};
 use crate::core::page::split;
 use crate::core::playbook::{name_key, Playbook, Status};
@@ -23,11 +24,27 @@ CREATE TABLE IF NOT EXISTS playbooks (
   status TEXT NOT NULL,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
-  retired_at TEXT
+  retired_at TEXT,
+  makers TEXT
 );
 CREATE INDEX IF NOT EXISTS playbooks_newest ON playbooks (created_at DESC, id DESC);
 CREATE UNIQUE INDEX IF NOT EXISTS playbooks_active_name ON playbooks (name_key) WHERE status = 'active';
 ";
+
+/// Who made and changed each playbook, added after the first orgs were made; an org that has the
+/// column already refuses it, as expected.
+const ADD_MAKERS: &str = "ALTER TABLE playbooks ADD COLUMN makers TEXT";
+
+/// The actors of a row, kept as one JSON column.
+#[derive(serde::Serialize, Deserialize, Default)]
+struct Makers {
+    #[serde(default)]
+    created_by: Option<Actor>,
+    #[serde(default)]
+    updated_by: Option<Actor>,
+    #[serde(default)]
+    retired_by: Option<Actor>,
+}
 
 #[durable_object]
 pub struct OrganizationObject {
@@ -47,10 +64,13 @@ struct Row {
     created_at: String,
     updated_at: String,
     retired_at: Option<String>,
+    #[serde(default)]
+    makers: Option<String>,
 }
 
 impl Row {
     fn into_playbook(self) -> Playbook {
+        let makers: Makers = self.makers.as_deref().and_then(|m| serde_json::from_str(m).ok()).unwrap_or_default();
         Playbook {
             id: self.id,
             name: self.name,
@@ -60,6 +80,9 @@ impl Row {
             updated_at: self.updated_at,
             retired_at: self.retired_at,
             page: String::new(),
+            created_by: makers.created_by,
+            updated_by: makers.updated_by,
+            retired_by: makers.retired_by,
         }
     }
 }
@@ -80,6 +103,7 @@ impl DurableObject for OrganizationObject {
         if let Err(e) = sql.exec(SCHEMA, None) {
             worker::console_error!("organization schema: {e}");
         }
+        let _ = sql.exec(ADD_MAKERS, None);
         OrganizationObject { sql, env, changing: Mutex::new(()) }
     }
 
@@ -142,13 +166,19 @@ impl OrganizationObject {
 
     fn put_row(&self, p: &Playbook) -> Result<(), Problem> {
         let status = if p.is_retired() { "retired" } else { "active" };
+        let makers = Makers {
+            created_by: p.created_by.clone(),
+            updated_by: p.updated_by.clone(),
+            retired_by: p.retired_by.clone(),
+        };
+        let makers = serde_json::to_string(&makers).unwrap_or_default();
         self.sql
             .exec(
-                "INSERT INTO playbooks (id, name, name_key, description, status, created_at, updated_at, retired_at)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                "INSERT INTO playbooks (id, name, name_key, description, status, created_at, updated_at, retired_at, makers)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                  ON CONFLICT(id) DO UPDATE SET name = excluded.name, name_key = excluded.name_key,
                    description = excluded.description, status = excluded.status,
-                   updated_at = excluded.updated_at, retired_at = excluded.retired_at",
+                   updated_at = excluded.updated_at, retired_at = excluded.retired_at, makers = excluded.makers",
                 vec![
                     p.id.clone().into(),
                     p.name.clone().into(),
@@ -158,6 +188,7 @@ impl OrganizationObject {
                     p.created_at.clone().into(),
                     p.updated_at.clone().into(),
                     p.retired_at.clone().into(),
+                    makers.into(),
                 ],
             )
             .map_err(storage)?;

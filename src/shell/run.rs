@@ -8,16 +8,17 @@
 use std::cell::Cell;
 
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{json, Value};
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
 use super::do_rpc::{self, RUN_ANSWER, RUN_CANCEL, RUN_CHILD, RUN_EVENT, RUN_GET, RUN_START};
 use super::playbook::{kept_record, storage};
 use crate::core::definition::Kind;
 use crate::core::run::reason::{self, Prepared};
+use crate::core::run::record::Record;
 use crate::core::run::store::{AnswerRun, OpenRequest, Report, RequestCommand, StartRun};
 use crate::core::run::words::FINISHED_EVENT;
-use crate::core::run::{compute, decide_start, forecast, interaction, lookup, Run, RunStatus, Start};
+use crate::core::run::{compute, decide_start, forecast, interaction, lookup, Run, RunError, RunStatus, Start};
 use crate::core::text::{capitalized, quote};
 use crate::core::workflow::Outcome;
 use crate::core::Problem;
@@ -151,6 +152,15 @@ impl DurableObject for RunObject {
     }
 }
 
+/// How a run that answers at once ended, keeping its record.
+fn ended(run: &mut Run, (result, record): (Result<Value, RunError>, Record), now: &str) -> RunStatus {
+    run.record = Some(record);
+    match result {
+        Ok(output) => RunStatus::Succeeded { output, finished_at: now.to_string() },
+        Err(error) => RunStatus::Failed { error, finished_at: now.to_string() },
+    }
+}
+
 pub fn unknown_run(run_id: &str) -> Problem {
     Problem::not_found(format!("This playbook has no run {run_id}. list_runs lists its runs, newest first."))
         .with_field("/run_id", "names no run of this playbook")
@@ -236,18 +246,18 @@ impl RunObject {
                 Ok(request) => RunStatus::Started { waiting: Some(request) },
                 Err(error) => RunStatus::Failed { error, finished_at: now.clone() },
             },
-            Kind::Prediction => match forecast::evaluate(&source, &run.input, &events) {
-                Ok(output) => RunStatus::Succeeded { output, finished_at: now.clone() },
-                Err(error) => RunStatus::Failed { error, finished_at: now.clone() },
-            },
-            Kind::Lookup => match lookup::evaluate(&source, &run.input, &material) {
-                Ok(output) => RunStatus::Succeeded { output, finished_at: now.clone() },
-                Err(error) => RunStatus::Failed { error, finished_at: now.clone() },
-            },
-            _ => match compute::evaluate(&source, &run.input) {
-                Ok(output) => RunStatus::Succeeded { output, finished_at: now.clone() },
-                Err(error) => RunStatus::Failed { error, finished_at: now.clone() },
-            },
+            Kind::Prediction => {
+                let evaluated = forecast::evaluate(&source, &run.input, &events);
+                ended(&mut run, evaluated, &now)
+            }
+            Kind::Lookup => {
+                let evaluated = lookup::evaluate(&source, &run.input, &material);
+                ended(&mut run, evaluated, &now)
+            }
+            _ => {
+                let evaluated = compute::evaluate(&source, &run.input);
+                ended(&mut run, evaluated, &now)
+            }
         };
         self.save(&run)?;
         self.record_outcome(&run, &now)?;
@@ -308,8 +318,9 @@ impl RunObject {
             "interaction_answered",
             &now,
             "A person answered the request.".into(),
-            json!({ "answer": a.answer }),
+            json!({ "answer": a.answer, "answered_by": a.by }),
         )?;
+        run.answered_by = Some(a.by);
         self.outbox(&Report::Request(RequestCommand::Close { run_id: run.run_id.clone() }))?;
         run.status = RunStatus::Succeeded { output: a.answer, finished_at: now.clone() };
         self.save(&run)?;

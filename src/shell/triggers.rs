@@ -310,6 +310,7 @@ pub async fn start_due(backend: &dyn Backend, models: &ModelSettings, playbook: 
                 run_id: due.run_id.clone(),
                 now: now.clone(),
                 within: None,
+                by: crate::core::actor::Actor::trigger(&due.workflow, due.idx),
             };
             match start(backend, models, asked).await {
                 Ok(_) => None,

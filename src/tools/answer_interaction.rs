@@ -47,7 +47,7 @@ struct Args {
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
-    let answer = AnswerRun { run_id: a.run_id.clone(), answer: a.answer.clone() };
+    let answer = AnswerRun { run_id: a.run_id.clone(), answer: a.answer.clone(), by: ctx.by() };
     let run = match ctx.backend.answer_run(&ctx.caller.org, &a.playbook, answer).await {
         Ok(run) => run,
         // The same answer again finds the run finished with it: nothing changes.
@@ -61,5 +61,5 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         Err(p) => return Err(p),
     };
     let summary = ANSWERED;
-    Ok(Output::ok(summary.into(), serde_json::to_value(&run).unwrap_or_default()))
+    Ok(Output::ok(summary.into(), super::run_words::answered(&run)))
 }

@@ -109,6 +109,13 @@ pub trait Backend {
     ) -> LocalBoxFuture<'_, Result<std::collections::BTreeMap<String, crate::core::model::catalog::Kept>, Problem>>;
 }
 
+impl Ctx<'_> {
+    /// The caller, as the records it makes name it.
+    pub fn by(&self) -> crate::core::actor::Actor {
+        crate::core::actor::Actor::of(self.caller)
+    }
+}
+
 pub struct Ctx<'a> {
     pub caller: &'a Caller,
     pub backend: &'a dyn Backend,

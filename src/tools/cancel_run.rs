@@ -34,5 +34,5 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         }
         other => format!("The run {} of {} had already ended {}; nothing changed.", run.run_id, of(&run), other.word()),
     };
-    Ok(Output::ok(summary, serde_json::to_value(&run).unwrap_or_default()))
+    Ok(Output::ok(summary, super::run_words::answered(&run)))
 }

@@ -1,5 +1,6 @@
 //! `create_definition`: `POST /v1/orgs/{org}/playbooks/{playbook}/definitions/{type}`.
 
+use crate::core::actor::Actor;
 use crate::core::definition::store::DefinitionView;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -11,7 +12,7 @@ use super::definition_words::{
 use super::playbook_summary::playbook_arg;
 use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
-use crate::core::definition::store::{DefinitionCommand, SaveCommand};
+use crate::core::definition::store::{DefinitionCommand, SaveCommand, Written};
 use crate::core::definition::{check_document, check_extras};
 use crate::core::Problem;
 
@@ -60,7 +61,7 @@ pub struct SaveArgs {
 }
 
 /// Checks a save whole, name, document, overview and diagram, and reports every problem at once.
-pub fn checked_save(a: SaveArgs, now: String) -> Result<(String, SaveCommand), Problem> {
+pub fn checked_save(a: SaveArgs, now: String, by: Actor) -> Result<(String, SaveCommand), Problem> {
     let kind = served_kind(&a.kind)?;
     let mut errors = Vec::new();
     if let Err(p) = check_name(&a.name) {
@@ -77,15 +78,23 @@ pub fn checked_save(a: SaveArgs, now: String) -> Result<(String, SaveCommand), P
         errors.extend(p.errors);
     }
     match checked {
-        Some(c) if errors.is_empty() => {
-            Ok((a.playbook, SaveCommand::new(kind, a.name, a.source, a.overview, a.diagram, c, now)))
-        }
+        Some(c) if errors.is_empty() => Ok((
+            a.playbook,
+            SaveCommand::new(
+                kind,
+                a.name,
+                Written { source: a.source, overview: a.overview, diagram: a.diagram },
+                c,
+                now,
+                by,
+            ),
+        )),
         _ => Err(Problem::invalid_fields(errors)),
     }
 }
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let (playbook, save) = checked_save(args::parse(args)?, ctx.now.clone())?;
+    let (playbook, save) = checked_save(args::parse(args)?, ctx.now.clone(), ctx.by())?;
     let view = ctx.backend.definition(&ctx.caller.org, &playbook, DefinitionCommand::Create(save)).await?;
     Ok(Output::created(created(&view), output(&view)))
 }

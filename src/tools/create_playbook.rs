@@ -41,7 +41,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     changes.description.get_or_insert_with(String::new);
     changes.page.get_or_insert_with(String::new);
     changes.check()?;
-    let command = Command::Create { id: playbook_id(ctx.random), changes, now: ctx.now.clone() };
+    let command = Command::Create { id: playbook_id(ctx.random), changes, now: ctx.now.clone(), by: ctx.by() };
     let playbook = ctx.backend.change(&ctx.caller.org, command).await?;
     let summary = fits(format!(
         "Created the playbook {}. It is active and holds no functions or workflows yet; every later call names it as playbook: {}.",

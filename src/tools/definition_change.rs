@@ -41,7 +41,13 @@ pub async fn apply(
     let a: Named = args::parse(raw)?;
     let kind = served_kind(&a.kind)?;
     check_name(&a.name)?;
-    let command = DefinitionCommand::Change { kind, name: a.name.clone(), change: change(&a), now: ctx.now.clone() };
+    let command = DefinitionCommand::Change {
+        kind,
+        name: a.name.clone(),
+        change: change(&a),
+        now: ctx.now.clone(),
+        by: ctx.by(),
+    };
     let view = ctx.backend.definition(&ctx.caller.org, &a.playbook, command).await?;
     let said = words[usize::from(!view.changed)].replace("{}", &named(&view));
     Ok(Output::ok(cap(&capitalized(said), crate::core::text::SUMMARY_MAX), output(&view)))

@@ -5,13 +5,15 @@ use serde_json::Value;
 use super::run_words::{outcome, run_ref_schema};
 use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
+use crate::core::event::{shown_of, SHOWN_FIELD_MAX_BYTES};
+use crate::core::run::record::Record;
 use crate::core::run::RunStatus;
 use crate::core::Problem;
 
 pub const TOOL: Tool = Tool {
     name: "get_run",
     title: "Read a run",
-    description: "Read a run by its run_id: the function and version it ran, its input, its status, and its output once it succeeded or its error once it failed. With wait_seconds (at most 10) it waits for a run that is still going and answers as soon as it ends.",
+    description: "Read a run by its run_id: the function and version it ran, its input, its status, its output once it succeeded or its error once it failed, who or what started it (started_by), and its record, the detail of how it went: a reasoning run's prompt as sent, model, answer, stop reason, tokens and duration; a computation's values in order; a lookup's query and the runs it read; a prediction's series, method and parameters; a workflow's steps. Over MCP a field larger than 64 KiB is shown by its size; the HTTP route answers it whole. With wait_seconds (at most 10) it waits for a run that is still going and answers as soon as it ends.",
     hints: Hints::READ,
     scope: Scope::PlaybookRead,
     reach: Reach::Playbook,
@@ -54,5 +56,15 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         waited += POLL_MILLIS;
         run = ctx.backend.get_run(&ctx.caller.org, &a.playbook, &a.run_id).await?;
     }
-    Ok(Output::ok(outcome(&run), serde_json::to_value(&run).unwrap_or_default()))
+    // A workflow's record is its step view, which its object answers fresh with each read.
+    if let Some(steps) = run.steps.clone() {
+        run.record = Some(Record::Workflow { steps });
+    }
+    let value = serde_json::to_value(&run).unwrap_or_default();
+    let shown = shown_of(&value, SHOWN_FIELD_MAX_BYTES, "the run");
+    let mut output = Output::ok(outcome(&run), value);
+    if shown != output.value {
+        output.over_mcp = Some(shown);
+    }
+    Ok(output)
 }

@@ -20,6 +20,8 @@ fn view(kind: Kind, name: &str, description: &str, has_page: bool) -> Definition
             has_page,
             created_at: "2026-12-03T10:00:00.000Z".into(),
             updated_at: "2026-12-03T10:00:00.000Z".into(),
+            created_by: None,
+            updated_by: None,
         },
         document: String::new(),
         overview: String::new(),
@@ -41,6 +43,9 @@ fn run(kind: Kind, name: &str, status: RunStatus) -> Run {
         started_at: "2026-12-03T10:00:00.000Z".into(),
         within: None,
         steps: None,
+        started_by: None,
+        answered_by: None,
+        record: None,
     }
 }
 

@@ -23,7 +23,10 @@ pub const TOOL: Tool = Tool {
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let PlaybookArg { playbook } = args::parse(args)?;
-    let p = ctx.backend.change(&ctx.caller.org, Command::Retire { id: playbook, now: ctx.now.clone() }).await?;
+    let p = ctx
+        .backend
+        .change(&ctx.caller.org, Command::Retire { id: playbook, now: ctx.now.clone(), by: ctx.by() })
+        .await?;
     let summary = fits(format!(
         "The playbook {} is retired. It keeps its id and stays readable; restore_playbook makes it active again.",
         named(&p)

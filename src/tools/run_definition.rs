@@ -71,9 +71,10 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         run_id: a.run_id.unwrap_or_else(|| run_id(ctx.random)),
         now: ctx.now.clone(),
         within: None,
+        by: ctx.by(),
     };
     let run = start(ctx.backend, &ctx.models, asked).await?;
-    let mut value = serde_json::to_value(&run).unwrap_or_default();
+    let mut value = super::run_words::answered(&run);
     if let RunStatus::Started { .. } = run.status {
         let recent = ctx.backend.read_runs(&ctx.caller.org, &a.playbook, run.definition.clone(), RECENT_RUNS).await?;
         value["check_back_in_seconds"] = json!(check_back_seconds(&recent));

@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::Backend;
+use crate::core::actor::Actor;
 use crate::core::definition::record::DefinitionStatus;
 use crate::core::definition::store::{DefinitionCommand, DefinitionView};
 use crate::core::definition::{Document, Kind, Ref};
@@ -26,6 +27,8 @@ pub struct Asked {
     pub run_id: String,
     pub now: String,
     pub within: Option<Within>,
+    /// The caller, the trigger, or the workflow run's step that asked.
+    pub by: Actor,
 }
 
 /// Starts the run in its own object, after every check that can refuse it; answers it as it stands.
@@ -48,7 +51,7 @@ pub async fn start_viewed(
     asked: Asked,
     view: &DefinitionView,
 ) -> Result<Run, Problem> {
-    let Asked { org, playbook, definition, input, run_id, now, within } = asked;
+    let Asked { org, playbook, definition, input, run_id, now, within, by } = asked;
     let (kind, name) = (definition.kind, definition.name.clone());
     match &view.definition.status {
         DefinitionStatus::Active => {}
@@ -85,6 +88,9 @@ pub async fn start_viewed(
         started_at: now,
         within,
         steps: None,
+        started_by: Some(by),
+        answered_by: None,
+        record: None,
     };
     let material = match (kind, doc.front.pointer("/runs/of").and_then(Value::as_str).and_then(Ref::parse)) {
         (Kind::Lookup, Some(target)) => backend.read_runs(&org, &playbook, target, READ_MAX).await?,

@@ -24,6 +24,15 @@ pub struct RunRef {
     pub run_id: String,
 }
 
+/// A run as every tool but `get_run` answers it: without its detailed record.
+pub fn answered(run: &Run) -> serde_json::Value {
+    let mut v = serde_json::to_value(run).unwrap_or_default();
+    if let Some(o) = v.as_object_mut() {
+        o.remove("record");
+    }
+    v
+}
+
 /// `the computation function “add-vat”`
 pub fn of(run: &Run) -> String {
     format!("the {} {}", run.definition.kind.noun(), quote(&run.definition.name))

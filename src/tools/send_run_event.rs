@@ -67,5 +67,5 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     }
     let run = ctx.backend.send_run_event(&ctx.caller.org, &a.playbook, &a.run_id, &a.name, data).await?;
     let said = format!("The run {} took the event {}. {}", run.run_id, quote(&a.name), outcome(&run));
-    Ok(Output::ok(cap(&said, SUMMARY_MAX), serde_json::to_value(&run).unwrap_or_default()))
+    Ok(Output::ok(cap(&said, SUMMARY_MAX), super::run_words::answered(&run)))
 }

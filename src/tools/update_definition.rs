@@ -23,7 +23,7 @@ pub const TOOL: Tool = Tool {
 };
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let (playbook, save) = checked_save(args::parse(args)?, ctx.now.clone())?;
+    let (playbook, save) = checked_save(args::parse(args)?, ctx.now.clone(), ctx.by())?;
     let view = ctx.backend.definition(&ctx.caller.org, &playbook, DefinitionCommand::Update(save)).await?;
     let summary = if view.changed {
         format!("Saved version {} of {}. {}", view.definition.version, named(&view), what_it_does(&view))

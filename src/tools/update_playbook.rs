@@ -49,7 +49,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let Args { playbook, changes } = args::parse(args)?;
     changes.check()?;
     let before = ctx.backend.get(&ctx.caller.org, &playbook).await?;
-    let command = Command::Update { id: playbook, changes, now: ctx.now.clone() };
+    let command = Command::Update { id: playbook, changes, now: ctx.now.clone(), by: ctx.by() };
     let after = ctx.backend.change(&ctx.caller.org, command).await?;
     let mut changed = Vec::new();
     if before.name != after.name {

@@ -73,6 +73,21 @@ describe('reasoning functions against model providers', () => {
     const answered = events.events[1];
     assert.equal(answered.data.output_tokens, 12);
     assert.ok(!JSON.stringify(events).includes(ANTHROPIC_KEY), 'no key in the history');
+
+    assert.equal(done.record, undefined, 'run_definition answers no record; get_run does');
+    const read = assertToolSuccess(await call('get_run', { run_id: done.run_id }));
+    const { record } = read;
+    assert.equal(record.type, 'reasoning');
+    assert.equal(record.user, 'Brief: Autumn webinar for small firms');
+    assert.ok(record.system.startsWith('You review campaign briefs'), record.system);
+    assert.equal(record.model, 'anthropic/claude-review-a');
+    assert.equal(record.resolved_to, 'anthropic/claude-review-a');
+    assert.equal(record.answer, '{"recommendation": "Revise", "reason": "The audience lacks a job role."}');
+    assert.equal(record.stop, 'done');
+    assert.deepEqual([record.input_tokens, record.output_tokens], [40, 12]);
+    assert.ok(Number.isInteger(record.duration_ms), `duration ${record.duration_ms}`);
+    assert.deepEqual(read.started_by, { kind: 'local_developer', id: 'local', name: 'tester' });
+    assert.ok(!JSON.stringify(read).includes(ANTHROPIC_KEY), 'no key in the record');
   });
 
   test('an OpenAI-compatible model answers text, sent with a bearer key', async () => {

@@ -85,6 +85,9 @@ describe('triggers', { timeout: 300_000 }, () => {
     assert.equal(ordered.length, 1, JSON.stringify(ordered));
     const run = await read(ordered[0].run_id);
     assert.deepEqual(run.input, { channel: 'web', order: 'A-2' });
+    assert.deepEqual(run.started_by, {
+      kind: 'trigger', id: 'workflow/on-order/triggers/0', name: 'the trigger 0 of the workflow “on-order”',
+    }, 'a run a trigger started names the trigger');
 
     const history = assertToolSuccess(await call('list_playbook_events', { kind: 'trigger_refused' }));
     assert.equal(history.events.length, 1);

@@ -174,9 +174,15 @@ describe('workflows', { timeout: 120_000 }, () => {
 
     const child = assertToolSuccess(await call('get_run', { run_id: request.run_id }));
     assert.deepEqual(child.within, { run_id: run.run_id, step: 'ask_for_approval' });
+    assert.deepEqual(child.started_by, { kind: 'workflow', id: run.run_id, name: 'ask_for_approval' });
+    assert.deepEqual(assertToolSuccess(waiting).record, { type: 'workflow', steps }, "a workflow's record is its step view");
+    assert.deepEqual(run.started_by, { kind: 'local_developer', id: 'local', name: 'tester' });
 
     const answer = { verdict: 'approve', note: 'Approved for the autumn launch.' };
-    assertToolSuccess(await call('answer_interaction', { run_id: request.run_id, answer }));
+    const answered = await call('answer_interaction', { run_id: request.run_id, answer });
+    assert.equal(answered.content[0].text,
+      "The request is answered: the run that asked it takes the answer within the host's sweep, a second by default, and get_run shows how it ended.");
+    assert.deepEqual(assertToolSuccess(answered).answered_by, { kind: 'local_developer', id: 'local', name: 'tester' });
     const done = await ended(run.run_id);
     assert.equal(done.status, 'succeeded');
     assert.deepEqual(done.output, { review: 'Revise: the audience lacks a job role.', approval: answer });

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Kind, Ref};
+use crate::core::actor::Actor;
 use crate::core::error::Problem;
 use crate::core::text::quote;
 
@@ -17,10 +18,15 @@ pub enum DefinitionStatus {
         paused_at: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reason: Option<String>,
+        /// Who paused it, or restored it (which brings it back paused).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<Actor>,
     },
     /// Kept with its name and history; restoring brings it back paused.
     Retired {
         retired_at: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<Actor>,
     },
 }
 
@@ -47,6 +53,11 @@ pub struct Definition {
     pub has_page: bool,
     pub created_at: String,
     pub updated_at: String,
+    /// Who saved the first version, and who saved the current one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_by: Option<Actor>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_by: Option<Actor>,
 }
 
 /// One saved version: the document as written, with what was given beside it.
@@ -59,6 +70,9 @@ pub struct Version {
     pub diagram: Option<String>,
     pub uses: Vec<Ref>,
     pub saved_at: String,
+    /// Who saved this version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_by: Option<Actor>,
 }
 
 /// A change of state a caller asks for.
@@ -74,7 +88,8 @@ pub enum Lifecycle {
 impl Lifecycle {
     /// The status after the change, or `None` when the definition already stands so (each
     /// change is idempotent).
-    pub fn next(&self, def: &Definition, now: &str) -> Result<Option<DefinitionStatus>, Problem> {
+    pub fn next(&self, def: &Definition, now: &str, by: &Actor) -> Result<Option<DefinitionStatus>, Problem> {
+        let by = Some(by.clone());
         use DefinitionStatus as S;
         let retired = || {
             Problem::conflict(format!(
@@ -89,16 +104,16 @@ impl Lifecycle {
             }
             (Lifecycle::Pause { reason }, S::Paused { reason: was, .. }) if reason.is_none() || reason == was => None,
             (Lifecycle::Pause { reason }, S::Paused { paused_at, .. }) => {
-                Some(S::Paused { paused_at: paused_at.clone(), reason: reason.clone() })
+                Some(S::Paused { paused_at: paused_at.clone(), reason: reason.clone(), by })
             }
             (Lifecycle::Pause { reason }, S::Active) => {
-                Some(S::Paused { paused_at: now.into(), reason: reason.clone() })
+                Some(S::Paused { paused_at: now.into(), reason: reason.clone(), by })
             }
             (Lifecycle::Resume, S::Active) => None,
             (Lifecycle::Resume, S::Paused { .. }) => Some(S::Active),
             (Lifecycle::Retire, S::Retired { .. }) => None,
-            (Lifecycle::Retire, _) => Some(S::Retired { retired_at: now.into() }),
-            (Lifecycle::Restore, S::Retired { .. }) => Some(S::Paused { paused_at: now.into(), reason: None }),
+            (Lifecycle::Retire, _) => Some(S::Retired { retired_at: now.into(), by }),
+            (Lifecycle::Restore, S::Retired { .. }) => Some(S::Paused { paused_at: now.into(), reason: None, by }),
             (Lifecycle::Restore, _) => None,
         })
     }
@@ -119,6 +134,10 @@ pub fn unknown_definition(kind: Kind, name: &str) -> Problem {
 mod tests {
     use super::*;
 
+    fn ada() -> Actor {
+        Actor::of(&crate::core::Caller::local(Some("ada".into())))
+    }
+
     fn def(status: DefinitionStatus) -> Definition {
         Definition {
             kind: Kind::Computation,
@@ -129,21 +148,28 @@ mod tests {
             has_page: false,
             created_at: "t0".into(),
             updated_at: "t0".into(),
+            created_by: None,
+            updated_by: None,
         }
     }
 
     #[test]
     fn lifecycle_is_idempotent_and_restore_comes_back_paused() {
         let active = def(DefinitionStatus::Active);
-        let paused = Lifecycle::Pause { reason: Some("holiday".into()) }.next(&active, "t1").unwrap().unwrap();
-        assert_eq!(paused, DefinitionStatus::Paused { paused_at: "t1".into(), reason: Some("holiday".into()) });
-        assert_eq!(Lifecycle::Pause { reason: None }.next(&def(paused.clone()), "t2").unwrap(), None);
-        assert_eq!(Lifecycle::Resume.next(&active, "t2").unwrap(), None);
-        let retired = def(DefinitionStatus::Retired { retired_at: "t3".into() });
-        assert!(Lifecycle::Resume.next(&retired, "t4").is_err());
-        assert_eq!(Lifecycle::Retire.next(&retired, "t4").unwrap(), None);
-        assert!(matches!(Lifecycle::Restore.next(&retired, "t4").unwrap(), Some(DefinitionStatus::Paused { .. })));
+        let paused = Lifecycle::Pause { reason: Some("holiday".into()) }.next(&active, "t1", &ada()).unwrap().unwrap();
+        let by = Some(ada());
+        assert_eq!(paused, DefinitionStatus::Paused { paused_at: "t1".into(), reason: Some("holiday".into()), by });
+        assert_eq!(Lifecycle::Pause { reason: None }.next(&def(paused.clone()), "t2", &ada()).unwrap(), None);
+        assert_eq!(Lifecycle::Resume.next(&active, "t2", &ada()).unwrap(), None);
+        let retired = def(DefinitionStatus::Retired { retired_at: "t3".into(), by: None });
+        assert!(Lifecycle::Resume.next(&retired, "t4", &ada()).is_err());
+        assert_eq!(Lifecycle::Retire.next(&retired, "t4", &ada()).unwrap(), None);
+        assert!(matches!(
+            Lifecycle::Restore.next(&retired, "t4", &ada()).unwrap(),
+            Some(DefinitionStatus::Paused { .. })
+        ));
         let json = serde_json::to_value(def(paused)).unwrap();
         assert_eq!((json["status"].as_str(), json["reason"].as_str()), (Some("paused"), Some("holiday")));
+        assert_eq!(json["by"]["name"], "ada", "a pause records who paused");
     }
 }

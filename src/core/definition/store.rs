@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::record::{Definition, DefinitionStatus, Lifecycle, Version};
 use super::{Checked, Kind, Ref};
+use crate::core::actor::Actor;
 use crate::core::error::{FieldError, Problem};
 use crate::core::text::quote;
 
@@ -23,28 +24,29 @@ pub struct SaveCommand {
     pub has_page: bool,
     pub uses: Vec<Ref>,
     pub now: String,
+    pub by: Actor,
+}
+
+/// What a save gives: the document and what is given beside it.
+pub struct Written {
+    pub source: String,
+    pub overview: String,
+    pub diagram: Option<String>,
 }
 
 impl SaveCommand {
-    pub fn new(
-        kind: Kind,
-        name: String,
-        source: String,
-        overview: String,
-        diagram: Option<String>,
-        checked: Checked,
-        now: String,
-    ) -> Self {
+    pub fn new(kind: Kind, name: String, written: Written, checked: Checked, now: String, by: Actor) -> Self {
         SaveCommand {
             kind,
             name,
-            source,
-            overview,
-            diagram,
+            source: written.source,
+            overview: written.overview,
+            diagram: written.diagram,
             description: checked.description,
             has_page: checked.has_page,
             uses: checked.uses,
             now,
+            by,
         }
     }
 }
@@ -60,6 +62,7 @@ pub enum DefinitionCommand {
         name: String,
         change: Lifecycle,
         now: String,
+        by: Actor,
     },
     Get {
         #[serde(rename = "type")]
@@ -165,6 +168,8 @@ pub fn decide_save(
                 has_page: save.has_page,
                 created_at: save.now.clone(),
                 updated_at: save.now.clone(),
+                created_by: Some(save.by.clone()),
+                updated_by: Some(save.by.clone()),
             },
             version(save, 1),
         )),
@@ -185,6 +190,7 @@ pub fn decide_save(
                 description: save.description.clone(),
                 has_page: save.has_page,
                 updated_at: save.now.clone(),
+                updated_by: Some(save.by.clone()),
                 ..def.clone()
             };
             Ok(SaveDecision::Keep(updated, version(save, next)))
@@ -200,6 +206,7 @@ fn version(save: &SaveCommand, number: u32) -> Version {
         diagram: save.diagram.clone(),
         uses: save.uses.clone(),
         saved_at: save.now.clone(),
+        created_by: Some(save.by.clone()),
     }
 }
 
@@ -218,6 +225,7 @@ mod tests {
             has_page: false,
             uses: vec![],
             now: "t1".into(),
+            by: Actor::of(&crate::core::Caller::local(None)),
         }
     }
 

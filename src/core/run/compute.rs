@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 
+use super::record::{FieldValue, Record};
 use super::RunError;
 use crate::core::definition::template::environment;
 use crate::core::definition::Document;
@@ -11,7 +12,14 @@ fn fail(reason: &str, detail: String) -> RunError {
     RunError { reason: reason.into(), detail }
 }
 
-pub fn evaluate(source: &str, input: &Value) -> Result<Value, RunError> {
+/// The output, or why there is none, and the record of each value computed.
+pub fn evaluate(source: &str, input: &Value) -> (Result<Value, RunError>, Record) {
+    let mut values = Vec::new();
+    let result = compute(source, input, &mut values);
+    (result, Record::Computation { values })
+}
+
+fn compute(source: &str, input: &Value, values: &mut Vec<FieldValue>) -> Result<Value, RunError> {
     let doc = Document::parse(source).map_err(|p| fail("document", p.detail))?;
     let compute = doc.front.get("compute").and_then(Value::as_object).cloned().unwrap_or_default();
     let env = environment();
@@ -29,6 +37,7 @@ pub fn evaluate(source: &str, input: &Value) -> Result<Value, RunError> {
         })?;
         let json = serde_json::to_value(&value)
             .map_err(|e| fail("expression", format!("{field} gave a value that is not JSON: {e}")))?;
+        values.push(FieldValue { field: field.clone(), value: json.clone() });
         scope.insert(field.clone(), json.clone());
         output.insert(field.clone(), json);
     }
@@ -56,10 +65,15 @@ mod tests {
 
     #[test]
     fn fields_build_on_each_other_and_fit_the_schema() {
-        assert_eq!(evaluate(DOC, &json!({"net": 100})).unwrap(), json!({"vat": 20.0, "gross": 120.0}));
-        let e = evaluate(DOC, &json!({})).unwrap_err();
+        let (out, record) = evaluate(DOC, &json!({"net": 100}));
+        assert_eq!(out.unwrap(), json!({"vat": 20.0, "gross": 120.0}));
+        assert_eq!(
+            serde_json::to_value(record).unwrap(),
+            json!({"type": "computation", "values": [{"field": "vat", "value": 20.0}, {"field": "gross", "value": 120.0}]})
+        );
+        let e = evaluate(DOC, &json!({})).0.unwrap_err();
         assert_eq!(e.reason, "expression");
-        let e = evaluate(&DOC.replace("input.net + vat", "'lots'"), &json!({"net": 1})).unwrap_err();
+        let e = evaluate(&DOC.replace("input.net + vat", "'lots'"), &json!({"net": 1})).0.unwrap_err();
         assert_eq!(e.reason, "output_schema");
     }
 }

@@ -12,6 +12,7 @@ use chrono::{DateTime, Datelike, Duration, TimeZone, Timelike, Utc};
 use distrs::{Normal, StudentsT};
 use serde_json::{json, Map, Value};
 
+use super::record::Record;
 use super::RunError;
 use crate::core::definition::template::environment;
 use crate::core::definition::Document;
@@ -72,18 +73,63 @@ fn aggregate(values: &[f64], how: &str) -> f64 {
 }
 
 /// Evaluates the prediction over `events` (any order) of its kind.
-pub fn evaluate(source: &str, input: &Value, events: &[Event]) -> Result<Value, RunError> {
+/// The parameters a forecast runs with: the document's, or their defaults.
+struct Params {
+    every: String,
+    how: String,
+    method: String,
+    path: String,
+    horizon: usize,
+    history: usize,
+    alpha: f64,
+    confidence: f64,
+}
+
+impl Params {
+    fn read(f: &Value) -> Params {
+        let text = |p: &str, d: &'static str| f.pointer(p).and_then(Value::as_str).unwrap_or(d).to_string();
+        Params {
+            every: text("/every", "day"),
+            how: text("/aggregate", AGGREGATE_DEFAULT),
+            method: text("/method", "linear_trend"),
+            path: text("/events/field", ""),
+            horizon: f.pointer("/horizon").and_then(Value::as_u64).unwrap_or(1) as usize,
+            history: f.pointer("/history").and_then(Value::as_u64).map_or(HISTORY_DEFAULT, |n| n as usize),
+            alpha: f.pointer("/alpha").and_then(Value::as_f64).unwrap_or(ALPHA_DEFAULT),
+            confidence: f.pointer("/confidence").and_then(Value::as_f64).unwrap_or(CONFIDENCE_DEFAULT),
+        }
+    }
+
+    fn said(&self) -> Value {
+        let mut v = json!({
+            "every": self.every, "aggregate": self.how, "field": self.path, "history": self.history,
+            "horizon": self.horizon, "confidence": self.confidence,
+        });
+        if self.method == "exponential_smoothing" {
+            v["alpha"] = json!(self.alpha);
+        }
+        v
+    }
+}
+
+/// The forecast, or why there is none, and the record of the series, method and parameters.
+pub fn evaluate(source: &str, input: &Value, events: &[Event]) -> (Result<Value, RunError>, Record) {
+    let params = Document::parse(source).ok().map(|d| Params::read(&d.front));
+    let result = predict(source, input, events);
+    let series = result.as_ref().ok().and_then(|v| v["history"].as_array().cloned()).unwrap_or_default();
+    let record = Record::Prediction {
+        series,
+        method: params.as_ref().map(|p| p.method.clone()).unwrap_or_default(),
+        params: params.as_ref().map_or(Value::Null, Params::said),
+        events_read: events.len(),
+    };
+    (result, record)
+}
+
+fn predict(source: &str, input: &Value, events: &[Event]) -> Result<Value, RunError> {
     let doc = Document::parse(source).map_err(|p| fail("document", p.detail))?;
     let f = &doc.front;
-    let text = |p: &str, d: &'static str| f.pointer(p).and_then(Value::as_str).unwrap_or(d).to_string();
-    let every = text("/every", "day");
-    let how = text("/aggregate", AGGREGATE_DEFAULT);
-    let method = text("/method", "linear_trend");
-    let path = text("/events/field", "");
-    let horizon = f.pointer("/horizon").and_then(Value::as_u64).unwrap_or(1) as usize;
-    let history = f.pointer("/history").and_then(Value::as_u64).map_or(HISTORY_DEFAULT, |n| n as usize);
-    let alpha = f.pointer("/alpha").and_then(Value::as_f64).unwrap_or(ALPHA_DEFAULT);
-    let confidence = f.pointer("/confidence").and_then(Value::as_f64).unwrap_or(CONFIDENCE_DEFAULT);
+    let Params { every, how, method, path, horizon, history, alpha, confidence } = Params::read(f);
     let env = environment();
     let condition = match f.pointer("/events/where").and_then(Value::as_str) {
         Some(t) => Some(env.compile_expression(t).map_err(|e| fail("expression", e.to_string()))?),
@@ -247,11 +293,15 @@ mod tests {
             event("2026-02-28T10:00:00Z", 110.0),
             event("2026-04-30T10:00:00Z", 130.0),
         ];
-        let out = evaluate(doc, &json!({}), &events).unwrap();
+        let (out, record) = evaluate(doc, &json!({}), &events);
+        let out = out.unwrap();
+        let Record::Prediction { series, method, params, events_read } = record else { panic!("a forecast's record") };
+        assert_eq!((series.len(), method.as_str(), events_read), (4, "linear_trend", 3));
+        assert_eq!((params["every"].as_str(), params["horizon"].as_u64()), (Some("month"), Some(2)));
         assert_eq!(out["history"].as_array().map(Vec::len), Some(4), "March counts as zero: {out}");
         assert_eq!(out["forecast"][0]["period"], "2026-05-01T00:00:00Z");
         assert!(out["forecast"][1]["upper"].as_f64() > out["forecast"][1]["lower"].as_f64());
-        let few = evaluate(doc, &json!({}), &events[..1]).unwrap_err();
+        let few = evaluate(doc, &json!({}), &events[..1]).0.unwrap_err();
         assert_eq!(few.reason, "not_enough_history");
     }
 }

@@ -3,6 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::record::Record;
 use super::{Run, RunError};
 use crate::core::definition::template::environment;
 use crate::core::definition::Document;
@@ -31,12 +32,31 @@ pub fn run_view(run: &Run) -> Value {
     v
 }
 
-pub fn evaluate(source: &str, input: &Value, runs: &[Run]) -> Result<Value, RunError> {
+/// The runs found, or why none could be, and the record of the query as it ran.
+pub fn evaluate(source: &str, input: &Value, runs: &[Run]) -> (Result<Value, RunError>, Record) {
+    let query = Document::parse(source)
+        .ok()
+        .and_then(|d| d.front.get("runs").cloned())
+        .map(|mut q| {
+            // The defaults the query ran with, so that the record says all of it.
+            if let Some(q) = q.as_object_mut() {
+                q.entry("status").or_insert(json!(STATUS_DEFAULT));
+                q.entry("limit").or_insert(json!(LIMIT_DEFAULT));
+            }
+            q
+        })
+        .unwrap_or(Value::Null);
+    let result = find(source, input, runs);
+    let kept = result.as_ref().ok().and_then(|v| v["runs"].as_array()).map_or(0, Vec::len);
+    (result, Record::Lookup { query, read: runs.len(), kept })
+}
+
+fn find(source: &str, input: &Value, runs: &[Run]) -> Result<Value, RunError> {
     let doc = Document::parse(source).map_err(|p| fail("document", p.detail))?;
     if doc.front.get("tool").is_some() {
         return Err(fail(
             "not_served",
-            "a lookup through a tool needs a tool server, and this version reaches none yet".into(),
+            "a lookup through a tool needs a tool server, and this runtime reaches none".into(),
         ));
     }
     let status = doc.front.pointer("/runs/status").and_then(Value::as_str).unwrap_or(STATUS_DEFAULT);
@@ -96,6 +116,9 @@ mod tests {
             started_at: "t".into(),
             within: None,
             steps: None,
+            started_by: None,
+            answered_by: None,
+            record: None,
         }
     }
 
@@ -103,7 +126,10 @@ mod tests {
     fn filters_and_limits_the_newest_runs() {
         let doc = "---\ndescription: Large ones\nruns: { of: computation/add-vat, where: run.output.gross > input.over, limit: 1 }\n---\n";
         let runs = [run("r3", 300, 360), run("r2", 10, 12), run("r1", 200, 240)];
-        let out = evaluate(doc, &json!({"over": 100}), &runs).unwrap();
+        let (out, record) = evaluate(doc, &json!({"over": 100}), &runs);
+        let out = out.unwrap();
+        let Record::Lookup { query, read, kept } = record else { panic!("a lookup's record") };
+        assert_eq!((query["status"].as_str(), read, kept), (Some("succeeded"), 3, 1));
         assert_eq!(out["runs"].as_array().map(Vec::len), Some(1));
         assert_eq!(out["runs"][0]["run_id"], "r3");
     }

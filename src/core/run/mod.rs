@@ -7,12 +7,14 @@ pub mod forecast;
 pub mod interaction;
 pub mod lookup;
 pub mod reason;
+pub mod record;
 pub mod store;
 pub mod words;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::actor::Actor;
 use super::definition::Ref;
 use super::error::{FieldError, Problem};
 use super::ids::RANDOM_CHARS;
@@ -95,6 +97,15 @@ pub struct Run {
     /// For a workflow run, as its object answers it: each step, in the order it started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steps: Option<Vec<super::workflow::view::StepView>>,
+    /// Who or what started the run: a caller, a trigger, or a workflow run's step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_by: Option<Actor>,
+    /// Who answered an interaction's request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered_by: Option<Actor>,
+    /// How the run went, in detail; `get_run` alone answers it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record: Option<record::Record>,
 }
 
 /// The workflow run, and its step, that started a run.
@@ -193,6 +204,9 @@ mod tests {
             started_at: "t0".into(),
             within: None,
             steps: None,
+            started_by: None,
+            answered_by: None,
+            record: None,
         }
     }
 

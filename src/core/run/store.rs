@@ -170,6 +170,7 @@ pub enum Report {
 pub struct AnswerRun {
     pub run_id: String,
     pub answer: serde_json::Value,
+    pub by: crate::core::actor::Actor,
 }
 
 #[cfg(test)]
@@ -191,6 +192,9 @@ mod tests {
             started_at: start.into(),
             within: None,
             steps: None,
+            started_by: None,
+            answered_by: None,
+            record: None,
         };
         assert_eq!(check_back_seconds(&[]), 60);
         let runs = [
@@ -215,6 +219,9 @@ mod tests {
             started_at: "t".into(),
             within: None,
             steps: None,
+            started_by: None,
+            answered_by: None,
+            record: None,
         };
         let text = serde_json::to_string(&IndexCommand::Record(Box::new(run.clone()))).unwrap();
         assert_eq!(serde_json::from_str::<IndexCommand>(&text).unwrap(), IndexCommand::Record(Box::new(run.clone())));

@@ -332,6 +332,7 @@ impl RunObject {
             run_id: child.to_string(),
             now,
             within: Some(Within { run_id: run.run_id.clone(), step: step.to_string() }),
+            by: crate::core::actor::Actor::step(&run.run_id, step),
         };
         let view = match read.get(&asked.definition) {
             Some(view) => Ok(view.clone()),

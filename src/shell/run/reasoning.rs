@@ -9,6 +9,7 @@ use super::super::playbook::storage;
 use super::RunObject;
 use crate::core::model::{resolve, wire};
 use crate::core::run::reason::{self, Prepared};
+use crate::core::run::record::{Reasoned, Record};
 use crate::core::run::{Run, RunError, RunStatus};
 use crate::core::text::quote;
 use crate::core::Problem;
@@ -67,11 +68,23 @@ impl RunObject {
     /// that a restart of the runtime cut off.
     pub(super) async fn reason(&self, mut run: Run, prepared: Prepared) -> Result<Run, Problem> {
         let settings = models::settings(&self.env);
+        let mut record = Reasoned {
+            system: prepared.call.system.clone(),
+            user: prepared.call.user.clone(),
+            model: prepared.model.clone(),
+            resolved_to: None,
+            answer: None,
+            stop: None,
+            input_tokens: None,
+            output_tokens: None,
+            duration_ms: None,
+        };
         let outcome = match resolve(&settings, &prepared.model) {
             Err(p) => {
                 Err(RunError { reason: p.kind.unwrap_or_else(|| "model_not_configured".into()), detail: p.detail })
             }
             Ok(target) => {
+                record.resolved_to = Some(target.resolved.clone());
                 let deadline = target.provider.timeout_seconds;
                 self.wake(worker::Date::now().as_millis() as i64 + (deadline as i64 + 30) * 1000).await;
                 let began = worker::Date::now().as_millis();
@@ -90,13 +103,19 @@ impl RunObject {
                         Err(error) => Err(error),
                         Ok(answer) => {
                             let now = super::super::env::now();
+                            let took = worker::Date::now().as_millis().saturating_sub(began);
+                            record.answer = Some(answer.text.clone());
+                            record.stop = Some(format!("{:?}", answer.stop).to_lowercase());
+                            record.input_tokens = answer.input_tokens;
+                            record.output_tokens = answer.output_tokens;
+                            record.duration_ms = Some(took);
                             let data = json!({
                                 "model": prepared.model,
                                 "resolved_to": target.resolved,
                                 "stop": format!("{:?}", answer.stop).to_lowercase(),
                                 "input_tokens": answer.input_tokens,
                                 "output_tokens": answer.output_tokens,
-                                "duration_ms": worker::Date::now().as_millis().saturating_sub(began),
+                                "duration_ms": took,
                             });
                             let words = format!("The model {} answered.", quote(&prepared.model));
                             self.record(&run, "model_answered", &now, words, data)?;
@@ -113,6 +132,7 @@ impl RunObject {
                 return Ok(current);
             }
         }
+        run.record = Some(Record::Reasoning(record));
         run.status = match outcome {
             Ok(output) => RunStatus::Succeeded { output, finished_at: now.clone() },
             Err(error) => RunStatus::Failed { error, finished_at: now.clone() },

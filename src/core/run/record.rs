@@ -1,0 +1,62 @@
+//! A run's detailed record: how it went, beyond its status and output. `get_run` answers it; a
+//! run's other answers leave it out. It never holds a credential.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::core::workflow::view::StepView;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Record {
+    Reasoning(Reasoned),
+    /// Each field of `compute` with its value, in the order evaluated (up to the one that failed).
+    Computation {
+        values: Vec<FieldValue>,
+    },
+    /// The query as it ran, how many runs it read and how many it kept.
+    Lookup {
+        query: Value,
+        read: usize,
+        kept: usize,
+    },
+    /// The series forecast from, the method and every parameter it used, and the events read.
+    Prediction {
+        series: Vec<Value>,
+        method: String,
+        params: Value,
+        events_read: usize,
+    },
+    /// Each step of a workflow run, in the order it started.
+    Workflow {
+        steps: Vec<StepView>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FieldValue {
+    pub field: String,
+    pub value: Value,
+}
+
+/// What a reasoning run sent its model and what came back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reasoned {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system: Option<String>,
+    pub user: String,
+    /// The model as the function names it, and what that name resolved to (an alias's target).
+    pub model: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolved_to: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+}
