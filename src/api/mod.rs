@@ -1,6 +1,8 @@
 //! The HTTP API: each route under `/v1` is one tool's operation, found by the tool's own method
 //! and path, so that the two doors cannot drift apart. No platform types here.
 
+pub mod openapi;
+
 use serde_json::{json, Map, Value};
 
 use crate::core::{Problem, Reason};
