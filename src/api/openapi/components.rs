@@ -29,11 +29,12 @@ fn page_cursor() -> Value {
     json!({ "type": ["string", "null"], "description": "Pass it as cursor to read the next page; null on the last page." })
 }
 
-/// Where `field` is `value`, the record also carries `required`: a state's own fields.
+/// Where `field` is `value`, the record also carries `required`: a state's own fields. Each part
+/// names its type, as strict validators (ajv's strictTypes) ask.
 fn when(field: &str, value: &str, required: &[&str]) -> Value {
     json!({
-        "if": { "properties": { field: { "const": value } }, "required": [field] },
-        "then": { "required": required }
+        "if": { "type": "object", "properties": { field: { "const": value } }, "required": [field] },
+        "then": { "type": "object", "required": required }
     })
 }
 
@@ -217,6 +218,7 @@ fn definition() -> Value {
 
 fn definition_view() -> Value {
     json!({
+        "type": "object",
         "description": "A definition whole: its current state, and the current version's document, overview and diagram.",
         "allOf": [reference("Definition")],
         "properties": {
@@ -274,6 +276,7 @@ fn run() -> Value {
 
 fn started_run() -> Value {
     json!({
+        "type": "object",
         "description": "The run as it stands once started: how it ended if it finished at once, or started.",
         "allOf": [reference("Run")],
         "properties": {
@@ -425,7 +428,7 @@ fn listed_event() -> Value {
         "description": "An event as a list shows it: its data, or the size of a large one.",
         "properties": properties,
         "required": ["event_id", "kind", "at", "summary"],
-        "anyOf": [{ "required": ["data"] }, { "required": ["data_size"] }]
+        "anyOf": [{ "type": "object", "required": ["data"] }, { "type": "object", "required": ["data_size"] }]
     })
 }
 
