@@ -4,8 +4,8 @@
 
 use serde_json::{json, Map, Value};
 
+use super::runs;
 use crate::core::definition::Kind;
-use crate::core::run::store::STATUSES;
 use crate::core::Reason;
 
 /// A `$ref` to one of these schemas.
@@ -13,25 +13,25 @@ pub fn reference(name: &str) -> Value {
     json!({ "$ref": format!("#/components/schemas/{name}") })
 }
 
-fn text(description: &str) -> Value {
+pub(super) fn text(description: &str) -> Value {
     json!({ "type": "string", "description": description })
 }
 
-fn time(description: &str) -> Value {
+pub(super) fn time(description: &str) -> Value {
     json!({ "type": "string", "format": "date-time", "description": description })
 }
 
-fn by(description: &str) -> Value {
+pub(super) fn by(description: &str) -> Value {
     json!({ "allOf": [reference("Actor")], "description": description })
 }
 
-fn page_cursor() -> Value {
+pub(super) fn page_cursor() -> Value {
     json!({ "type": ["string", "null"], "description": "Pass it as cursor to read the next page; null on the last page." })
 }
 
 /// Where `field` is `value`, the record also carries `required`: a state's own fields. Each part
 /// names its type, as strict validators (ajv's strictTypes) ask.
-fn when(field: &str, value: &str, required: &[&str]) -> Value {
+pub(super) fn when(field: &str, value: &str, required: &[&str]) -> Value {
     json!({
         "if": { "type": "object", "properties": { field: { "const": value } }, "required": [field] },
         "then": { "type": "object", "required": required }
@@ -78,20 +78,20 @@ pub fn schemas() -> Map<String, Value> {
     put("Definition", definition());
     put("DefinitionView", definition_view());
     put("DefinitionPage", definition_page());
-    put("Run", run());
-    put("StartedRun", started_run());
-    put("RunError", run_error());
-    put("Within", within());
-    put("WaitingRequest", waiting_request());
-    put("Step", step());
-    put("RunRecord", run_record());
-    put("RunEntry", run_entry());
-    put("RunPage", run_page());
-    put("OpenRequest", open_request());
-    put("RequestPage", request_page());
-    put("Event", event());
-    put("ListedEvent", listed_event());
-    put("EventPage", event_page());
+    put("Run", runs::run());
+    put("StartedRun", runs::started_run());
+    put("RunError", runs::run_error());
+    put("Within", runs::within());
+    put("WaitingRequest", runs::waiting_request());
+    put("Step", runs::step());
+    put("RunRecord", runs::run_record());
+    put("RunEntry", runs::run_entry());
+    put("RunPage", runs::run_page());
+    put("OpenRequest", runs::open_request());
+    put("RequestPage", runs::request_page());
+    put("Event", runs::event());
+    put("ListedEvent", runs::listed_event());
+    put("EventPage", runs::event_page());
     put("Model", model());
     put("ModelList", model_list());
     put("GuideList", guide_list());
@@ -239,207 +239,6 @@ fn definition_page() -> Value {
             "next_cursor": page_cursor()
         },
         "required": ["definitions", "next_cursor"]
-    })
-}
-
-fn run() -> Value {
-    json!({
-        "type": "object",
-        "description": "A run: one execution of a function or workflow with one input. Its status decides which of output, error, waiting and finished_at it has.",
-        "properties": {
-            "run_id": text("The run's id."),
-            "org": text("The org the run belongs to."),
-            "playbook": text("The playbook the run belongs to."),
-            "definition": reference("DefinitionRef"),
-            "version": { "type": "integer", "minimum": 1, "description": "The version of the definition it runs." },
-            "input": { "description": "The input it was given." },
-            "status": { "type": "string", "enum": STATUSES },
-            "waiting": reference("WaitingRequest"),
-            "output": { "description": "What a succeeded run answered." },
-            "error": reference("RunError"),
-            "finished_at": time("When it ended."),
-            "started_at": time("When it started."),
-            "within": reference("Within"),
-            "steps": { "type": "array", "items": reference("Step"), "description": "A workflow run's steps, in the order they started, then those that never did." },
-            "started_by": by("Who or what started it."),
-            "answered_by": by("Who answered an interaction's request."),
-            "record": reference("RunRecord")
-        },
-        "required": ["run_id", "playbook", "definition", "version", "input", "status", "started_at"],
-        "allOf": [
-            when("status", "succeeded", &["output", "finished_at"]),
-            when("status", "failed", &["error", "finished_at"]),
-            when("status", "cancelled", &["finished_at"])
-        ]
-    })
-}
-
-fn started_run() -> Value {
-    json!({
-        "type": "object",
-        "description": "The run as it stands once started: how it ended if it finished at once, or started.",
-        "allOf": [reference("Run")],
-        "properties": {
-            "check_back_in_seconds": { "type": "integer", "minimum": 0, "description": "For a run still started: when it is worth reading with get_run." }
-        }
-    })
-}
-
-fn run_error() -> Value {
-    json!({
-        "type": "object",
-        "description": "Why a run or a step failed.",
-        "properties": { "reason": text("A stable reason."), "detail": text("The words that explain it.") },
-        "required": ["reason", "detail"]
-    })
-}
-
-fn within() -> Value {
-    json!({
-        "type": "object",
-        "description": "The workflow run, and its step, that started this run.",
-        "properties": { "run_id": text("The workflow run."), "step": text("The step's id.") },
-        "required": ["run_id", "step"]
-    })
-}
-
-fn waiting_request() -> Value {
-    json!({
-        "type": "object",
-        "description": "What an interaction's run asks a person while it waits.",
-        "properties": {
-            "question": text("The question, as the person reads it."),
-            "answer_schema": { "type": ["object", "boolean"], "description": "The JSON Schema an answer must fit." },
-            "asked_at": time("When it was asked.")
-        },
-        "required": ["question", "answer_schema", "asked_at"]
-    })
-}
-
-fn step() -> Value {
-    json!({
-        "type": "object",
-        "description": "One step of a workflow run.",
-        "properties": {
-            "step": text("The step's id."),
-            "title": text("The id as words read it."),
-            "status": { "type": "string", "enum": ["pending", "running", "waiting", "retrying", "succeeded", "failed", "skipped", "cancelled"] },
-            "attempt": { "type": "integer", "minimum": 1 },
-            "started_at": time("When it started."),
-            "finished_at": time("When it ended."),
-            "run_id": text("The run of its function, for a step that calls one."),
-            "waiting_for": text("What a waiting step waits for, or when a retrying one tries again."),
-            "error": reference("RunError"),
-            "skipped_because": text("Why it was skipped.")
-        },
-        "required": ["step", "title", "status"]
-    })
-}
-
-fn run_record() -> Value {
-    json!({
-        "type": "object",
-        "description": "How the run went, in detail, by the type of definition: a reasoning run's prompt and model, a computation's values, a lookup's query, a prediction's series, a workflow's steps. get_run alone answers it.",
-        "properties": { "type": text("The type of definition the record is of.") },
-        "required": ["type"]
-    })
-}
-
-fn run_entry() -> Value {
-    json!({
-        "type": "object",
-        "description": "A run as a list shows it.",
-        "properties": {
-            "run_id": text("The run's id."),
-            "definition": reference("DefinitionRef"),
-            "version": { "type": "integer", "minimum": 1 },
-            "status": { "type": "string", "enum": STATUSES },
-            "started_at": time("When it started."),
-            "finished_at": time("When it ended."),
-            "within": reference("Within"),
-            "started_by": by("Who or what started it.")
-        },
-        "required": ["run_id", "definition", "version", "status", "started_at"]
-    })
-}
-
-fn run_page() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "runs": { "type": "array", "items": reference("RunEntry"), "description": "Newest first." },
-            "next_cursor": page_cursor()
-        },
-        "required": ["runs", "next_cursor"]
-    })
-}
-
-fn open_request() -> Value {
-    json!({
-        "type": "object",
-        "description": "An open request of an interaction's run.",
-        "properties": {
-            "run_id": text("The run that asks, which answer_interaction takes."),
-            "definition": reference("DefinitionRef"),
-            "question": text("The question, as the person reads it."),
-            "answer_schema": { "type": ["object", "boolean"], "description": "The JSON Schema an answer must fit." },
-            "asked_at": time("When it was asked.")
-        },
-        "required": ["run_id", "definition", "question", "answer_schema", "asked_at"]
-    })
-}
-
-fn request_page() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "requests": { "type": "array", "items": reference("OpenRequest"), "description": "Newest first." },
-            "next_cursor": page_cursor()
-        },
-        "required": ["requests", "next_cursor"]
-    })
-}
-
-fn event_properties() -> Value {
-    json!({
-        "event_id": { "type": "string", "pattern": "^ev_[1-9][0-9]*$", "description": "The event's id." },
-        "kind": text("What happened, such as run_started or month_closed."),
-        "at": time("When it happened."),
-        "summary": text("The event in a sentence for people."),
-        "run_id": text("The run that recorded it, for an event a run recorded."),
-        "data": { "description": "The facts of the event." }
-    })
-}
-
-fn event() -> Value {
-    json!({
-        "type": "object",
-        "description": "One event of the playbook, whole.",
-        "properties": event_properties(),
-        "required": ["event_id", "kind", "at", "summary", "data"]
-    })
-}
-
-fn listed_event() -> Value {
-    let mut properties = event_properties();
-    properties["data_size"] = json!({ "type": "integer", "minimum": 0, "description": "In place of a large data: its size in bytes as JSON; get_event reads it whole." });
-    json!({
-        "type": "object",
-        "description": "An event as a list shows it: its data, or the size of a large one.",
-        "properties": properties,
-        "required": ["event_id", "kind", "at", "summary"],
-        "anyOf": [{ "type": "object", "required": ["data"] }, { "type": "object", "required": ["data_size"] }]
-    })
-}
-
-fn event_page() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "events": { "type": "array", "items": reference("ListedEvent"), "description": "Newest first; one run's oldest first." },
-            "next_cursor": page_cursor()
-        },
-        "required": ["events", "next_cursor"]
     })
 }
 

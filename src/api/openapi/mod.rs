@@ -4,6 +4,7 @@
 
 mod components;
 mod outputs;
+mod runs;
 #[cfg(test)]
 mod tests;
 
