@@ -1,6 +1,8 @@
 //! The HTTP API: each route under `/v1` is one tool's operation, found by the tool's own method
 //! and path, so that the two doors cannot drift apart. No platform types here.
 
+pub mod openapi;
+
 use serde_json::{json, Map, Value};
 
 use crate::core::{Problem, Reason};
@@ -43,6 +45,9 @@ pub async fn handle(ctx: &Ctx<'_>, req: &HttpRequest<'_>) -> Reply {
     if req.path == "/v1/guides" {
         return if req.method == "GET" { guide_list() } else { not_allowed("GET") };
     }
+    if req.path == "/v1/openapi.json" {
+        return if req.method == "GET" { openapi_document() } else { not_allowed("GET") };
+    }
     let mut allowed = Vec::new();
     for tool in tools::all() {
         let Some(params) = match_path(tool.path, req.path) else {
@@ -61,7 +66,7 @@ pub async fn handle(ctx: &Ctx<'_>, req: &HttpRequest<'_>) -> Reply {
         return not_allowed(&allowed.join(", "));
     }
     Reply::problem(&Problem::not_found(format!(
-        "No route {} {}. The HTTP API lives under /v1/orgs/{{org}}/playbooks and /v1/guides; MCP clients connect to /mcp.",
+        "No route {} {}. The HTTP API lives under /v1/orgs/{{org}}/playbooks and /v1/guides, and /v1/openapi.json describes every route; MCP clients connect to /mcp.",
         req.method, req.path
     )))
 }
@@ -69,6 +74,10 @@ pub async fn handle(ctx: &Ctx<'_>, req: &HttpRequest<'_>) -> Reply {
 fn not_allowed(allow: &str) -> Reply {
     let p = Problem::new(Reason::MethodNotAllowed, format!("This route answers {allow} only."));
     Reply { allow: Some(allow.to_string()), ..Reply::problem(&p) }
+}
+
+fn openapi_document() -> Reply {
+    Reply { status: 200, content_type: "application/json", body: openapi::body().to_string(), allow: None }
 }
 
 fn guide_list() -> Reply {

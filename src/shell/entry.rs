@@ -72,7 +72,7 @@ fn index() -> serde_json::Value {
         "name": crate::mcp::SERVER_TITLE,
         "version": crate::mcp::SERVER_VERSION,
         "mcp": "/mcp",
-        "http": { "playbooks": "/v1/orgs/{org}/playbooks", "guides": "/v1/guides" }
+        "http": { "playbooks": "/v1/orgs/{org}/playbooks", "guides": "/v1/guides", "openapi": "/v1/openapi.json" }
     })
 }
 

@@ -1,0 +1,295 @@
+//! The shared schemas of the document: the records the operations answer, each written from the
+//! serde shape in `core`, and the problem document every refusal takes. Objects stay open
+//! (no `additionalProperties: false`) so that a field added to a record does not break a client.
+
+use serde_json::{json, Map, Value};
+
+use super::runs;
+use crate::core::definition::Kind;
+use crate::core::Reason;
+
+/// A `$ref` to one of these schemas.
+pub fn reference(name: &str) -> Value {
+    json!({ "$ref": format!("#/components/schemas/{name}") })
+}
+
+pub(super) fn text(description: &str) -> Value {
+    json!({ "type": "string", "description": description })
+}
+
+pub(super) fn time(description: &str) -> Value {
+    json!({ "type": "string", "format": "date-time", "description": description })
+}
+
+pub(super) fn by(description: &str) -> Value {
+    json!({ "allOf": [reference("Actor")], "description": description })
+}
+
+pub(super) fn page_cursor() -> Value {
+    json!({ "type": ["string", "null"], "description": "Pass it as cursor to read the next page; null on the last page." })
+}
+
+/// Where `field` is `value`, the record also carries `required`: a state's own fields. Each part
+/// names its type, as strict validators (ajv's strictTypes) ask.
+pub(super) fn when(field: &str, value: &str, required: &[&str]) -> Value {
+    json!({
+        "if": { "type": "object", "properties": { field: { "const": value } }, "required": [field] },
+        "then": { "type": "object", "required": required }
+    })
+}
+
+fn kinds() -> Vec<&'static str> {
+    Kind::ALL.iter().map(|k| k.as_str()).collect()
+}
+
+/// Every reason a problem gives; a test fails to compile when a reason is added and not listed.
+pub const REASONS: [Reason; 11] = [
+    Reason::InvalidInput,
+    Reason::Unauthorized,
+    Reason::Forbidden,
+    Reason::NotFound,
+    Reason::MethodNotAllowed,
+    Reason::NotAcceptable,
+    Reason::Conflict,
+    Reason::PayloadTooLarge,
+    Reason::UnsupportedMediaType,
+    Reason::Unavailable,
+    Reason::Internal,
+];
+
+fn reasons() -> Vec<&'static str> {
+    REASONS.iter().map(|r| r.as_str()).collect()
+}
+
+/// `components.schemas`, by name.
+pub fn schemas() -> Map<String, Value> {
+    let mut s = Map::new();
+    let mut put = |name: &str, schema: Value| {
+        s.insert(name.to_string(), schema);
+    };
+    put("Problem", problem());
+    put("FieldError", field_error());
+    put("Actor", actor());
+    put("Kind", json!({ "type": "string", "enum": kinds(), "description": "The type of a definition." }));
+    put("DefinitionRef", definition_ref());
+    put("Playbook", playbook(true));
+    put("ListedPlaybook", playbook(false));
+    put("PlaybookPage", playbook_page());
+    put("Definition", definition());
+    put("DefinitionView", definition_view());
+    put("DefinitionPage", definition_page());
+    put("Run", runs::run());
+    put("StartedRun", runs::started_run());
+    put("RunError", runs::run_error());
+    put("Within", runs::within());
+    put("WaitingRequest", runs::waiting_request());
+    put("Step", runs::step());
+    put("RunRecord", runs::run_record());
+    put("RunEntry", runs::run_entry());
+    put("RunPage", runs::run_page());
+    put("OpenRequest", runs::open_request());
+    put("RequestPage", runs::request_page());
+    put("Event", runs::event());
+    put("ListedEvent", runs::listed_event());
+    put("EventPage", runs::event_page());
+    put("Model", model());
+    put("ModelList", model_list());
+    put("GuideList", guide_list());
+    s
+}
+
+fn problem() -> Value {
+    json!({
+        "type": "object",
+        "description": "An RFC 9457 problem document: what failed, in words an agent can act on, and where.",
+        "properties": {
+            "type": { "type": "string", "description": "Always about:blank: reason says what failed." },
+            "title": text("The reason in a few words, such as Invalid input."),
+            "status": { "type": "integer", "minimum": 400, "maximum": 599, "description": "The HTTP status, the same as the response's." },
+            "reason": { "type": "string", "enum": reasons(), "description": "Why it was refused; each reason has one status." },
+            "detail": text("What failed and what to change, in full sentences."),
+            "kind": text("A finer kind within the reason, such as input_schema or tool_unavailable."),
+            "errors": { "type": "array", "items": reference("FieldError"), "description": "Each bad field, for invalid_input and some not_found and conflict problems." }
+        },
+        "required": ["type", "title", "status", "reason", "detail"]
+    })
+}
+
+fn field_error() -> Value {
+    json!({
+        "type": "object",
+        "description": "One bad field, by a JSON pointer into what was sent, or into the front matter of the document named by in.",
+        "properties": {
+            "pointer": text("A JSON pointer, such as /name; empty for the input as a whole."),
+            "detail": text("What is wrong with it."),
+            "line": { "type": "integer", "minimum": 1, "description": "The line of the document, from 1." },
+            "column": { "type": "integer", "minimum": 1, "description": "The column of the document, from 1." },
+            "in": text("The argument holding the document the problem is in, such as source.")
+        },
+        "required": ["pointer", "detail"]
+    })
+}
+
+fn actor() -> Value {
+    json!({
+        "type": "object",
+        "description": "Who made a record: a caller, a workflow's trigger, or a workflow run's step.",
+        "properties": {
+            "kind": text("local_developer, key, trigger or workflow."),
+            "id": text("A stable id to compare."),
+            "name": text("A name to say.")
+        },
+        "required": ["kind", "id", "name"]
+    })
+}
+
+fn definition_ref() -> Value {
+    json!({
+        "type": "object",
+        "description": "A definition by its type and name.",
+        "properties": { "type": reference("Kind"), "name": text("The definition's name within its type.") },
+        "required": ["type", "name"]
+    })
+}
+
+/// The playbook record; a listed one has every field but its page.
+fn playbook(with_page: bool) -> Value {
+    let mut schema = json!({
+        "type": "object",
+        "description": if with_page { "A playbook, with the Markdown of its page." } else { "A playbook as a list shows it: every field but its page." },
+        "properties": {
+            "id": { "type": "string", "pattern": "^pb_[a-z2-7]{16}$", "description": "The playbook's id, which every later call names as playbook." },
+            "name": text("Unique among the org's active playbooks, ignoring case."),
+            "description": text("What the playbook is for."),
+            "status": { "type": "string", "enum": ["active", "retired"] },
+            "created_at": time("When it was created."),
+            "updated_at": time("When it last changed."),
+            "retired_at": time("When it was retired; only a retired playbook has it."),
+            "created_by": by("Who created it."),
+            "updated_by": by("Who last changed it."),
+            "retired_by": by("Who retired it.")
+        },
+        "required": ["id", "name", "description", "status", "created_at", "updated_at"],
+        "allOf": [when("status", "retired", &["retired_at"])]
+    });
+    if with_page {
+        schema["properties"]["page"] = text("The Markdown source of the playbook's page; empty when it has none.");
+        schema["required"] = json!(["id", "name", "description", "status", "created_at", "updated_at", "page"]);
+    }
+    schema
+}
+
+fn playbook_page() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "playbooks": { "type": "array", "items": reference("ListedPlaybook"), "description": "Newest first." },
+            "next_cursor": page_cursor(),
+            "welcome": text("For an org with no playbook yet, to a caller who may make one: words to relay whole.")
+        },
+        "required": ["playbooks", "next_cursor"]
+    })
+}
+
+fn definition() -> Value {
+    json!({
+        "type": "object",
+        "description": "A definition's current state: the row a list shows.",
+        "properties": {
+            "type": reference("Kind"),
+            "name": text("Its id within its type and playbook."),
+            "version": { "type": "integer", "minimum": 1, "description": "The current version's number." },
+            "status": { "type": "string", "enum": ["active", "paused", "retired"] },
+            "paused_at": time("When it was paused, or restored (a restore brings it back paused)."),
+            "reason": text("Why it is paused, where the pause said."),
+            "retired_at": time("When it was retired."),
+            "by": by("Who paused, restored or retired it."),
+            "description": text("The document's description."),
+            "has_page": { "type": "boolean", "description": "Whether the document gives a page." },
+            "created_at": time("When the first version was saved."),
+            "updated_at": time("When the current version was saved."),
+            "created_by": by("Who saved the first version."),
+            "updated_by": by("Who saved the current version.")
+        },
+        "required": ["type", "name", "version", "status", "description", "has_page", "created_at", "updated_at"],
+        "allOf": [when("status", "paused", &["paused_at"]), when("status", "retired", &["retired_at"])]
+    })
+}
+
+fn definition_view() -> Value {
+    json!({
+        "type": "object",
+        "description": "A definition whole: its current state, and the current version's document, overview and diagram.",
+        "allOf": [reference("Definition")],
+        "properties": {
+            "document": text("The document as written."),
+            "overview": text("The Markdown overview for a person."),
+            "diagram": text("A function's Mermaid flowchart; a workflow has none."),
+            "used_by": { "type": "array", "items": reference("DefinitionRef"), "description": "The definitions of the playbook, active or paused, that use it." }
+        },
+        "required": ["document", "overview", "used_by"]
+    })
+}
+
+fn definition_page() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "definitions": { "type": "array", "items": reference("Definition"), "description": "By name." },
+            "next_cursor": page_cursor()
+        },
+        "required": ["definitions", "next_cursor"]
+    })
+}
+
+fn model() -> Value {
+    json!({
+        "type": "object",
+        "description": "A model a reasoning function may name, in the shape of the OpenAI API's model object.",
+        "properties": {
+            "id": text("provider/model, or an alias; an id ending in * stands for any model of a provider."),
+            "object": { "const": "model" },
+            "created": { "type": "integer", "description": "When the provider made it, in seconds since 1970; 0 when unknown." },
+            "owned_by": text("The provider prefix that serves it."),
+            "name": text("The provider's name for it."),
+            "context_window": { "type": "integer", "minimum": 0 },
+            "max_tokens": { "type": "integer", "minimum": 0 },
+            "pattern": { "type": "boolean", "description": "true for an id ending in *, which is not a model to run." },
+            "alias": { "type": "boolean", "description": "true for an alias the operator configured." },
+            "resolved_to": text("The model an alias stands for.")
+        },
+        "required": ["id", "object", "created", "owned_by"]
+    })
+}
+
+fn model_list() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "object": { "const": "list" },
+            "data": { "type": "array", "items": reference("Model") },
+            "catalog_status": { "type": "string", "enum": ["complete", "partial"], "description": "partial when a provider could not be asked just now." },
+            "narrowed": { "type": "boolean", "description": "Whether the operator allows only some models." },
+            "listed_at": time("When the oldest list shown was read."),
+            "provider_setup": text("In local mode with no provider set up: how to add one.")
+        },
+        "required": ["object", "data", "catalog_status", "narrowed", "listed_at"]
+    })
+}
+
+fn guide_list() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "guides": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": { "name": text("What get_guide takes."), "title": text("The guide's title."), "description": text("What it covers.") },
+                    "required": ["name", "title", "description"]
+                }
+            }
+        },
+        "required": ["guides"]
+    })
+}

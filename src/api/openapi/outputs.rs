@@ -1,0 +1,69 @@
+//! What each operation answers on success over HTTP, keyed by tool name: the one place a tool's
+//! output is described, so that a tool added without one fails the tests.
+
+use serde_json::{json, Value};
+
+use super::components::reference;
+
+/// A success: its status (201 where something was created), media type and body schema.
+pub struct Success {
+    pub status: u16,
+    pub media_type: &'static str,
+    pub description: &'static str,
+    pub schema: Value,
+}
+
+fn ok(description: &'static str, schema: &str) -> Success {
+    Success { status: 200, media_type: "application/json", description, schema: reference(schema) }
+}
+
+fn created(description: &'static str, schema: &str) -> Success {
+    Success { status: 201, ..ok(description, schema) }
+}
+
+/// The success of the operation named; `None` for a name no tool or HTTP route has.
+pub fn of(name: &str) -> Option<Success> {
+    Some(match name {
+        "create_playbook" => created("The playbook, created active and empty.", "Playbook"),
+        "list_playbooks" => ok("A page of the org's playbooks.", "PlaybookPage"),
+        "get_playbook" => ok("The playbook.", "Playbook"),
+        "update_playbook" => ok("The playbook as it now stands.", "Playbook"),
+        "retire_playbook" => ok("The playbook, retired.", "Playbook"),
+        "restore_playbook" => ok("The playbook, active again.", "Playbook"),
+        "create_definition" => created("The definition, saved at version 1.", "DefinitionView"),
+        "list_definitions" => ok("A page of the playbook's definitions of the type.", "DefinitionPage"),
+        "get_definition" => ok("The definition.", "DefinitionView"),
+        "update_definition" => ok("The definition as it now stands.", "DefinitionView"),
+        "pause_definition" => ok("The definition, paused.", "DefinitionView"),
+        "resume_definition" => ok("The definition, active.", "DefinitionView"),
+        "retire_definition" => ok("The definition, retired.", "DefinitionView"),
+        "restore_definition" => ok("The definition, restored and paused.", "DefinitionView"),
+        // A run answers 200 even when it starts: the same run_id again answers the same run.
+        "run_definition" => ok("The run as it stands: how it ended, or started.", "StartedRun"),
+        "get_run" => ok("The run, with its record.", "Run"),
+        "list_runs" => ok("A page of the playbook's runs.", "RunPage"),
+        "cancel_run" => ok("The run: cancelled, or as it had already ended.", "Run"),
+        "send_run_event" => ok("The workflow run after it took the event.", "Run"),
+        "list_interactions" => ok("A page of the open requests.", "RequestPage"),
+        "answer_interaction" => ok("The run that asked, after it took the answer.", "Run"),
+        "publish_event" => created("The event, recorded.", "Event"),
+        "list_playbook_events" => ok("A page of the playbook's events.", "EventPage"),
+        "get_event" => ok("The event, every field in full.", "Event"),
+        "list_models" => ok("The models a reasoning function may name.", "ModelList"),
+        // Over HTTP a guide is its Markdown; over MCP it is wrapped in JSON with its name and title.
+        "get_guide" => Success {
+            status: 200,
+            media_type: "text/markdown",
+            description: "The guide's Markdown.",
+            schema: json!({ "type": "string" }),
+        },
+        "list_guides" => ok("The guides, each with its name, title and description.", "GuideList"),
+        "get_openapi" => Success {
+            status: 200,
+            media_type: "application/json",
+            description: "This document.",
+            schema: json!({ "type": "object", "required": ["openapi", "info", "paths"] }),
+        },
+        _ => return None,
+    })
+}

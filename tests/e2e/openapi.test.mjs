@@ -1,0 +1,264 @@
+// The OpenAPI document of the HTTP API, end to end: GET /v1/openapi.json is a valid OpenAPI 3.1
+// document (@seriousme/openapi-schema-validator) that the root index names; then every operation it
+// lists is called once over HTTP, by the method and path the document gives, and each success body is
+// checked with ajv (JSON Schema 2020-12) against the operation's schema for the status it answered, as
+// are refusals against Problem. The last test fails when an operation has no sample call here.
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+import { ADD_VAT, ADD_VAT_DIAGRAM, ADD_VAT_OVERVIEW, addVat } from './fixtures.mjs';
+import { runtimeUrl, uniqueName } from './helpers.mjs';
+
+const APPROVE = `---
+description: Asks the owner of an order to approve it
+input:
+  schema: { type: object, properties: { order: { type: string } }, required: [order] }
+ask:
+  deliver: agent
+  answer:
+    schema:
+      type: object
+      properties:
+        verdict: { type: string, enum: [approve, reject] }
+      required: [verdict]
+---
+Approve the order {{ input.order }}? Answer approve or reject.
+`;
+const APPROVE_OVERVIEW = 'Asks the owner of an order to approve or reject it, and answers the verdict.';
+const APPROVE_DIAGRAM = 'flowchart LR\n  A[order] --> B[ask the owner] --> C[verdict]';
+
+const WAIT_THEN_PRICE = `---
+description: Waits for the approval of an order, then prices it
+input:
+  schema: { type: object, properties: { net: { type: number } }, required: [net] }
+steps:
+  - id: wait_for_approval
+    wait:
+      event: order_approved
+      where: { approved: true }
+  - id: price
+    function: computation/add-vat
+    input:
+      net: input.net
+output:
+  price: steps.price.output
+---
+`;
+const WAIT_THEN_PRICE_OVERVIEW = 'Waits until an order is approved, then prices it with VAT through add-vat.';
+
+// The components' $refs point into the document; ajv reads them from one schema under this id.
+const COMPONENTS = 'https://openapi.test.invalid/components';
+
+/** A deep copy with each `#/components/schemas/X` pointed at the same schema under COMPONENTS. */
+function rebased(value) {
+  if (Array.isArray(value)) return value.map(rebased);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k,
+    k === '$ref' && typeof v === 'string' ? v.replace(/^#\/components\/schemas\//, `${COMPONENTS}#/$defs/`) : rebased(v)]));
+}
+
+describe('GET /v1/openapi.json', { timeout: 120_000 }, () => {
+  let doc;
+  let ajv;
+  const called = new Set();
+
+  /** The operation of an operationId: its path and method, as the document gives them. */
+  function operation(id) {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (op.operationId === id) return { path, method: method.toUpperCase(), op };
+      }
+    }
+    return assert.fail(`the document has no operation ${id}`);
+  }
+
+  function resolved(object) {
+    if (!object?.$ref) return object;
+    return object.$ref.slice(2).split('/').reduce((at, part) => at?.[part], doc);
+  }
+
+  function fits(schema, value, what) {
+    const validate = ajv.compile(rebased(schema));
+    assert.ok(validate(value), `${what} does not fit its schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(value).slice(0, 800)}`);
+  }
+
+  /** Sends one operation: path parameters filled in (org is local), query and JSON body as given. */
+  async function send(id, { params = {}, query = {}, body } = {}, { bodyFits = true } = {}) {
+    const { path, method, op } = operation(id);
+    const filled = path.replace(/\{(\w+)\}/g, (_, name) => {
+      const value = name === 'org' ? 'local' : params[name];
+      assert.ok(value !== undefined, `${id} needs the path parameter ${name}`);
+      return encodeURIComponent(value);
+    });
+    const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+    const init = { method, headers: {} };
+    if (body !== undefined) {
+      const schema = op.requestBody?.content?.['application/json']?.schema;
+      assert.ok(schema, `${id} takes no body in the document`);
+      if (bodyFits) fits(schema, body, `the body sent to ${id}`);
+      init.body = JSON.stringify(body);
+      init.headers['content-type'] = 'application/json';
+    }
+    const res = await fetch(`${runtimeUrl()}${filled}${search ? `?${search}` : ''}`, init);
+    return { id, op, status: res.status, headers: res.headers, text: await res.text() };
+  }
+
+  /** Checks an answer against the document's response for its status (or default); returns the body. */
+  function checked(res) {
+    const response = resolved(res.op.responses[String(res.status)] ?? res.op.responses.default);
+    const media = (res.headers.get('content-type') ?? '').split(';')[0].trim();
+    const content = response?.content?.[media];
+    assert.ok(content, `${res.id} answered ${res.status} as ${media}, which the document does not give: ${res.text.slice(0, 300)}`);
+    const body = media.endsWith('json') ? JSON.parse(res.text) : res.text;
+    fits(content.schema, body, `${res.id}'s ${res.status}`);
+    return body;
+  }
+
+  /** A sample call that must succeed with a status the document gives as a success. */
+  async function call(id, args) {
+    const res = await send(id, args);
+    const successes = Object.keys(res.op.responses).filter((s) => /^2\d\d$/.test(s));
+    assert.ok(successes.includes(String(res.status)), `${id} answered ${res.status}, not ${successes}: ${res.text.slice(0, 500)}`);
+    called.add(id);
+    return checked(res);
+  }
+
+  /** A sample refusal (its body may break the schema on purpose): its status, a problem document, and the Problem schema. */
+  async function refuse(id, args, status) {
+    const res = await send(id, args, { bodyFits: false });
+    assert.equal(res.status, status, `${id}: ${res.text.slice(0, 300)}`);
+    assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
+    const problem = checked(res);
+    assert.equal(problem.status, status);
+    return problem;
+  }
+
+  before(async () => {
+    const res = await fetch(`${runtimeUrl()}/v1/openapi.json`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    doc = await res.json();
+    // Strict, so that a keyword ajv does not know fails; a required field a then-branch adds is fine.
+    ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ $id: COMPONENTS, $defs: rebased(doc.components.schemas) });
+  });
+
+  test('is a valid OpenAPI 3.1 document, named by the root index', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    assert.ok(result.valid, `not a valid OpenAPI document: ${JSON.stringify(result.errors, null, 2)?.slice(0, 3000)}`);
+    assert.equal(validator.version, '3.1');
+    assert.equal(doc.openapi, '3.1.0');
+    assert.equal(doc.info.title, 'Auto Runtime HTTP API');
+    const index = await (await fetch(`${runtimeUrl()}/`)).json();
+    assert.equal(index.http.openapi, '/v1/openapi.json');
+    assert.equal(index.version, doc.info.version, 'the document has the runtime version');
+    const self = await call('get_openapi');
+    assert.deepEqual(self, doc, 'the document is the same on every read');
+  });
+
+  test('answers 405 with Allow: GET to any other method', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      const res = await fetch(`${runtimeUrl()}/v1/openapi.json`, { method });
+      assert.equal(res.status, 405, method);
+      assert.equal(res.headers.get('allow'), 'GET');
+      assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
+      fits(doc.components.schemas.Problem, await res.json(), `the 405 of ${method}`);
+    }
+  });
+
+  test('every operation answers what the document says', async () => {
+    const guides = await call('list_guides');
+    assert.ok(guides.guides.some((g) => g.name === 'playbooks'));
+    assert.match(await call('get_guide', { params: { guide: 'playbooks' } }), /^#|\n#/);
+    await call('list_models');
+
+    const made = await call('create_playbook', { body: { name: uniqueName('openapi'), description: 'Checks the OpenAPI document.' } });
+    const playbook = made.id;
+    await call('list_playbooks', { query: { limit: 5 } });
+    await call('get_playbook', { params: { playbook } });
+    await call('update_playbook', { params: { playbook }, body: { page: '# The OpenAPI check' } });
+
+    const computation = { playbook, type: 'computation', name: 'add-vat' };
+    await call('create_definition', {
+      params: { playbook, type: 'computation' },
+      body: { name: 'add-vat', source: ADD_VAT, overview: ADD_VAT_OVERVIEW, diagram: ADD_VAT_DIAGRAM },
+    });
+    await call('list_definitions', { params: { playbook, type: 'computation' }, query: { include_retired: true } });
+    await call('get_definition', { params: computation });
+    await call('update_definition', {
+      params: computation,
+      body: { source: addVat('0.25'), overview: ADD_VAT_OVERVIEW, diagram: ADD_VAT_DIAGRAM },
+    });
+    const priced = await call('run_definition', { params: computation, body: { input: { net: 100 } } });
+    const read = await call('get_run', { params: { playbook, run_id: priced.run_id }, query: { wait_seconds: 5 } });
+    assert.equal(read.status, 'succeeded', JSON.stringify(read));
+    await call('list_runs', { params: { playbook }, query: { type: 'computation', name: 'add-vat' } });
+
+    const interaction = { playbook, type: 'interaction', name: 'approve-order' };
+    await call('create_definition', {
+      params: { playbook, type: 'interaction' },
+      body: { name: 'approve-order', source: APPROVE, overview: APPROVE_OVERVIEW, diagram: APPROVE_DIAGRAM },
+    });
+    const asked = await call('run_definition', { params: interaction, body: { input: { order: 'A-1' } } });
+    assert.equal(asked.status, 'started');
+    const requests = await call('list_interactions', { params: { playbook } });
+    assert.ok(requests.requests.some((r) => r.run_id === asked.run_id), JSON.stringify(requests));
+    const answered = await call('answer_interaction', {
+      params: { playbook, run_id: asked.run_id },
+      body: { answer: { verdict: 'approve' } },
+    });
+    assert.equal(answered.status, 'succeeded');
+    const unanswered = await call('run_definition', { params: interaction, body: { input: { order: 'A-2' } } });
+    const cancelled = await call('cancel_run', { params: { playbook, run_id: unanswered.run_id } });
+    assert.equal(cancelled.status, 'cancelled');
+
+    await call('create_definition', {
+      params: { playbook, type: 'workflow' },
+      body: { name: 'wait-then-price', source: WAIT_THEN_PRICE, overview: WAIT_THEN_PRICE_OVERVIEW },
+    });
+    const workflow = await call('run_definition', {
+      params: { playbook, type: 'workflow', name: 'wait-then-price' },
+      body: { input: { net: 40 } },
+    });
+    assert.equal(workflow.status, 'started');
+    await call('send_run_event', {
+      params: { playbook, run_id: workflow.run_id },
+      body: { name: 'order_approved', data: { approved: true } },
+    });
+    const ended = await call('get_run', { params: { playbook, run_id: workflow.run_id }, query: { wait_seconds: 10 } });
+    assert.equal(ended.status, 'succeeded', JSON.stringify(ended));
+    assert.ok(Array.isArray(ended.steps), 'a workflow run has its steps');
+
+    const event = await call('publish_event', { params: { playbook }, body: { kind: 'month_closed', data: { month: '2026-11' } } });
+    await call('list_playbook_events', { params: { playbook }, query: { limit: 10 } });
+    await call('list_playbook_events', { params: { playbook }, query: { run_id: workflow.run_id } });
+    await call('get_event', { params: { playbook, event_id: event.event_id } });
+
+    assert.equal((await call('pause_definition', { params: interaction, body: { reason: 'A holiday.' } })).status, 'paused');
+    assert.equal((await call('resume_definition', { params: interaction })).status, 'active');
+    assert.equal((await call('retire_definition', { params: interaction })).status, 'retired');
+    assert.equal((await call('restore_definition', { params: interaction })).status, 'paused');
+
+    assert.equal((await call('retire_playbook', { params: { playbook } })).status, 'retired');
+    assert.equal((await call('restore_playbook', { params: { playbook } })).status, 'active');
+  });
+
+  test('refusals are problem documents of the Problem schema', async () => {
+    const invalid = await refuse('create_playbook', { body: { name: '' } }, 400);
+    assert.equal(invalid.reason, 'invalid_input');
+    assert.ok(invalid.errors.some((e) => e.pointer === '/name'));
+    assert.equal((await refuse('get_playbook', { params: { playbook: 'pb_aaaaaaaaaaaaaaaa' } }, 404)).reason, 'not_found');
+    assert.equal((await refuse('get_guide', { params: { guide: 'no-such-guide' } }, 404)).reason, 'not_found');
+  });
+
+  test('every operation of the document had a sample call', () => {
+    const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    assert.ok(ids.length >= 28, `${ids.length} operations`);
+    assert.deepEqual(ids.filter((id) => !called.has(id)), [], 'operations without a sample call in openapi.test.mjs');
+  });
+});
