@@ -217,7 +217,14 @@ fn playbook(status: Status) -> Playbook {
         updated_at: "2026-12-02T10:00:01.000Z".into(),
         retired_at: (status == Status::Retired).then(|| "2026-12-02T10:00:01.000Z".into()),
         page: "# Close".into(),
+        created_by: Some(ada()),
+        updated_by: Some(ada()),
+        retired_by: (status == Status::Retired).then(ada),
     }
+}
+
+fn ada() -> crate::core::actor::Actor {
+    crate::core::actor::Actor::of(&crate::core::Caller::local(Some("ada".into())))
 }
 
 #[test]
@@ -249,6 +256,8 @@ fn definition(status: DefinitionStatus) -> Definition {
         has_page: false,
         created_at: "2026-12-02T10:00:00.000Z".into(),
         updated_at: "2026-12-02T10:00:01.000Z".into(),
+        created_by: Some(ada()),
+        updated_by: Some(ada()),
     }
 }
 
@@ -258,8 +267,8 @@ fn definitions_fit_their_schemas() {
     let at = "2026-12-02T10:00:02.000Z".to_string();
     for status in [
         DefinitionStatus::Active,
-        DefinitionStatus::Paused { paused_at: at.clone(), reason: Some("holiday".into()) },
-        DefinitionStatus::Retired { retired_at: at },
+        DefinitionStatus::Paused { paused_at: at.clone(), reason: Some("holiday".into()), by: Some(ada()) },
+        DefinitionStatus::Retired { retired_at: at, by: Some(ada()) },
     ] {
         let def = definition(status);
         assert_fits(&doc, "Definition", &serde_json::to_value(&def).unwrap());
@@ -294,6 +303,11 @@ fn run(status: RunStatus) -> Run {
         started_at: "2026-12-02T10:00:00.000Z".into(),
         within: None,
         steps: None,
+        started_by: Some(ada()),
+        answered_by: None,
+        record: Some(crate::core::run::record::Record::Computation {
+            values: vec![crate::core::run::record::FieldValue { field: "vat".into(), value: json!(20) }],
+        }),
     }
 }
 
