@@ -324,8 +324,8 @@ describe('definitions over the HTTP API', () => {
       { name: 'add-vat', source: DOCS.computation, overview: OVERVIEW, diagram: DIAGRAM });
     assert.equal(created.status, 201, created.text);
     assert.match(created.type, /^application\/json/);
-    assert.deepEqual(Object.keys(created.json).sort(), ['created_at', 'description', 'diagram', 'document', 'has_page',
-      'name', 'overview', 'status', 'type', 'updated_at', 'used_by', 'version']);
+    assert.deepEqual(Object.keys(created.json).sort(), ['created_at', 'created_by', 'description', 'diagram', 'document',
+      'has_page', 'name', 'overview', 'status', 'type', 'updated_at', 'updated_by', 'used_by', 'version']);
     assert.deepEqual([created.json.type, created.json.name, created.json.version, created.json.status, created.json.document],
       ['computation', 'add-vat', 1, 'active', DOCS.computation]);
 

@@ -24,8 +24,8 @@ runs:
   limit: 5
 ---
 `;
-const READ_KEYS = ['created_at', 'description', 'diagram', 'document', 'has_page', 'name', 'overview', 'status',
-  'type', 'updated_at', 'used_by', 'version'];
+const READ_KEYS = ['created_at', 'created_by', 'description', 'diagram', 'document', 'has_page', 'name', 'overview',
+  'status', 'type', 'updated_at', 'updated_by', 'used_by', 'version'];
 
 describe('the life of a definition through @modelcontextprotocol/sdk (v1)', () => {
   let client;

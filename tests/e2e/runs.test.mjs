@@ -34,8 +34,9 @@ describe('runs through @modelcontextprotocol/sdk (v1)', () => {
     assert.deepEqual(out.output, { vat: 20, gross: 120 });
     assert.equal(out.version, 1);
     assert.match(result.content[0].text, /^The run of the computation function “add-vat” finished\. Its result: vat: 20 and gross: 120$/);
-    const read = assertToolSuccess(await call('get_run', { run_id: out.run_id }));
-    assert.deepEqual(read, out);
+    const { record, ...read } = assertToolSuccess(await call('get_run', { run_id: out.run_id }));
+    assert.deepEqual(read, out, 'get_run answers the run as run_definition did, and its record');
+    assert.deepEqual(record, { type: 'computation', values: [{ field: 'vat', value: 20 }, { field: 'gross', value: 120 }] });
   });
 
   test('a retry under a run id answers the same run; another input is refused', async () => {
