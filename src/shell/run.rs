@@ -246,16 +246,12 @@ impl RunObject {
                 Ok(request) => RunStatus::Started { waiting: Some(request) },
                 Err(error) => RunStatus::Failed { error, finished_at: now.clone() },
             },
-            Kind::Prediction => {
-                let evaluated = forecast::evaluate(&source, &run.input, &events);
-                ended(&mut run, evaluated, &now)
-            }
-            Kind::Lookup => {
-                let evaluated = lookup::evaluate(&source, &run.input, &material);
-                ended(&mut run, evaluated, &now)
-            }
-            _ => {
-                let evaluated = compute::evaluate(&source, &run.input);
+            kind => {
+                let evaluated = match kind {
+                    Kind::Prediction => forecast::evaluate(&source, &run.input, &events),
+                    Kind::Lookup => lookup::evaluate(&source, &run.input, &material),
+                    _ => compute::evaluate(&source, &run.input),
+                };
                 ended(&mut run, evaluated, &now)
             }
         };

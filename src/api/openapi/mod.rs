@@ -26,7 +26,7 @@ pub fn document() -> Value {
     let mut paths = Map::new();
     for tool in tools::all() {
         let item = paths.entry(tool.path).or_insert_with(|| json!({}));
-        item[method_key(tool.method)] = operation(tool);
+        item[tool.method.as_str().to_ascii_lowercase()] = operation(tool);
     }
     paths.insert("/v1/guides".into(), json!({ "get": list_guides() }));
     paths.insert("/v1/openapi.json".into(), json!({ "get": get_openapi() }));
@@ -41,15 +41,6 @@ pub fn document() -> Value {
         "paths": paths,
         "components": { "schemas": components::schemas(), "responses": problem_responses() }
     })
-}
-
-fn method_key(method: Method) -> &'static str {
-    match method {
-        Method::Get => "get",
-        Method::Post => "post",
-        Method::Put => "put",
-        Method::Delete => "delete",
-    }
 }
 
 /// The braced names of a route, in order: `{org}`, then the tool's path arguments.

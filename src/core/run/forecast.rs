@@ -114,22 +114,28 @@ impl Params {
 
 /// The forecast, or why there is none, and the record of the series, method and parameters.
 pub fn evaluate(source: &str, input: &Value, events: &[Event]) -> (Result<Value, RunError>, Record) {
-    let params = Document::parse(source).ok().map(|d| Params::read(&d.front));
-    let result = predict(source, input, events);
-    let series = result.as_ref().ok().and_then(|v| v["history"].as_array().cloned()).unwrap_or_default();
-    let record = Record::Prediction {
-        series,
-        method: params.as_ref().map(|p| p.method.clone()).unwrap_or_default(),
-        params: params.as_ref().map_or(Value::Null, Params::said),
-        events_read: events.len(),
+    let doc = match Document::parse(source) {
+        Ok(doc) => doc,
+        Err(p) => {
+            let record = Record::Prediction {
+                series: Vec::new(),
+                method: String::new(),
+                params: Value::Null,
+                events_read: events.len(),
+            };
+            return (Err(fail("document", p.detail)), record);
+        }
     };
-    (result, record)
+    let params = Params::read(&doc.front);
+    let said = params.said();
+    let method = params.method.clone();
+    let result = predict(&doc.front, params, input, events);
+    let series = result.as_ref().ok().and_then(|v| v["history"].as_array().cloned()).unwrap_or_default();
+    (result, Record::Prediction { series, method, params: said, events_read: events.len() })
 }
 
-fn predict(source: &str, input: &Value, events: &[Event]) -> Result<Value, RunError> {
-    let doc = Document::parse(source).map_err(|p| fail("document", p.detail))?;
-    let f = &doc.front;
-    let Params { every, how, method, path, horizon, history, alpha, confidence } = Params::read(f);
+fn predict(f: &Value, params: Params, input: &Value, events: &[Event]) -> Result<Value, RunError> {
+    let Params { every, how, method, path, horizon, history, alpha, confidence } = params;
     let env = environment();
     let condition = match f.pointer("/events/where").and_then(Value::as_str) {
         Some(t) => Some(env.compile_expression(t).map_err(|e| fail("expression", e.to_string()))?),

@@ -34,25 +34,24 @@ pub fn run_view(run: &Run) -> Value {
 
 /// The runs found, or why none could be, and the record of the query as it ran.
 pub fn evaluate(source: &str, input: &Value, runs: &[Run]) -> (Result<Value, RunError>, Record) {
-    let query = Document::parse(source)
-        .ok()
-        .and_then(|d| d.front.get("runs").cloned())
-        .map(|mut q| {
-            // The defaults the query ran with, so that the record says all of it.
-            if let Some(q) = q.as_object_mut() {
-                q.entry("status").or_insert(json!(STATUS_DEFAULT));
-                q.entry("limit").or_insert(json!(LIMIT_DEFAULT));
-            }
-            q
-        })
-        .unwrap_or(Value::Null);
-    let result = find(source, input, runs);
+    let doc = match Document::parse(source) {
+        Ok(doc) => doc,
+        Err(p) => {
+            return (Err(fail("document", p.detail)), Record::Lookup { query: Value::Null, read: runs.len(), kept: 0 })
+        }
+    };
+    let mut query = doc.front.get("runs").cloned().unwrap_or(Value::Null);
+    // The defaults the query ran with, so that the record says all of it.
+    if let Some(q) = query.as_object_mut() {
+        q.entry("status").or_insert(json!(STATUS_DEFAULT));
+        q.entry("limit").or_insert(json!(LIMIT_DEFAULT));
+    }
+    let result = find(&doc, input, runs);
     let kept = result.as_ref().ok().and_then(|v| v["runs"].as_array()).map_or(0, Vec::len);
     (result, Record::Lookup { query, read: runs.len(), kept })
 }
 
-fn find(source: &str, input: &Value, runs: &[Run]) -> Result<Value, RunError> {
-    let doc = Document::parse(source).map_err(|p| fail("document", p.detail))?;
+fn find(doc: &Document<'_>, input: &Value, runs: &[Run]) -> Result<Value, RunError> {
     if doc.front.get("tool").is_some() {
         return Err(fail(
             "not_served",

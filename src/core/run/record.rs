@@ -2,7 +2,10 @@
 //! run's other answers leave it out. It never holds a credential.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{json, Value};
+
+use super::reason::Prepared;
+use crate::core::model::wire::Answer;
 
 use crate::core::workflow::view::StepView;
 
@@ -59,4 +62,41 @@ pub struct Reasoned {
     pub output_tokens: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration_ms: Option<u64>,
+}
+
+impl Reasoned {
+    /// What a run asks its model, before any answer.
+    pub fn asked(prepared: &Prepared) -> Self {
+        Reasoned {
+            system: prepared.call.system.clone(),
+            user: prepared.call.user.clone(),
+            model: prepared.model.clone(),
+            resolved_to: None,
+            answer: None,
+            stop: None,
+            input_tokens: None,
+            output_tokens: None,
+            duration_ms: None,
+        }
+    }
+
+    pub fn answered(&mut self, answer: &Answer, duration_ms: u64) {
+        self.answer = Some(answer.text.clone());
+        self.stop = Some(format!("{:?}", answer.stop).to_lowercase());
+        self.input_tokens = answer.input_tokens;
+        self.output_tokens = answer.output_tokens;
+        self.duration_ms = Some(duration_ms);
+    }
+
+    /// The `model_answered` event's data: the call's figures, without the prompt or the answer.
+    pub fn answered_event(&self) -> Value {
+        json!({
+            "model": self.model,
+            "resolved_to": self.resolved_to,
+            "stop": self.stop,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "duration_ms": self.duration_ms,
+        })
+    }
 }

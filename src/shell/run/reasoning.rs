@@ -2,7 +2,6 @@
 //! by the alarm, so that the workflow goes on while the model answers.
 
 use serde::Deserialize;
-use serde_json::json;
 
 use super::super::models::{self, Unanswered};
 use super::super::playbook::storage;
@@ -68,17 +67,7 @@ impl RunObject {
     /// that a restart of the runtime cut off.
     pub(super) async fn reason(&self, mut run: Run, prepared: Prepared) -> Result<Run, Problem> {
         let settings = models::settings(&self.env);
-        let mut record = Reasoned {
-            system: prepared.call.system.clone(),
-            user: prepared.call.user.clone(),
-            model: prepared.model.clone(),
-            resolved_to: None,
-            answer: None,
-            stop: None,
-            input_tokens: None,
-            output_tokens: None,
-            duration_ms: None,
-        };
+        let mut record = Reasoned::asked(&prepared);
         let outcome = match resolve(&settings, &prepared.model) {
             Err(p) => {
                 Err(RunError { reason: p.kind.unwrap_or_else(|| "model_not_configured".into()), detail: p.detail })
@@ -103,22 +92,9 @@ impl RunObject {
                         Err(error) => Err(error),
                         Ok(answer) => {
                             let now = super::super::env::now();
-                            let took = worker::Date::now().as_millis().saturating_sub(began);
-                            record.answer = Some(answer.text.clone());
-                            record.stop = Some(format!("{:?}", answer.stop).to_lowercase());
-                            record.input_tokens = answer.input_tokens;
-                            record.output_tokens = answer.output_tokens;
-                            record.duration_ms = Some(took);
-                            let data = json!({
-                                "model": prepared.model,
-                                "resolved_to": target.resolved,
-                                "stop": format!("{:?}", answer.stop).to_lowercase(),
-                                "input_tokens": answer.input_tokens,
-                                "output_tokens": answer.output_tokens,
-                                "duration_ms": took,
-                            });
+                            record.answered(&answer, worker::Date::now().as_millis().saturating_sub(began));
                             let words = format!("The model {} answered.", quote(&prepared.model));
-                            self.record(&run, "model_answered", &now, words, data)?;
+                            self.record(&run, "model_answered", &now, words, record.answered_event())?;
                             reason::finish(&answer, &prepared.call)
                         }
                     },
