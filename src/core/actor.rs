@@ -13,6 +13,10 @@ pub enum ActorKind {
     LocalDeveloper,
     /// An API key, by the name it was given.
     Key,
+    /// A person signed in through the runtime's authorization server.
+    Person,
+    /// The operator, by `ADMIN_TOKEN`.
+    Operator,
     /// A workflow's trigger: a schedule, an interval, set times or an event.
     Trigger,
     /// A workflow run's step, which started a run of its function.
@@ -36,6 +40,12 @@ impl Actor {
                 name: account.clone().unwrap_or_else(|| "the local developer".into()),
             },
             Principal::Key { name } => Actor { kind: ActorKind::Key, id: caller.id.clone(), name: name.clone() },
+            Principal::Person { name, .. } => {
+                Actor { kind: ActorKind::Person, id: caller.id.clone(), name: name.clone() }
+            }
+            Principal::Operator => {
+                Actor { kind: ActorKind::Operator, id: caller.id.clone(), name: "the operator".into() }
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 //! The pure core: no I/O, no clock, no randomness. The shell hands in time, ids and storage.
 
+pub mod access;
 pub mod actor;
 pub mod caller;
 pub mod definition;

@@ -1,0 +1,1 @@
+//! API keys: their format, their digest, and what a kept key grants.

@@ -1,0 +1,1 @@
+//! The runtime as its own OAuth 2.1 authorization server, decided in pure code.

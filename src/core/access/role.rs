@@ -1,0 +1,1 @@
+//! The roles a person holds in an org, and the scopes each grants.
