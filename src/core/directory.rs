@@ -40,6 +40,9 @@ pub struct ListQuery {
     pub include_retired: bool,
     pub limit: usize,
     pub after: Option<Cursor>,
+    /// The playbooks a kept caller reaches, the only ones it is shown; `None` lists them all.
+    #[serde(default)]
+    pub only: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -128,11 +128,15 @@ pub struct Problem {
     /// A finer kind within the reason, such as `input_schema`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
+    /// The scope a refused caller lacks, which an OAuth client asks for again (kind
+    /// `insufficient_scope`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
 }
 
 impl Problem {
     pub fn new(reason: Reason, detail: impl Into<String>) -> Self {
-        Problem { reason, detail: detail.into(), errors: Vec::new(), kind: None }
+        Problem { reason, detail: detail.into(), errors: Vec::new(), kind: None, scope: None }
     }
 
     pub fn invalid(pointer: impl Into<String>, detail: impl Into<String>) -> Self {
@@ -152,7 +156,7 @@ impl Problem {
                 format!("{} fields are not valid. {}", many.len(), sentence(&parts.join("; ")))
             }
         };
-        Problem { reason: Reason::InvalidInput, detail, errors, kind: None }
+        Problem { reason: Reason::InvalidInput, detail, errors, kind: None, scope: None }
     }
 
     pub fn not_found(detail: impl Into<String>) -> Self {
@@ -180,6 +184,13 @@ impl Problem {
         self
     }
 
+    /// A refusal for want of a scope, which it names.
+    pub fn needs(mut self, scope: &str) -> Self {
+        self.kind = Some("insufficient_scope".into());
+        self.scope = Some(scope.to_string());
+        self
+    }
+
     pub fn with_kind(mut self, kind: impl Into<String>) -> Self {
         self.kind = Some(kind.into());
         self
@@ -200,6 +211,9 @@ impl Problem {
         });
         if let Some(kind) = &self.kind {
             doc["kind"] = json!(kind);
+        }
+        if let Some(scope) = &self.scope {
+            doc["scope"] = json!(scope);
         }
         if !self.errors.is_empty() {
             doc["errors"] = json!(self.errors);

@@ -6,8 +6,21 @@ pub const RANDOM_CHARS: usize = 16;
 
 /// `pb_` followed by 16 base32 characters drawn from `random`.
 pub fn playbook_id(random: [u8; RANDOM_CHARS]) -> String {
-    let mut id = String::with_capacity(3 + RANDOM_CHARS);
-    id.push_str("pb_");
+    prefixed("pb_", random)
+}
+
+/// `key_` followed by 16 base32 characters: the id a key is listed and revoked by.
+pub fn key_id(random: [u8; RANDOM_CHARS]) -> String {
+    prefixed("key_", random)
+}
+
+pub fn is_key_id(s: &str) -> bool {
+    s.strip_prefix("key_").is_some_and(|rest| rest.len() == RANDOM_CHARS && rest.bytes().all(|b| ALPHABET.contains(&b)))
+}
+
+fn prefixed(prefix: &str, random: [u8; RANDOM_CHARS]) -> String {
+    let mut id = String::with_capacity(prefix.len() + RANDOM_CHARS);
+    id.push_str(prefix);
     for b in random {
         id.push(ALPHABET[(b & 31) as usize] as char);
     }

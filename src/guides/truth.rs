@@ -112,8 +112,9 @@ const SPEC_GUIDES: &[&str] = &[
 const NOT_SERVED: &[&str] =
     &["not served", "not yet", " yet", "later version", "comes later", "come later", "comes with", "does not run"];
 
+/// The tools MCP serves; the access operations are HTTP routes, which the `access` guide names.
 fn served_tools() -> BTreeSet<&'static str> {
-    tools::all().iter().map(|t| t.name).collect()
+    tools::all().iter().filter(|t| t.door == tools::Door::Both).map(|t| t.name).collect()
 }
 
 fn served_guides() -> BTreeSet<&'static str> {

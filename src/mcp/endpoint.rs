@@ -4,14 +4,25 @@
 
 use serde_json::Value;
 
+use crate::core::caller::Principal;
+use crate::core::directory::unknown_playbook;
 use crate::core::{Caller, Problem};
 use crate::tools::{self, Reach, Tool};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Endpoint {
     Root,
-    Org { org: String },
-    Playbook { org: String, playbook: String },
+    /// The directory listing: the caller's own org, as `/mcp`, less what a directory leaves out
+    /// (generation functions and tool servers that handle money, neither of which this version
+    /// serves).
+    Directory,
+    Org {
+        org: String,
+    },
+    Playbook {
+        org: String,
+        playbook: String,
+    },
 }
 
 impl Endpoint {
@@ -20,6 +31,7 @@ impl Endpoint {
         let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
         match parts.as_slice() {
             ["", "mcp"] => Some(Endpoint::Root),
+            ["", "directory"] => Some(Endpoint::Directory),
             ["", "orgs", org, "mcp"] if !org.is_empty() => Some(Endpoint::Org { org: org.to_string() }),
             ["", "orgs", org, "playbooks", pb, "mcp"] if !org.is_empty() && !pb.is_empty() => {
                 Some(Endpoint::Playbook { org: org.to_string(), playbook: pb.to_string() })
@@ -28,22 +40,27 @@ impl Endpoint {
         }
     }
 
-    /// A scoped endpoint grants nothing: its org must be the caller's.
+    /// A scoped endpoint grants nothing: its org must be the caller's, and its playbook one the
+    /// caller reaches. The operator manages access over HTTP and connects to none.
     pub fn admit(&self, caller: &Caller) -> Result<(), Problem> {
+        if caller.principal == Principal::Operator {
+            return Err(Problem::forbidden(
+                "ADMIN_TOKEN manages keys and roles over HTTP, and connects to no MCP endpoint: connect with a key or sign in.",
+            ));
+        }
         match self {
-            Endpoint::Root => Ok(()),
-            Endpoint::Org { org } | Endpoint::Playbook { org, .. } if *org == caller.org => Ok(()),
-            Endpoint::Org { org } | Endpoint::Playbook { org, .. } => Err(Problem::forbidden(format!(
-                "This caller acts in the org {}; it cannot connect to the org {org}.",
-                caller.org
-            ))),
+            Endpoint::Org { org } | Endpoint::Playbook { org, .. } if *org != caller.org => Err(Problem::forbidden(
+                format!("This caller acts in the org {}; it cannot connect to the org {org}.", caller.org),
+            )),
+            Endpoint::Playbook { playbook, .. } if !caller.reaches(playbook) => Err(unknown_playbook(playbook)),
+            _ => Ok(()),
         }
     }
 
     /// The tools this endpoint lists to this caller.
     pub fn tools<'c>(&'c self, caller: &'c Caller) -> impl Iterator<Item = &'static Tool> + 'c {
         tools::offered(caller).filter(move |t| match (self, t.reach) {
-            (Endpoint::Root, _) | (_, Reach::Anywhere) => true,
+            (Endpoint::Root | Endpoint::Directory, _) | (_, Reach::Anywhere) => true,
             (Endpoint::Org { .. }, reach) => reach == Reach::Org,
             (Endpoint::Playbook { .. }, reach) => reach == Reach::Playbook,
         })
@@ -74,8 +91,11 @@ impl Endpoint {
     /// The sentence of the instructions that says what the connection acts on.
     pub fn acts_on(&self, caller: &Caller) -> String {
         match self {
-            Endpoint::Root => {
-                let mut s = "This connection acts on the caller's own org".to_string();
+            Endpoint::Root | Endpoint::Directory => {
+                let mut s = match self {
+                    Endpoint::Directory => "This connection is the directory listing, which acts on the caller's own org as /mcp does, less generation functions and tool servers that handle money".to_string(),
+                    _ => "This connection acts on the caller's own org".to_string(),
+                };
                 let names: Vec<&str> = self.tools(caller).map(|t| t.name).collect();
                 if names.contains(&"list_playbooks") && names.contains(&"create_playbook") {
                     s.push_str(": list_playbooks lists its playbooks and create_playbook makes a new one; a tool that works inside a playbook takes its id as playbook.");
@@ -101,6 +121,7 @@ mod tests {
     #[test]
     fn paths_and_tools() {
         assert_eq!(Endpoint::from_path("/mcp"), Some(Endpoint::Root));
+        assert_eq!(Endpoint::from_path("/directory"), Some(Endpoint::Directory));
         assert_eq!(Endpoint::from_path("/orgs/local/mcp"), Some(Endpoint::Org { org: "local".into() }));
         let pb = Endpoint::from_path("/orgs/local/playbooks/pb_x/mcp").unwrap();
         assert_eq!(pb.playbook(), Some("pb_x"));

@@ -245,6 +245,7 @@ mod tests {
     #[test]
     fn each_endpoint_offers_the_recipes_whose_tools_it_lists() {
         assert_eq!(names(&Endpoint::Root), ["get-started", "first-playbook", "schedule", "keep"]);
+        assert_eq!(names(&Endpoint::Directory), ["get-started", "first-playbook", "schedule", "keep"]);
         assert!(names(&Endpoint::Org { org: "local".into() }).is_empty());
         let pb = Endpoint::Playbook { org: "local".into(), playbook: "pb_x".into() };
         assert_eq!(names(&pb), ["schedule", "keep"]);

@@ -7,7 +7,7 @@ use super::do_rpc::{
     self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET, PLAYBOOK_REQUESTS,
     PLAYBOOK_RUNS, RUN_ANSWER, RUN_CANCEL, RUN_EVENT, RUN_GET, RUN_START,
 };
-use super::env::{CATALOG, ORGANIZATIONS, PLAYBOOKS, RUNS};
+use super::env::{ACCESS, CATALOG, ORGANIZATIONS, PLAYBOOKS, RUNS};
 use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
 use crate::core::definition::Ref;
 use crate::core::directory::{unknown_playbook, Change, Command, ListPage, ListQuery};
@@ -56,6 +56,7 @@ impl Objects<'_> {
             backend: self,
             now: super::env::now(),
             random: super::env::random()?,
+            secret: super::env::secret()?,
             models: super::models::settings(self.env),
         })
     }
@@ -94,6 +95,21 @@ impl Objects<'_> {
 }
 
 impl Backend for Objects<'_> {
+    fn keys(&self, command: crate::core::access::key::KeyCommand) -> LocalBoxFuture<'_, Result<Value, Problem>> {
+        Box::pin(async move {
+            let revoked = match &command {
+                crate::core::access::key::KeyCommand::Revoke { id, .. } => Some(id.clone()),
+                _ => None,
+            };
+            let value =
+                do_rpc::call(&stub(self.env, ACCESS, super::access::NAME)?, do_rpc::ACCESS_KEYS, &command).await?;
+            if let Some(id) = revoked {
+                super::caller::forget(&id);
+            }
+            Ok(value)
+        })
+    }
+
     fn pause(&self, millis: u64) -> LocalBoxFuture<'_, ()> {
         Box::pin(worker::Delay::from(std::time::Duration::from_millis(millis)))
     }

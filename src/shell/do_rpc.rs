@@ -21,6 +21,7 @@ pub const RUN_START: &str = "/start";
 pub const RUN_GET: &str = "/get";
 pub const RUN_CHILD: &str = "/child";
 pub const RUN_EVENT: &str = "/event";
+pub const ACCESS_KEYS: &str = "/keys";
 
 /// Sends `body` to the object's `endpoint` and reads its reply.
 pub async fn call<T: DeserializeOwned>(stub: &Stub, endpoint: &str, body: &impl Serialize) -> Result<T, Problem> {

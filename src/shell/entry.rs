@@ -3,36 +3,51 @@
 use worker::{event, Context, Env, Request, Response};
 
 use super::backend::Objects;
-use super::env::{self, Settings};
-use super::mcp_http;
+use super::env::Settings;
+use super::{caller, cors, mcp_http};
 use crate::api::{self, HttpRequest, Reply};
 use crate::core::Problem;
 use crate::mcp::endpoint::Endpoint;
 use crate::mcp::transport::origin_allowed;
 
 #[event(fetch)]
-async fn fetch(mut req: Request, env: Env, _ctx: Context) -> worker::Result<Response> {
+async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response> {
     let settings = Settings::read(&env);
-    let url = req.url()?;
-    let caller = match env::caller(&url, &settings) {
-        Ok(c) => c,
-        Err(p) => return send(Reply::problem(&p)),
-    };
-    // A browser page of another origin must not drive the runtime (DNS rebinding, CSRF).
     let origin = req.headers().get("origin").ok().flatten();
+    let mut resp = route(req, &env, &settings, origin.as_deref()).await?;
+    // A browser MCP client of an allowed origin may read the challenge and send a credential.
+    if let Some(origin) =
+        origin.filter(|o| settings.allowed_origins.iter().any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(o)))
+    {
+        cors::allow(resp.headers_mut(), &origin)?;
+    }
+    Ok(resp)
+}
+
+async fn route(mut req: Request, env: &Env, settings: &Settings, origin: Option<&str>) -> worker::Result<Response> {
+    let url = req.url()?;
+    // A browser page of another origin must not drive the runtime (DNS rebinding, CSRF).
     let own = url.origin().ascii_serialization();
-    if !origin_allowed(origin.as_deref(), &own, &settings.allowed_origins) {
+    if !origin_allowed(origin, &own, &settings.allowed_origins) {
         return send(Reply::problem(&Problem::forbidden(format!(
             "Requests from the browser origin {} are refused, to protect this runtime from DNS rebinding. List the origin in ALLOWED_ORIGINS to allow it.",
             origin.unwrap_or_default()
         ))));
     }
+    if req.method() == worker::Method::Options {
+        return cors::preflight();
+    }
+    let authorization = req.headers().get("authorization").ok().flatten();
+    let caller = match caller::resolve(env, settings, &url, authorization.as_deref()).await {
+        Ok(c) => c,
+        Err(p) => return send(Reply::problem(&p)),
+    };
     let path = url.path().to_string();
     if let Some(endpoint) = Endpoint::from_path(&path) {
         if let Err(p) = endpoint.admit(&caller) {
             return send(Reply::problem(&p));
         }
-        return mcp_http::serve(req, env, &settings, caller, endpoint).await;
+        return mcp_http::serve(req, env.clone(), settings, caller, endpoint).await;
     }
     match path.as_str() {
         "/" => send(Reply::json(200, &index())),
@@ -41,7 +56,7 @@ async fn fetch(mut req: Request, env: Env, _ctx: Context) -> worker::Result<Resp
                 Ok(b) => b,
                 Err(p) => return send(Reply::problem(&p)),
             };
-            let backend = Objects { env: &env };
+            let backend = Objects { env };
             let ctx = match backend.context(&caller) {
                 Ok(ctx) => ctx,
                 Err(p) => return send(Reply::problem(&p)),
@@ -101,6 +116,9 @@ pub fn send(reply: Reply) -> worker::Result<Response> {
     headers.set("content-type", reply.content_type)?;
     if let Some(allow) = reply.allow {
         headers.set("allow", &allow)?;
+    }
+    if reply.status == 401 {
+        headers.set("www-authenticate", "Bearer realm=\"playbook-runtime\"")?;
     }
     Ok(resp)
 }

@@ -1,18 +1,23 @@
 //! Settings from `wrangler.toml` variables, the caller of a request, and the values pure code is
 //! handed: the time and fresh randomness.
 
-use worker::{Env, Url};
+use worker::Env;
 
 use crate::core::ids::RANDOM_CHARS;
-use crate::core::{Caller, Problem};
+use crate::core::Problem;
 
 pub const ORGANIZATIONS: &str = "ORGANIZATIONS";
 pub const PLAYBOOKS: &str = "PLAYBOOKS";
 pub const RUNS: &str = "RUNS";
 pub const CATALOG: &str = "CATALOG";
+pub const ACCESS: &str = "ACCESS";
 
 pub struct Settings {
     pub local_user: Option<String>,
+    /// The operator's bootstrap secret, which manages keys and roles of any org.
+    pub admin_token: Option<String>,
+    /// Where the runtime is reached from outside; set, people sign in and local mode is off.
+    pub public_url: Option<String>,
     pub max_body_bytes: usize,
     pub allowed_origins: Vec<String>,
 }
@@ -20,8 +25,14 @@ pub struct Settings {
 impl Settings {
     pub fn read(env: &Env) -> Settings {
         let var = |name: &str| env.var(name).map(|v| v.to_string()).unwrap_or_default();
+        let secret = |name: &str| {
+            env.secret(name).map(|v| v.to_string()).ok().or_else(|| env.var(name).ok().map(|v| v.to_string()))
+        };
         Settings {
             local_user: Some(var("LOCAL_USER")).filter(|s| !s.trim().is_empty()),
+            // A token too short to resist guessing is no token: the runtime ignores it.
+            admin_token: secret("ADMIN_TOKEN").filter(|t| t.trim().len() >= 32),
+            public_url: Some(var("PUBLIC_URL").trim().trim_end_matches('/').to_string()).filter(|u| !u.is_empty()),
             max_body_bytes: var("MAX_BODY_BYTES").trim().parse().unwrap_or(1_048_576),
             allowed_origins: var("ALLOWED_ORIGINS")
                 .split(',')
@@ -30,19 +41,6 @@ impl Settings {
                 .collect(),
         }
     }
-}
-
-/// Resolves who a request acts as, once. With no credential configured the runtime is in local
-/// mode, which trusts only requests that reach it on a loopback address.
-pub fn caller(url: &Url, settings: &Settings) -> Result<Caller, Problem> {
-    let host = url.host_str().unwrap_or_default();
-    if matches!(host, "127.0.0.1" | "localhost" | "[::1]" | "::1") {
-        return Ok(Caller::local(settings.local_user.clone()));
-    }
-    Err(Problem::forbidden(format!(
-        "This runtime is in local mode, which answers only requests made on this computer, to 127.0.0.1, ::1 or localhost; this one came to {host}. \
-         Local mode must never be exposed through a tunnel or a proxy. To serve other hosts, configure API keys for the runtime; until then, connect to http://127.0.0.1 on the machine that runs it."
-    )))
 }
 
 /// The time now as RFC 3339 with milliseconds, the form every stored time takes.
@@ -58,6 +56,14 @@ pub fn stamp(at: chrono::DateTime<chrono::Utc>) -> String {
 /// The time now, for pure code that computes with it.
 pub fn instant() -> chrono::DateTime<chrono::Utc> {
     chrono::DateTime::from_timestamp_millis(worker::Date::now().as_millis() as i64).unwrap_or_default()
+}
+
+/// 32 random bytes, for a secret.
+pub fn secret() -> Result<[u8; 32], Problem> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| Problem::unavailable(format!("No randomness was available to mint a secret: {e}.")))?;
+    Ok(bytes)
 }
 
 pub fn random() -> Result<[u8; RANDOM_CHARS], Problem> {

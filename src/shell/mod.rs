@@ -1,8 +1,11 @@
 //! The thin shell: the only code that names the Workers platform. It reads requests, resolves the
 //! caller, hands pure code what it needs (time, randomness, storage), and writes responses.
 
+mod access;
 mod backend;
+mod caller;
 mod catalog;
+mod cors;
 mod definitions;
 mod do_rpc;
 mod entry;

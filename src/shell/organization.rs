@@ -207,10 +207,13 @@ impl OrganizationObject {
             .exec(
                 "SELECT * FROM playbooks
                  WHERE (? OR status = 'active')
+                   AND (? OR id IN (SELECT value FROM json_each(?)))
                    AND (created_at < ? OR (created_at = ? AND id < ?))
                  ORDER BY created_at DESC, id DESC LIMIT ?",
                 vec![
                     i64::from(query.include_retired).into(),
+                    i64::from(query.only.is_none()).into(),
+                    serde_json::to_string(&query.only).unwrap_or_default().into(),
                     after_time.clone().into(),
                     after_time.into(),
                     after_id.into(),

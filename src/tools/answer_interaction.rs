@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::playbook_summary::playbook_arg;
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::run::store::AnswerRun;
 use crate::core::Problem;
@@ -14,7 +14,8 @@ pub const TOOL: Tool = Tool {
     title: "Answer a request",
     description: "Answer an open request of an interaction function, in the shape its answer_schema gives, with the person's own answer: the run that asked takes it at once, and get_run shows how it ended. Answering an answered request again changes nothing.",
     hints: Hints::WRITE_IDEMPOTENT,
-    scope: Scope::PlaybookWrite,
+    scope: Some(Scope::PlaybookWrite),
+    door: Door::Both,
     reach: Reach::Playbook,
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/runs/{run_id}/answer",

@@ -102,6 +102,9 @@ pub trait Backend {
         playbook: &'a str,
         query: DefinitionQuery,
     ) -> LocalBoxFuture<'a, Result<DefinitionPage, Problem>>;
+    /// Makes, lists or revokes an org's API keys, in the runtime's key store; answers what the
+    /// command answers.
+    fn keys(&self, command: crate::core::access::key::KeyCommand) -> LocalBoxFuture<'_, Result<Value, Problem>>;
     /// The kept lists of the model providers named, each read again where it is due.
     fn model_lists(
         &self,
@@ -123,6 +126,8 @@ pub struct Ctx<'a> {
     pub now: String,
     /// Fresh random bytes for the one id a request may mint.
     pub random: [u8; RANDOM_CHARS],
+    /// Fresh random bytes for the one secret a request may mint, such as a new key.
+    pub secret: [u8; 32],
     /// The model providers the operator set up, which a reasoning run and list_models reach.
     pub models: crate::core::model::ModelSettings,
 }

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::run_words::{of, run_ref_schema, RunRef};
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::run::RunStatus;
 use crate::core::Problem;
@@ -13,7 +13,8 @@ pub const TOOL: Tool = Tool {
     title: "Cancel a run",
     description: "Cancel a run that is still going, such as an interaction waiting for a person: it ends cancelled and its request leaves list_interactions. A run that already ended stays as it ended, so calling again changes nothing.",
     hints: Hints::WRITE_IDEMPOTENT,
-    scope: Scope::PlaybookWrite,
+    scope: Some(Scope::PlaybookWrite),
+    door: Door::Both,
     reach: Reach::Playbook,
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/runs/{run_id}/cancel",

@@ -10,7 +10,7 @@ use super::definition_words::{
     what_it_does, with_page_note,
 };
 use super::playbook_summary::playbook_arg;
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::store::{DefinitionCommand, SaveCommand, Written};
 use crate::core::definition::{check_document, check_extras};
@@ -21,7 +21,8 @@ pub const TOOL: Tool = Tool {
     title: "Create a function",
     description: "Save a new function of a playbook from its document (source), its overview, and for a function its diagram. Each part of a job is its own function, of the type its work needs; a workflow owns one job the business does again and again, so a check, a test or a setup is not one. Read the guide of the type first (get_guide reasoning-function, lookup-function, interaction-function, prediction-function, computation-function or workflow): every problem in a document is reported at once, each at its place.",
     hints: Hints { read_only: false, destructive: true, idempotent: false, open_world: true },
-    scope: Scope::PlaybookWrite,
+    scope: Some(Scope::PlaybookWrite),
+    door: Door::Both,
     reach: Reach::Playbook,
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}",

@@ -3,7 +3,7 @@
 use serde_json::{json, Value};
 
 use super::playbook_summary::{description_arg, fits, name_arg, named, page_arg};
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::directory::Command;
 use crate::core::ids::playbook_id;
@@ -15,7 +15,8 @@ pub const TOOL: Tool = Tool {
     title: "Create a playbook",
     description: "Create a playbook, active and empty, in the caller's org. A playbook keeps work that goes on after this conversation: each job it does again and again is a workflow, and each part of a job is a function of the type that part needs. Read the guide start with get_guide before building. Answers the playbook with its id, which every later call names as playbook.",
     hints: Hints::WRITE,
-    scope: Scope::OrgWrite,
+    scope: Some(Scope::OrgWrite),
+    door: Door::Both,
     reach: Reach::Org,
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks",

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::definition_change;
 use super::definition_words::{capitalized, check_name, named, output, served_kind, what_it_does};
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::record::DefinitionStatus;
 use crate::core::definition::store::DefinitionCommand;
@@ -17,7 +17,8 @@ pub const TOOL: Tool = Tool {
     title: "Read a function",
     description: "Read a definition: its current version and number, its status, its document as written, its overview, its diagram, and used_by, the definitions of the playbook, active or paused, that use it.",
     hints: Hints::READ,
-    scope: Scope::PlaybookRead,
+    scope: Some(Scope::PlaybookRead),
+    door: Door::Both,
     reach: Reach::Playbook,
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}",

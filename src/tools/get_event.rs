@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::playbook_summary::playbook_arg;
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{shown, EventCommand, SHOWN_FIELD_MAX_BYTES};
 use crate::core::text::{cap, SUMMARY_MAX};
@@ -15,7 +15,8 @@ pub const TOOL: Tool = Tool {
     title: "Read an event",
     description: "Read one event of the playbook with every field in full, such as a run's whole input or output, by the event_id list_playbook_events gave. Over MCP a field larger than 64 KiB is shown by its size (omitted_bytes); the HTTP route answers it whole.",
     hints: Hints::READ,
-    scope: Scope::PlaybookRead,
+    scope: Some(Scope::PlaybookRead),
+    door: Door::Both,
     reach: Reach::Playbook,
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/events/{event_id}",

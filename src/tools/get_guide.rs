@@ -3,8 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
-use crate::core::caller::Scope;
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::text::{cap, quote, SUMMARY_MAX};
 use crate::core::Problem;
 use crate::guides;
@@ -14,7 +13,8 @@ pub const TOOL: Tool = Tool {
     title: "Read a guide",
     description: "Return one of the runtime's guides in full, by its name. Read start first: it says what a playbook is made of and which guide each task needs. terminology says what the words mean; playbooks is the reference of playbook management; reasoning-function, lookup-function, interaction-function, prediction-function and computation-function are the reference of each function's document, workflow that of a workflow, triggers how one starts on its own and events how a filter names the playbook's events; templates lists what a template may use, and page what a page is. A recipe, such as first-playbook, is a guide that walks through a common task.",
     hints: Hints::READ,
-    scope: Scope::OrgRead,
+    scope: None,
+    door: Door::Both,
     reach: Reach::Anywhere,
     method: Method::Get,
     path: "/v1/guides/{guide}",

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::playbook_summary::{fits, named, only_playbook, PlaybookArg};
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::text::count;
 use crate::core::Problem;
@@ -13,7 +13,8 @@ pub const TOOL: Tool = Tool {
     title: "Read a playbook",
     description: "Read one playbook by its id: its name, description, whether it is active or retired, when it was made and changed, and the Markdown source of its page. A retired playbook stays readable here.",
     hints: Hints::READ,
-    scope: Scope::PlaybookRead,
+    scope: Some(Scope::PlaybookRead),
+    door: Door::Both,
     reach: Reach::Org,
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}",

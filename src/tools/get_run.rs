@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::run_words::{outcome, run_ref_schema};
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{shown_of, SHOWN_FIELD_MAX_BYTES};
 use crate::core::run::record::Record;
@@ -15,7 +15,8 @@ pub const TOOL: Tool = Tool {
     title: "Read a run",
     description: "Read a run by its run_id: the function and version it ran, its input, its status, its output once it succeeded or its error once it failed, who or what started it (started_by), and its record, the detail of how it went: a reasoning run's prompt as sent, model, answer, stop reason, tokens and duration; a computation's values in order; a lookup's query and the runs it read; a prediction's series, method and parameters; a workflow's steps. Over MCP a field larger than 64 KiB is shown by its size; the HTTP route answers it whole. With wait_seconds (at most 10) it waits for a run that is still going and answers as soon as it ends.",
     hints: Hints::READ,
-    scope: Scope::PlaybookRead,
+    scope: Some(Scope::PlaybookRead),
+    door: Door::Both,
     reach: Reach::Playbook,
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/runs/{run_id}",

@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use super::definition_words::{served_kind, type_arg};
 use super::playbook_summary::playbook_arg;
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::store::{DefinitionQuery, LIST_LIMIT_MAX};
 use crate::core::text::{cap, join_and, quote, SUMMARY_MAX};
@@ -16,7 +16,8 @@ pub const TOOL: Tool = Tool {
     title: "List functions",
     description: "List the definitions of one type in a playbook, by name, without their overview, diagram and used_by, which get_definition reads. Retired ones are left out unless include_retired is true. Pages come one at a time: read on with the next_cursor of the page before.",
     hints: Hints::READ,
-    scope: Scope::PlaybookRead,
+    scope: Some(Scope::PlaybookRead),
+    door: Door::Both,
     reach: Reach::Playbook,
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}",

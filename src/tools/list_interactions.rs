@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::playbook_summary::playbook_arg;
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::run::store::{decode_cursor, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX};
 use crate::core::Problem;
@@ -14,7 +14,8 @@ pub const TOOL: Tool = Tool {
     title: "List open requests",
     description: "List the open requests of the playbook's interaction functions, newest first, each with its question, its answer_schema and the run_id that answer_interaction takes. Ask the person, then answer in their words. Pages come one at a time: read on with the next_cursor of the page before.",
     hints: Hints::READ,
-    scope: Scope::PlaybookRead,
+    scope: Some(Scope::PlaybookRead),
+    door: Door::Both,
     reach: Reach::Playbook,
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/interactions",

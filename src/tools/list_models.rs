@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::{Principal, Scope};
 use crate::core::model::catalog::{asked, build, summary, PROVIDER_SETUP};
 use crate::core::text::quote;
@@ -14,7 +14,8 @@ pub const TOOL: Tool = Tool {
     title: "List the models",
     description: "List the models a reasoning function may name in its model, as provider/model such as anthropic/claude-sonnet-4-5, with the aliases its operator configured. Name a concrete id from the list: an id ending in * stands for any model of a provider and is not a model to run. catalog_status partial means a provider could not be asked just now, not that it has no models. The optional provider lists only what one provider or gateway serves. The tools a function names come from search, not from here.",
     hints: Hints { open_world: true, ..Hints::READ },
-    scope: Scope::OrgRead,
+    scope: Some(Scope::OrgRead),
+    door: Door::Both,
     reach: Reach::Org,
     method: Method::Get,
     path: "/v1/orgs/{org}/models",

@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::playbook_summary::playbook_arg;
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{
     decode_cursor, EventCommand, EventPage, EventQuery, KIND_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX,
@@ -17,7 +17,8 @@ pub const TOOL: Tool = Tool {
     title: "Read the playbook's events",
     description: "Read everything that happened in the playbook, newest first, or with run_id one run's whole history, oldest first: how it started and how it ended. Each event has its kind, time, summary and data (a large data is left out with its size; get_event reads it whole). Pages come one at a time: read on with the next_cursor of the page before.",
     hints: Hints::READ,
-    scope: Scope::PlaybookRead,
+    scope: Some(Scope::PlaybookRead),
+    door: Door::Both,
     reach: Reach::Playbook,
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/events",

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::directory::{Cursor, ListQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX};
 use crate::core::text::{cap, count, join_and, quote, RELAY_MAX, SUMMARY_MAX};
@@ -17,7 +17,8 @@ pub const TOOL: Tool = Tool {
     title: "List playbooks",
     description: "List the playbooks of the caller's org that it may access, newest first, each with every field but its page. Retired playbooks are left out unless include_retired is true. Pages come one at a time: read on with the next_cursor of the page before.",
     hints: Hints::READ,
-    scope: Scope::PlaybookRead,
+    scope: Some(Scope::PlaybookRead),
+    door: Door::Both,
     reach: Reach::Org,
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks",
@@ -48,7 +49,12 @@ struct Args {
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
     let after = a.cursor.as_deref().map(Cursor::decode).transpose()?;
-    let query = ListQuery { include_retired: a.include_retired, limit: a.limit.unwrap_or(LIST_LIMIT_DEFAULT), after };
+    let query = ListQuery {
+        include_retired: a.include_retired,
+        limit: a.limit.unwrap_or(LIST_LIMIT_DEFAULT),
+        after,
+        only: ctx.caller.playbooks.clone(),
+    };
     let page = ctx.backend.list(&ctx.caller.org, query).await?;
     let mut value = json!({ "playbooks": page.playbooks, "next_cursor": page.next_cursor });
     if !page.org_has_playbooks && ctx.caller.may_make_first_playbook() {

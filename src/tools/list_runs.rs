@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use super::definition_words::{served_kind, type_arg};
 use super::playbook_summary::playbook_arg;
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::Ref;
 use crate::core::run::store::{decode_cursor, RunQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, STATUSES};
@@ -17,7 +17,8 @@ pub const TOOL: Tool = Tool {
     title: "List runs",
     description: "List the playbook's runs, newest first, each with its function, version, status and times; filter by a function (type and name) or by status. Pages come one at a time: read on with the next_cursor of the page before. get_run reads one run whole.",
     hints: Hints::READ,
-    scope: Scope::PlaybookRead,
+    scope: Some(Scope::PlaybookRead),
+    door: Door::Both,
     reach: Reach::Playbook,
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/runs",

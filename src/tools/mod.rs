@@ -1,11 +1,13 @@
 //! The operations, one per file. Each is one tool and one HTTP route: both doors call `call`,
 //! so a tool and its route share every field, limit and refusal.
 
+mod access;
 mod answer_interaction;
 mod args;
 mod backend;
 mod cancel_run;
 mod create_definition;
+mod create_key;
 mod create_playbook;
 mod definition_change;
 mod definition_words;
@@ -16,6 +18,7 @@ mod get_playbook;
 mod get_run;
 mod list_definitions;
 mod list_interactions;
+mod list_keys;
 mod list_models;
 mod list_playbook_events;
 mod list_playbooks;
@@ -30,6 +33,7 @@ mod restore_playbook;
 mod resume_definition;
 mod retire_definition;
 mod retire_playbook;
+mod revoke_key;
 mod run_definition;
 pub mod run_start;
 mod run_words;
@@ -45,7 +49,7 @@ use futures::future::LocalBoxFuture;
 use serde_json::Value;
 
 use crate::core::caller::Scope;
-use crate::core::Problem;
+use crate::core::{Caller, Problem};
 
 /// The four hints a client reads to decide how careful to be (spec: Annotations).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,13 +119,25 @@ pub enum Reach {
     Anywhere,
 }
 
+/// Which doors offer an operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Door {
+    /// A tool over MCP and a route over HTTP.
+    Both,
+    /// A route over HTTP alone that manages who may come in: for the local developer, the
+    /// operator and people whose role holds `org:write`, never for a key.
+    Access,
+}
+
 pub struct Tool {
     pub name: &'static str,
     pub title: &'static str,
     pub description: &'static str,
     pub hints: Hints,
-    /// The permission a caller needs to be offered and to call the tool.
-    pub scope: Scope,
+    /// The permission a caller needs to be offered and to call the tool; none for what every
+    /// caller is served, such as the guides.
+    pub scope: Option<Scope>,
+    pub door: Door,
     pub reach: Reach,
     pub method: Method,
     /// The HTTP route, with `{org}` and the tool's path arguments in braces.
@@ -132,7 +148,7 @@ pub struct Tool {
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> &'static [Tool] {
-    static TOOLS: [Tool; 26] = [
+    static TOOLS: [Tool; 29] = [
         create_playbook::TOOL,
         list_playbooks::TOOL,
         get_playbook::TOOL,
@@ -159,6 +175,9 @@ pub fn all() -> &'static [Tool] {
         get_event::TOOL,
         list_models::TOOL,
         get_guide::TOOL,
+        create_key::TOOL,
+        list_keys::TOOL,
+        revoke_key::TOOL,
     ];
     &TOOLS
 }
@@ -167,21 +186,15 @@ pub fn find(name: &str) -> Option<&'static Tool> {
     all().iter().find(|t| t.name == name)
 }
 
-/// The tools a caller may call: those whose scope it holds.
-pub fn offered(caller: &crate::core::Caller) -> impl Iterator<Item = &'static Tool> + '_ {
-    all().iter().filter(move |t| caller.allows(t.scope))
+/// The tools MCP offers a caller: those it may call.
+pub fn offered(caller: &Caller) -> impl Iterator<Item = &'static Tool> + '_ {
+    all().iter().filter(move |t| t.door == Door::Both && access::permits(caller, t, None).is_ok())
 }
 
 /// Runs one operation for either door: checks the caller's permission and the arguments
 /// against the tool's input schema, then runs it.
 pub async fn call(ctx: &Ctx<'_>, tool: &Tool, args: Value) -> Result<Output, Problem> {
-    if !ctx.caller.allows(tool.scope) {
-        return Err(Problem::forbidden(format!(
-            "{} needs the permission {}, which this caller does not hold.",
-            tool.name,
-            tool.scope.as_str()
-        )));
-    }
+    access::permits(ctx.caller, tool, Some(&args))?;
     check_args(tool, &args)?;
     (tool.run)(ctx, args).await
 }

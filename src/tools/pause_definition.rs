@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::definition_change::{self, Named};
-use super::{Ctx, Hints, Method, Output, Reach, Tool};
+use super::{Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::record::Lifecycle;
 use crate::core::Problem;
@@ -13,7 +13,8 @@ pub const TOOL: Tool = Tool {
     title: "Pause a function",
     description: "Pause a definition, so that nothing starts a run of it until it is resumed, with an optional reason the playbook keeps. Pausing a paused definition changes nothing.",
     hints: Hints::WRITE_IDEMPOTENT,
-    scope: Scope::PlaybookWrite,
+    scope: Some(Scope::PlaybookWrite),
+    door: Door::Both,
     reach: Reach::Playbook,
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/pause",

@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::playbook_summary::playbook_arg;
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{check_kind, Event, EventCommand, NewEvent, DATA_MAX_BYTES, KIND_MAX, RECORDED};
 use crate::core::text::{cap, quote, SUMMARY_MAX};
@@ -15,7 +15,8 @@ pub const TOOL: Tool = Tool {
     title: "Record an event",
     description: "Record an event in the playbook, a fact of the business such as a month closed in a ledger, with its kind and its data. Prediction functions forecast from events of a kind, and later workflows start on them.",
     hints: Hints::WRITE,
-    scope: Scope::PlaybookWrite,
+    scope: Some(Scope::PlaybookWrite),
+    door: Door::Both,
     reach: Reach::Playbook,
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/events",

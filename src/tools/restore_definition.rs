@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::definition_change::{self, Named};
-use super::{Ctx, Hints, Method, Output, Reach, Tool};
+use super::{Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::record::Lifecycle;
 use crate::core::Problem;
@@ -14,7 +14,8 @@ pub const TOOL: Tool = Tool {
     description:
         "Restore a retired definition under its name. It comes back paused, so nothing runs it until resume_definition.",
     hints: Hints::WRITE,
-    scope: Scope::PlaybookWrite,
+    scope: Some(Scope::PlaybookWrite),
+    door: Door::Both,
     reach: Reach::Playbook,
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/restore",

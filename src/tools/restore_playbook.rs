@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::playbook_summary::{fits, named, only_playbook, PlaybookArg};
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::directory::Command;
 use crate::core::Problem;
@@ -13,7 +13,8 @@ pub const TOOL: Tool = Tool {
     title: "Restore a playbook",
     description: "Bring a retired playbook back, active again under its id. Refused as a conflict while an active playbook has the same name: rename one of them with update_playbook first.",
     hints: Hints::WRITE,
-    scope: Scope::OrgWrite,
+    scope: Some(Scope::OrgWrite),
+    door: Door::Both,
     reach: Reach::Org,
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/restore",

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::definition_change::{self, Named};
-use super::{Ctx, Hints, Method, Output, Reach, Tool};
+use super::{Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::record::Lifecycle;
 use crate::core::Problem;
@@ -13,7 +13,8 @@ pub const TOOL: Tool = Tool {
     title: "Resume a function",
     description: "Resume a paused definition: runs of it may start again, and its triggers start from the first time or event after now. Resuming an active definition changes nothing.",
     hints: Hints::WRITE_IDEMPOTENT,
-    scope: Scope::PlaybookWrite,
+    scope: Some(Scope::PlaybookWrite),
+    door: Door::Both,
     reach: Reach::Playbook,
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/resume",

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::playbook_summary::{fits, named, only_playbook, PlaybookArg};
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::directory::Command;
 use crate::core::Problem;
@@ -13,7 +13,8 @@ pub const TOOL: Tool = Tool {
     title: "Retire a playbook",
     description: "Retire a playbook: it keeps its id and everything in it, stays readable with get_playbook, and is listed only with include_retired. Retiring a retired playbook changes nothing. restore_playbook makes it active again.",
     hints: Hints::WRITE_IDEMPOTENT,
-    scope: Scope::OrgWrite,
+    scope: Some(Scope::OrgWrite),
+    door: Door::Both,
     reach: Reach::Org,
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/retire",

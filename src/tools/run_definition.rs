@@ -7,7 +7,7 @@ use super::definition_words::{check_name, name_arg, served_kind, type_arg};
 use super::playbook_summary::playbook_arg;
 use super::run_start::{start, Asked};
 use super::run_words::started;
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::Ref;
 use crate::core::run::store::check_back_seconds;
@@ -19,7 +19,8 @@ pub const TOOL: Tool = Tool {
     title: "Run a function or workflow",
     description: "Run a function or a workflow once, with its input and an optional run_id. A workflow does a job the person wants done again, while a function runs alone here to be tested. A workflow's run carries on by itself, step by step. A run that finishes at once answers how it ended; a run that finishes later answers started, and get_run shows how it ended. Calling again with the same run_id and input answers that run and runs nothing again. A reasoning function calls its model, which list_models names, and answers when the model has.",
     hints: Hints { read_only: false, destructive: true, idempotent: false, open_world: true },
-    scope: Scope::PlaybookWrite,
+    scope: Some(Scope::PlaybookWrite),
+    door: Door::Both,
     reach: Reach::Playbook,
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/run",

@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use super::playbook_summary::playbook_arg;
 use super::run_words::outcome;
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{check_kind, DATA_MAX_BYTES, KIND_MAX};
 use crate::core::run::check_run_id;
@@ -17,7 +17,8 @@ pub const TOOL: Tool = Tool {
     title: "Send an event to a workflow run",
     description: "Deliver an event to a workflow run that is still started, such as brief_approved with its data: a step that waits for an event of that name whose filter the data fits takes it and the run goes on. An event that no step waits for, now or later, is refused, in words that say what the run waits on.",
     hints: Hints::WRITE,
-    scope: Scope::PlaybookWrite,
+    scope: Some(Scope::PlaybookWrite),
+    door: Door::Both,
     reach: Reach::Playbook,
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/runs/{run_id}/events",

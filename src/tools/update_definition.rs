@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::create_definition::{checked_save, save_schema};
 use super::definition_words::{capitalized, named, output, what_it_does, with_page_note};
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::store::DefinitionCommand;
 use crate::core::Problem;
@@ -14,7 +14,8 @@ pub const TOOL: Tool = Tool {
     title: "Save a new version of a function",
     description: "Save a new version of a definition from its changed document, overview or diagram; give all three as they should now read, since a save replaces them whole. Saving what the current version already holds changes nothing. A retired definition does not change: restore it with restore_definition first.",
     hints: Hints { read_only: false, destructive: true, idempotent: true, open_world: true },
-    scope: Scope::PlaybookWrite,
+    scope: Some(Scope::PlaybookWrite),
+    door: Door::Both,
     reach: Reach::Playbook,
     method: Method::Put,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}",

@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::playbook_summary::{description_arg, fits, name_arg, named, page_arg, playbook_arg};
-use super::{args, Ctx, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::directory::Command;
 use crate::core::playbook::Changes;
@@ -16,7 +16,8 @@ pub const TOOL: Tool = Tool {
     title: "Change a playbook",
     description: "Change a playbook's name, description or page; fields left out stay as they are, and calling again with the same input changes nothing. A retired playbook cannot be changed until it is restored.",
     hints: Hints::WRITE_IDEMPOTENT,
-    scope: Scope::PlaybookWrite,
+    scope: Some(Scope::PlaybookWrite),
+    door: Door::Both,
     reach: Reach::Org,
     method: Method::Put,
     path: "/v1/orgs/{org}/playbooks/{playbook}",

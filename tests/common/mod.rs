@@ -107,6 +107,13 @@ impl Backend for Memory {
         kept_elsewhere("runs")
     }
 
+    fn keys(
+        &self,
+        _command: playbook_runtime::core::access::key::KeyCommand,
+    ) -> LocalBoxFuture<'_, Result<serde_json::Value, Problem>> {
+        kept_elsewhere("keys")
+    }
+
     fn model_lists(
         &self,
         _providers: Vec<String>,
@@ -172,7 +179,11 @@ impl Backend for Memory {
     fn list<'a>(&'a self, _org: &'a str, q: ListQuery) -> LocalBoxFuture<'a, Result<ListPage, Problem>> {
         Box::pin(async move {
             let map = self.playbooks.borrow();
-            let mut all: Vec<&Playbook> = map.values().filter(|p| q.include_retired || !p.is_retired()).collect();
+            let mut all: Vec<&Playbook> = map
+                .values()
+                .filter(|p| q.include_retired || !p.is_retired())
+                .filter(|p| q.only.as_ref().is_none_or(|only| only.contains(&p.id)))
+                .collect();
             all.sort_by(|a, b| (&b.created_at, &b.id).cmp(&(&a.created_at, &a.id)));
             let after: Vec<&Playbook> = match &q.after {
                 Some(c) => all.into_iter().filter(|p| (&p.created_at, &p.id) < (&c.created_at, &c.id)).collect(),
@@ -204,5 +215,12 @@ pub fn ctx<'a>(caller: &'a Caller, backend: &'a Memory, second: u32, seed: u8) -
     for (i, b) in random.iter_mut().enumerate() {
         *b = seed.wrapping_mul(31).wrapping_add(i as u8 * 7);
     }
-    Ctx { caller, backend, now: format!("2026-12-02T10:00:{second:02}.000Z"), random, models: Default::default() }
+    Ctx {
+        caller,
+        backend,
+        now: format!("2026-12-02T10:00:{second:02}.000Z"),
+        random,
+        secret: [second as u8; 32],
+        models: Default::default(),
+    }
 }

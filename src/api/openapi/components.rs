@@ -95,6 +95,10 @@ pub fn schemas() -> Map<String, Value> {
     put("Model", model());
     put("ModelList", model_list());
     put("GuideList", guide_list());
+    put("Key", super::access::key());
+    put("MadeKey", super::access::made_key());
+    put("KeyList", super::access::key_list());
+    put("RevokedKey", super::access::revoked_key());
     s
 }
 
@@ -108,7 +112,8 @@ fn problem() -> Value {
             "status": { "type": "integer", "minimum": 400, "maximum": 599, "description": "The HTTP status, the same as the response's." },
             "reason": { "type": "string", "enum": reasons(), "description": "Why it was refused; each reason has one status." },
             "detail": text("What failed and what to change, in full sentences."),
-            "kind": text("A finer kind within the reason, such as input_schema or tool_unavailable."),
+            "kind": text("A finer kind within the reason, such as input_schema or insufficient_scope."),
+            "scope": text("For insufficient_scope, the scope the caller lacks, such as playbook:write."),
             "errors": { "type": "array", "items": reference("FieldError"), "description": "Each bad field, for invalid_input and some not_found and conflict problems." }
         },
         "required": ["type", "title", "status", "reason", "detail"]
@@ -135,7 +140,7 @@ fn actor() -> Value {
         "type": "object",
         "description": "Who made a record: a caller, a workflow's trigger, or a workflow run's step.",
         "properties": {
-            "kind": text("local_developer, key, trigger or workflow."),
+            "kind": text("local_developer, key, person, operator, trigger or workflow."),
             "id": text("A stable id to compare."),
             "name": text("A name to say.")
         },

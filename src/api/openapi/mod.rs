@@ -2,6 +2,7 @@
 //! by, so that the document cannot drift from them: each tool's method, path, input schema,
 //! scope and hints become its operation. No platform types here.
 
+mod access;
 mod components;
 mod outputs;
 mod runs;
@@ -12,6 +13,7 @@ use std::sync::OnceLock;
 
 use serde_json::{json, Map, Value};
 
+use crate::core::caller::Scope;
 use crate::tools::{self, Hints, Method, Tool};
 
 const PROBLEM_JSON: &str = "application/problem+json";
@@ -39,7 +41,14 @@ pub fn document() -> Value {
         },
         "servers": [{ "url": "/", "description": "The runtime serving this document." }],
         "paths": paths,
-        "components": { "schemas": components::schemas(), "responses": problem_responses() }
+        "components": {
+            "schemas": components::schemas(),
+            "responses": problem_responses(),
+            "securitySchemes": {
+                "bearer": { "type": "http", "scheme": "bearer", "description": "An API key (pbk_…) or a token from the runtime's sign-in. In local mode, on loopback, no credential is needed." }
+            }
+        },
+        "security": [{ "bearer": [] }]
     })
 }
 
@@ -97,7 +106,7 @@ fn operation(tool: &Tool) -> Value {
     }
     op["parameters"] = json!(parameters);
     op["responses"] = responses(tool.name, &errors(tool));
-    op["x-scope"] = json!(tool.scope.as_str());
+    op["x-scope"] = json!(tool.scope.map(Scope::as_str));
     op["x-mcp-hints"] = hints(tool.hints);
     op
 }
@@ -129,7 +138,7 @@ fn hints(h: Hints) -> Value {
 
 /// The refusals an operation can answer besides `default`, by status.
 fn errors(tool: &Tool) -> Vec<&'static str> {
-    let mut out = vec!["400", "403"];
+    let mut out = vec!["400", "401", "403"];
     // A path naming a thing beyond the org (a playbook, a run, a guide) can name none.
     if path_names(tool.path).iter().any(|n| *n != "org") {
         out.push("404");
@@ -161,8 +170,13 @@ fn responses(name: &str, errors: &[&str]) -> Value {
 }
 
 /// The names of `components.responses`, by status, and what each says.
-const PROBLEMS: [(&str, &str, &str); 8] = [
+const PROBLEMS: [(&str, &str, &str); 9] = [
     ("400", "InvalidInput", "invalid_input: an argument is missing or wrong; errors names each by its pointer."),
+    (
+        "401",
+        "Unauthorized",
+        "unauthorized: no credential where one is needed, or a key or token that is unknown, revoked or expired.",
+    ),
     (
         "403",
         "Forbidden",

@@ -57,6 +57,9 @@ pub fn of(name: &str) -> Option<Success> {
             description: "The guide's Markdown.",
             schema: json!({ "type": "string" }),
         },
+        "create_key" => created("The key, with its secret as key, shown this once.", "MadeKey"),
+        "list_keys" => ok("The org's live keys, never their secrets.", "KeyList"),
+        "revoke_key" => ok("The key as it was, now revoked.", "RevokedKey"),
         "list_guides" => ok("The guides, each with its name, title and description.", "GuideList"),
         "get_openapi" => Success {
             status: 200,

@@ -57,7 +57,7 @@ fn every_tool_is_an_operation_at_its_method_and_path() {
         assert_eq!(op["operationId"], tool.name, "{} {}", tool.method.as_str(), tool.path);
         assert_eq!(op["summary"], tool.title);
         assert_eq!(op["description"], tool.description);
-        assert_eq!(op["x-scope"], tool.scope.as_str());
+        assert_eq!(op["x-scope"], json!(tool.scope.map(crate::core::caller::Scope::as_str)));
         assert_eq!(op["x-mcp-hints"]["readOnlyHint"], tool.hints.read_only);
         assert!(op["responses"]["default"].is_object(), "{}", tool.name);
     }

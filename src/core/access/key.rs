@@ -1,1 +1,341 @@
-//! API keys: their format, their digest, and what a kept key grants.
+//! API keys: their format, their digest, the record kept of each, and the caller a live key is.
+//!
+//! A key reads `pbk_` + 43 characters of randomness (32 bytes, base62) + a 6-character checksum
+//! (CRC-32 of the rest, base62). The prefix lets a secret scanner find a leaked key, and the
+//! checksum refuses a mistyped one before any lookup. Only the SHA-256 digest is ever kept.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+
+use crate::core::actor::Actor;
+use crate::core::caller::{Caller, Principal, Scope};
+use crate::core::ids::is_playbook_id;
+use crate::core::{FieldError, Problem};
+
+pub const PREFIX: &str = "pbk_";
+const BODY: usize = 43;
+const CHECK: usize = 6;
+pub const LENGTH: usize = PREFIX.len() + BODY + CHECK;
+/// How much of a key its listing shows, so a person can tell one key from another.
+const SHOWN: usize = PREFIX.len() + 6;
+pub const NAME_MAX: usize = 64;
+pub const PLAYBOOKS_MAX: usize = 100;
+/// A key's last use is written at most once a minute, not on every request.
+const TOUCH_EVERY_MS: i64 = 60_000;
+
+const BASE62: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/// A new key's secret from 32 random bytes.
+pub fn mint(random: &[u8; 32]) -> String {
+    let body = base62(random, BODY);
+    let mut key = format!("{PREFIX}{body}");
+    let check = base62(&crc32(key.as_bytes()).to_be_bytes(), CHECK);
+    key.push_str(&check);
+    key
+}
+
+/// Whether a bearer value has the shape and checksum of a key, checked without any lookup.
+pub fn well_formed(key: &str) -> bool {
+    if key.len() != LENGTH || !key.starts_with(PREFIX) || !key.bytes().all(|b| BASE62.contains(&b) || b == b'_') {
+        return false;
+    }
+    let (rest, check) = key.split_at(LENGTH - CHECK);
+    !rest[PREFIX.len()..].contains('_') && base62(&crc32(rest.as_bytes()).to_be_bytes(), CHECK) == check
+}
+
+/// The hex SHA-256 of a secret: the only form a key or token is kept in.
+pub fn digest(secret: &str) -> String {
+    Sha256::digest(secret.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Compares two digests in constant time, so timing tells nothing of how much matched.
+pub fn same_digest(a: &str, b: &str) -> bool {
+    a.len() == b.len() && bool::from(a.as_bytes().ct_eq(b.as_bytes()))
+}
+
+/// A fixed-width base62 rendering of big-endian bytes.
+fn base62(bytes: &[u8], width: usize) -> String {
+    let mut digits = bytes.to_vec();
+    let mut out = vec![b'0'; width];
+    for slot in out.iter_mut().rev() {
+        let mut remainder = 0u32;
+        for d in digits.iter_mut() {
+            let acc = (remainder << 8) | u32::from(*d);
+            *d = (acc / 62) as u8;
+            remainder = acc % 62;
+        }
+        *slot = BASE62[remainder as usize];
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// CRC-32 (IEEE), bit by bit: a checksum for typing mistakes, not a defence.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+/// What is kept of a key. The digest never leaves the store but to be compared.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyRecord {
+    pub id: String,
+    pub org: String,
+    pub name: String,
+    /// The first characters of the secret, which a listing shows.
+    pub prefix: String,
+    pub digest: String,
+    pub scopes: Vec<Scope>,
+    pub playbooks: Option<Vec<String>>,
+    pub expires_at: Option<String>,
+    pub created_at: String,
+    pub created_by: Actor,
+    pub last_used_at: Option<String>,
+    pub revoked_at: Option<String>,
+}
+
+impl KeyRecord {
+    /// The key as a listing shows it: everything but its digest.
+    pub fn view(&self) -> Value {
+        json!({
+            "id": self.id,
+            "name": self.name,
+            "prefix": format!("{}…", self.prefix),
+            "scopes": self.scopes,
+            "playbooks": self.playbooks,
+            "expires_at": self.expires_at,
+            "created_at": self.created_at,
+            "created_by": self.created_by,
+            "last_used_at": self.last_used_at,
+        })
+    }
+
+    /// The caller this key is at `now`, or none when it is revoked or expired: the three look
+    /// alike to whoever holds the key.
+    pub fn caller(&self, now: &str) -> Option<Caller> {
+        if self.revoked_at.is_some() || self.expires_at.as_deref().is_some_and(|at| !is_before(now, at)) {
+            return None;
+        }
+        Some(Caller {
+            id: self.id.clone(),
+            principal: Principal::Key { name: self.name.clone() },
+            org: self.org.clone(),
+            scopes: self.scopes.clone(),
+            playbooks: self.playbooks.clone(),
+        })
+    }
+
+    /// Whether this use should be written as the key's last: once a minute at most.
+    pub fn touch_due(&self, now: &str) -> bool {
+        match (self.last_used_at.as_deref().and_then(millis), millis(now)) {
+            (Some(last), Some(now)) => now - last >= TOUCH_EVERY_MS,
+            _ => true,
+        }
+    }
+}
+
+/// What `create_key` asks for, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewKey {
+    pub name: String,
+    pub scopes: Vec<Scope>,
+    pub playbooks: Option<Vec<String>>,
+    pub expires_at: Option<String>,
+}
+
+impl NewKey {
+    /// Checks the asked fields beyond their schema: known, distinct scopes, playbook ids, and an
+    /// expiry that is still to come.
+    pub fn check(
+        name: &str,
+        scopes: &[String],
+        playbooks: Option<&[String]>,
+        expires_at: Option<&str>,
+        now: &str,
+    ) -> Result<NewKey, Problem> {
+        let mut errors = Vec::new();
+        let name = name.trim();
+        if name.is_empty()
+            || name.chars().count() > NAME_MAX
+            || !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        {
+            errors.push(FieldError::new(
+                "/name",
+                format!("must be 1 to {NAME_MAX} letters, digits, '-', '_' or '.', such as build-bot"),
+            ));
+        }
+        let mut kept = Vec::new();
+        for (i, s) in scopes.iter().enumerate() {
+            match Scope::parse(s) {
+                Some(scope) if !kept.contains(&scope) => kept.push(scope),
+                Some(_) => errors.push(FieldError::new(format!("/scopes/{i}"), "is given twice")),
+                None => errors.push(FieldError::new(
+                    format!("/scopes/{i}"),
+                    "is not a scope: use org:read, org:write, playbook:read or playbook:write",
+                )),
+            }
+        }
+        if scopes.is_empty() {
+            errors.push(FieldError::new("/scopes", "must name at least one scope"));
+        }
+        if let Some(list) = playbooks {
+            if list.is_empty() || list.len() > PLAYBOOKS_MAX {
+                errors.push(FieldError::new(
+                    "/playbooks",
+                    format!("must name 1 to {PLAYBOOKS_MAX} playbooks, or be left out to reach them all"),
+                ));
+            }
+            for (i, id) in list.iter().enumerate() {
+                if !is_playbook_id(id) {
+                    errors.push(FieldError::new(format!("/playbooks/{i}"), "is not a playbook id, such as pb_…"));
+                }
+            }
+        }
+        if let Some(at) = expires_at {
+            match chrono::DateTime::parse_from_rfc3339(at) {
+                Err(_) => errors
+                    .push(FieldError::new("/expires_at", "must be an RFC 3339 time, such as 2027-01-31T00:00:00Z")),
+                Ok(_) if !is_before(now, at) => errors.push(FieldError::new("/expires_at", "must be in the future")),
+                Ok(_) => {}
+            }
+        }
+        if !errors.is_empty() {
+            return Err(Problem::invalid_fields(errors));
+        }
+        let mut playbooks = playbooks.map(<[String]>::to_vec);
+        if let Some(list) = playbooks.as_mut() {
+            list.sort();
+            list.dedup();
+        }
+        Ok(NewKey { name: name.to_string(), scopes: kept, playbooks, expires_at: expires_at.map(str::to_string) })
+    }
+
+    /// The record of this key, made with its secret, which is shown once and then forgotten.
+    pub fn record(self, id: String, org: &str, secret: &str, now: &str, by: Actor) -> KeyRecord {
+        KeyRecord {
+            id,
+            org: org.to_string(),
+            name: self.name,
+            prefix: secret.chars().take(SHOWN).collect(),
+            digest: digest(secret),
+            scopes: self.scopes,
+            playbooks: self.playbooks,
+            expires_at: self.expires_at,
+            created_at: now.to_string(),
+            created_by: by,
+            last_used_at: None,
+            revoked_at: None,
+        }
+    }
+}
+
+/// What the key store is asked to do.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum KeyCommand {
+    /// Keeps a new key; refused when a live key of the org has its name.
+    Make { record: KeyRecord },
+    /// The org's live keys, newest first.
+    List { org: String },
+    /// Revokes a key of the org, at once for every later request.
+    Revoke { org: String, id: String, now: String },
+    /// The live key with this digest, as a caller, written as used when due.
+    Verify { digest: String, now: String },
+}
+
+fn millis(at: &str) -> Option<i64> {
+    chrono::DateTime::parse_from_rfc3339(at).ok().map(|t| t.timestamp_millis())
+}
+
+fn is_before(a: &str, b: &str) -> bool {
+    matches!((millis(a), millis(b)), (Some(a), Some(b)) if a < b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NOW: &str = "2026-12-04T10:00:00.000Z";
+
+    #[test]
+    fn a_minted_key_is_well_formed_and_a_changed_one_is_not() {
+        let key = mint(&[7u8; 32]);
+        assert_eq!(key.len(), LENGTH);
+        assert!(key.starts_with("pbk_") && well_formed(&key), "{key}");
+        assert_ne!(mint(&[8u8; 32]), key);
+        let mut typo = key.clone().into_bytes();
+        typo[10] = if typo[10] == b'a' { b'b' } else { b'a' };
+        assert!(!well_formed(&String::from_utf8(typo).unwrap()));
+        assert!(!well_formed(&key[1..]) && !well_formed(&format!("ghp_{}", &key[4..])) && !well_formed(""));
+        assert!(!well_formed(&format!("{key}x")) && !well_formed(&key.replace('_', "-")));
+    }
+
+    #[test]
+    fn digests_compare_whole() {
+        let d = digest("pbk_x");
+        assert_eq!(d.len(), 64);
+        assert!(same_digest(&d, &digest("pbk_x")) && !same_digest(&d, &digest("pbk_y")) && !same_digest(&d, "ab"));
+    }
+
+    fn record(expires_at: Option<&str>) -> KeyRecord {
+        NewKey::check("build-bot", &["org:read".into(), "playbook:read".into()], None, expires_at, NOW).unwrap().record(
+            "key_1".into(),
+            "acme",
+            &mint(&[1u8; 32]),
+            NOW,
+            Actor::of(&Caller::local(None)),
+        )
+    }
+
+    #[test]
+    fn a_live_key_is_its_caller_and_a_dead_one_none() {
+        let live = record(Some("2026-12-05T00:00:00Z"));
+        let caller = live.caller(NOW).unwrap();
+        assert_eq!(caller.acts_as_sentence(), "This connection acts as the key build-bot in the org acme.");
+        assert_eq!(caller.scopes, vec![Scope::OrgRead, Scope::PlaybookRead]);
+        assert!(live.caller("2026-12-05T00:00:00.000Z").is_none(), "expired at the instant");
+        let revoked = KeyRecord { revoked_at: Some(NOW.into()), ..live.clone() };
+        assert!(revoked.caller(NOW).is_none());
+        let view = live.view();
+        assert!(view.get("digest").is_none() && view["prefix"].as_str().unwrap().ends_with('…'));
+        assert_eq!(view["prefix"].as_str().unwrap().chars().count(), SHOWN + 1);
+    }
+
+    #[test]
+    fn use_is_written_once_a_minute() {
+        let r = KeyRecord { last_used_at: Some(NOW.into()), ..record(None) };
+        assert!(!r.touch_due("2026-12-04T10:00:59.999Z") && r.touch_due("2026-12-04T10:01:00.000Z"));
+        assert!(record(None).touch_due(NOW));
+    }
+
+    #[test]
+    fn a_bad_request_names_each_field() {
+        let p = NewKey::check(
+            "build bot",
+            &["org:read".into(), "org:read".into(), "org:admin".into()],
+            Some(&["nope".into()]),
+            Some("2020-01-01T00:00:00Z"),
+            NOW,
+        )
+        .unwrap_err();
+        let pointers: Vec<String> = p.errors.iter().map(|e| e.pointer.clone()).collect();
+        assert_eq!(pointers, ["/name", "/scopes/1", "/scopes/2", "/playbooks/0", "/expires_at"]);
+        let p = NewKey::check("ok", &[], Some(&[]), Some("soon"), NOW).unwrap_err();
+        let pointers: Vec<String> = p.errors.iter().map(|e| e.pointer.clone()).collect();
+        assert_eq!(pointers, ["/scopes", "/playbooks", "/expires_at"]);
+    }
+
+    #[test]
+    fn kept_playbooks_are_sorted_once() {
+        let (a, b) = ("pb_aaaaaaaaaaaaaaaa".to_string(), "pb_bbbbbbbbbbbbbbbb".to_string());
+        let k = NewKey::check("ci", &["playbook:read".into()], Some(&[b.clone(), a.clone(), b.clone()]), None, NOW);
+        assert_eq!(k.unwrap().playbooks, Some(vec![a, b]));
+    }
+}

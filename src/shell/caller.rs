@@ -1,0 +1,131 @@
+//! Who a request acts as, resolved once per request: the local developer on loopback with no
+//! credential, else the API key, or the operator's `ADMIN_TOKEN`, that `Authorization` carries.
+//! A request that carries `Authorization` is checked as such wherever it arrives, so that a
+//! developer can try a read-only key on their own machine.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use worker::{Env, Url};
+
+use super::access::NAME;
+use super::do_rpc;
+use super::env::{self, Settings, ACCESS};
+use crate::core::access::key::{self, digest, same_digest, KeyCommand, KeyRecord};
+use crate::core::{Caller, Problem, Reason};
+
+/// How long an isolate trusts a key it verified before asking again: the longest a revoked key
+/// may still work in another isolate. The isolate that revokes a key forgets it at once.
+const FRESH_MS: f64 = 5_000.0;
+/// Bounds the memory of keys seen: past it, the isolate forgets them all and asks again.
+const SEEN_MAX: usize = 4_096;
+/// A header longer than any credential this runtime makes is refused unread.
+const AUTHORIZATION_MAX: usize = 1_024;
+
+thread_local! {
+    static SEEN: RefCell<HashMap<String, (Caller, f64)>> = RefCell::new(HashMap::new());
+}
+
+/// The caller of a request to `url` that carries `authorization`.
+pub async fn resolve(
+    env: &Env,
+    settings: &Settings,
+    url: &Url,
+    authorization: Option<&str>,
+) -> Result<Caller, Problem> {
+    let Some(header) = authorization else {
+        return unauthenticated(url, settings);
+    };
+    let Some(credential) = bearer(header) else {
+        return Err(refused(
+            "The Authorization header must be Bearer followed by a key or token, as in Authorization: Bearer pbk_….",
+        ));
+    };
+    if let Some(admin) = settings.admin_token.as_deref() {
+        if same_digest(&digest(credential), &digest(admin)) {
+            return Ok(Caller::operator(&path_org(url)));
+        }
+    }
+    if key::well_formed(credential) {
+        return by_key(env, &digest(credential)).await;
+    }
+    Err(not_known())
+}
+
+/// Forgets a revoked key in this isolate at once.
+pub fn forget(key_id: &str) {
+    SEEN.with(|seen| seen.borrow_mut().retain(|_, (caller, _)| caller.id != key_id));
+}
+
+async fn by_key(env: &Env, digest: &str) -> Result<Caller, Problem> {
+    let now_ms = worker::Date::now().as_millis() as f64;
+    let fresh = SEEN.with(|seen| {
+        seen.borrow().get(digest).filter(|(_, at)| now_ms - at < FRESH_MS).map(|(caller, _)| caller.clone())
+    });
+    if let Some(caller) = fresh {
+        return Ok(caller);
+    }
+    let stub = env.durable_object(ACCESS).and_then(|ns| ns.get_by_name(NAME)).map_err(|e| {
+        worker::console_error!("binding {ACCESS}: {e}");
+        Problem::unavailable("The key store is not reachable just now; try again.")
+    })?;
+    let now = env::now();
+    let command = KeyCommand::Verify { digest: digest.to_string(), now: now.clone() };
+    let record: Option<KeyRecord> = do_rpc::call(&stub, do_rpc::ACCESS_KEYS, &command).await?;
+    let Some(caller) = record.and_then(|r| r.caller(&now)) else {
+        SEEN.with(|seen| seen.borrow_mut().remove(digest));
+        return Err(not_known());
+    };
+    SEEN.with(|seen| {
+        let mut seen = seen.borrow_mut();
+        if seen.len() >= SEEN_MAX {
+            seen.clear();
+        }
+        seen.insert(digest.to_string(), (caller.clone(), now_ms));
+    });
+    Ok(caller)
+}
+
+/// A request with no credential: local mode on loopback, unless sign-in is on.
+fn unauthenticated(url: &Url, settings: &Settings) -> Result<Caller, Problem> {
+    let host = url.host_str().unwrap_or_default();
+    let loopback = matches!(host, "127.0.0.1" | "localhost" | "[::1]" | "::1");
+    if loopback && settings.public_url.is_none() {
+        return Ok(Caller::local(settings.local_user.clone()));
+    }
+    Err(Problem::new(
+        Reason::Unauthorized,
+        format!(
+            "This request carries no credential. Send an API key of your org as Authorization: Bearer <key>; whoever manages the org's access makes one with POST /v1/orgs/<org>/keys. Local mode, with no credential, answers only requests made on the computer that runs the runtime, to 127.0.0.1; this one came to {host}."
+        ),
+    ))
+}
+
+/// The value of `Bearer <value>`, the scheme in any case; none for another scheme or shape.
+fn bearer(header: &str) -> Option<&str> {
+    if header.len() > AUTHORIZATION_MAX {
+        return None;
+    }
+    let (scheme, value) = header.trim().split_once(' ')?;
+    let value = value.trim();
+    let printable = !value.is_empty() && value.bytes().all(|b| b.is_ascii_graphic());
+    (scheme.eq_ignore_ascii_case("bearer") && printable).then_some(value)
+}
+
+/// The org a `/v1/orgs/{org}/…` path names, which the operator then acts in.
+fn path_org(url: &Url) -> String {
+    let mut parts = url.path().split('/').skip(1);
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some("v1"), Some("orgs"), Some(org)) => org.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// The one refusal of an unknown, revoked or expired key, so that none tells which it was.
+fn not_known() -> Problem {
+    refused("The key or token this request carries is not one this runtime knows, or it was revoked or has expired. Use a live key, or sign in again.")
+}
+
+fn refused(detail: &str) -> Problem {
+    Problem::new(Reason::Unauthorized, detail)
+}

@@ -1,0 +1,37 @@
+//! `list_keys`: `GET /v1/orgs/{org}/keys`, over HTTP alone. Never answers a secret.
+
+use serde_json::{json, Value};
+
+use super::{Ctx, Door, Hints, Method, Output, Reach, Tool};
+use crate::core::access::key::KeyCommand;
+use crate::core::caller::Scope;
+use crate::core::Problem;
+
+pub const TOOL: Tool = Tool {
+    name: "list_keys",
+    title: "List API keys",
+    description: "List the org's live API keys, newest first: each one's id, name, the first characters of its secret, scopes, the playbooks it is kept to, when it expires, who made it and when, and when it was last used, to the minute. Never the secret.",
+    hints: Hints::READ,
+    scope: Some(Scope::OrgWrite),
+    door: Door::Access,
+    reach: Reach::Org,
+    method: Method::Get,
+    path: "/v1/orgs/{org}/keys",
+    input_schema,
+    run: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+fn input_schema() -> Value {
+    json!({ "type": "object", "properties": {}, "additionalProperties": false })
+}
+
+async fn run(ctx: &Ctx<'_>, _args: Value) -> Result<Output, Problem> {
+    let value = ctx.backend.keys(KeyCommand::List { org: ctx.caller.org.clone() }).await?;
+    let n = value["keys"].as_array().map_or(0, Vec::len);
+    let summary = match n {
+        0 => format!("The org {} has no live key.", ctx.caller.org),
+        1 => format!("The org {} has 1 live key.", ctx.caller.org),
+        n => format!("The org {} has {n} live keys.", ctx.caller.org),
+    };
+    Ok(Output::ok(summary, json!({ "keys": value["keys"] })))
+}
