@@ -22,6 +22,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("events", include_str!("../guides/events.md")),
     ("templates", include_str!("../guides/templates.md")),
     ("page", include_str!("../guides/page.md")),
+    ("access", include_str!("../guides/access.md")),
     ("first-playbook", include_str!("../guides/first-playbook.md")),
     ("schedule", include_str!("../guides/schedule.md")),
     ("keep", include_str!("../guides/keep.md")),
