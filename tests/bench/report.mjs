@@ -89,6 +89,18 @@ export function report(r) {
       }).filter(Boolean).join('; ') + '.', '');
   }
 
+  // What a key costs beside local mode, where both were measured.
+  if (R['tools/list key'] && R['get_playbook key']) {
+    push('### With an API key, against local mode', '');
+    push('With a key divided by local mode, req/s · p50 · p99 (the target: req/s at least 0.90, so a key seen before costs no Durable Object call).', '');
+    push('| Operation | ' + conc.map((c) => `Conc. ${c}`).join(' | ') + ' |');
+    push('|---|' + conc.map(() => '--:').join('|') + '|');
+    for (const op of ['tools/list', 'get_playbook']) {
+      push(`| \`${op}\` | ` + conc.map((c) => ratios(atConcurrency(R[`${op} key`], c), atConcurrency(R[op], c))).join(' | ') + ' |');
+    }
+    push('');
+  }
+
   // Whether a page costs more with more rows stored.
   const small = R.lists?.find((l) => l.size === 'small');
   const big = R.lists?.find((l) => l.size === 'big');

@@ -265,6 +265,17 @@ async function main() {
     const R = results.runtime;
     R['tools/list'] = await measureAll('runtime tools/list', mcpSpec(base, rpcBody('tools/list')));
     R.get_playbook = await measureAll('runtime get_playbook', mcpSpec(base, toolBody('get_playbook', { playbook: bench })));
+    // The same two reads with an API key of the org, beside local mode: what verifying a key costs
+    // once this isolate has seen it.
+    const made = await fetch(`${base}/v1/orgs/local/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `bench-${RUN_TAG}`, scopes: ['org:read', 'org:write', 'playbook:read', 'playbook:write'] }),
+    }).then((r) => r.json());
+    if (!made.key) throw new Error(`no key was made: ${JSON.stringify(made).slice(0, 300)}`);
+    const keyed = (body) => ({ ...mcpSpec(base, body), headers: { ...MCP_HEADERS, authorization: `Bearer ${made.key}` } });
+    R['tools/list key'] = await measureAll('runtime tools/list with a key', keyed(rpcBody('tools/list')));
+    R['get_playbook key'] = await measureAll('runtime get_playbook with a key', keyed(toolBody('get_playbook', { playbook: bench })));
     R.create_playbook = await measureAll('runtime create_playbook',
       mcpSpecFresh(base, () => toolBody('create_playbook', { name: freshName() })));
     R.run_definition = await measureAll('runtime run_definition', mcpSpec(base,
