@@ -3,4 +3,5 @@
 
 pub mod key;
 pub mod oauth;
+pub mod oidc;
 pub mod role;
