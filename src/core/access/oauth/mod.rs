@@ -1,1 +1,6 @@
 //! The runtime as its own OAuth 2.1 authorization server, decided in pure code.
+
+pub mod error;
+pub mod form;
+pub mod secret;
+pub mod url;
