@@ -2,5 +2,8 @@
 
 pub mod error;
 pub mod form;
+pub mod pkce;
+pub mod resource;
+pub mod metadata;
 pub mod secret;
 pub mod url;
