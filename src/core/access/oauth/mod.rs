@@ -1,8 +1,11 @@
 //! The runtime as its own OAuth 2.1 authorization server, decided in pure code.
 
+pub mod cimd;
+pub mod client;
 pub mod error;
 pub mod form;
 pub mod pkce;
+pub mod redirect;
 pub mod resource;
 pub mod metadata;
 pub mod secret;
