@@ -1,5 +1,6 @@
 //! The runtime as its own OAuth 2.1 authorization server, decided in pure code.
 
+pub mod authorize;
 pub mod cimd;
 pub mod client;
 pub mod error;
