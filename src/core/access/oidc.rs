@@ -12,6 +12,9 @@ use base64::Engine;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::oauth::form::encode_pairs as form;
+use super::oauth::person::Person;
+
 /// What the runtime reads of the provider's discovery document.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Provider {
@@ -86,16 +89,6 @@ pub fn token_body(code: &str, redirect_uri: &str, verifier: &str, client_id: &st
     ])
 }
 
-/// Who signed in, as the ID token says.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Person {
-    /// The provider's id of the person, `sub`.
-    pub sub: String,
-    pub name: String,
-    /// Only an address the provider says it verified.
-    pub email: Option<String>,
-}
-
 /// The person the token endpoint's answer names, checked against what the runtime asked.
 pub fn person(answer: &str, issuer: &str, client_id: &str, nonce: &str, now_seconds: i64) -> Result<Person, String> {
     let answer: Value = serde_json::from_str(answer).map_err(|_| "its token answer is not JSON".to_string())?;
@@ -133,22 +126,6 @@ pub fn person(answer: &str, issuer: &str, client_id: &str, nonce: &str, now_seco
         .or_else(|| email.clone())
         .unwrap_or_else(|| sub.to_string());
     Ok(Person { sub: sub.to_string(), name: name.chars().take(200).collect(), email })
-}
-
-/// `application/x-www-form-urlencoded`, the encoding of a query and of a token request.
-pub fn form(pairs: &[(&str, &str)]) -> String {
-    pairs.iter().map(|(k, v)| format!("{}={}", encode(k), encode(v))).collect::<Vec<_>>().join("&")
-}
-
-fn encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => out.push(b as char),
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

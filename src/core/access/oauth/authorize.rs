@@ -9,7 +9,7 @@ use super::resource::Resource;
 use crate::core::caller::Scope;
 
 /// A request fit to show the person: every part checked, the redirect URI one the client registered.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AuthorizeRequest {
     pub client_id: String,
     pub redirect_uri: String,
@@ -106,7 +106,8 @@ pub fn check(form: &Form, client: &Client, issuer: &str) -> Result<AuthorizeRequ
 
 /// The scopes of a space-separated `scope`, in the runtime's order; none named means all four.
 pub fn scopes(text: Option<&str>) -> Result<Vec<Scope>, OAuthError> {
-    let names: Vec<&str> = text.unwrap_or("").split(' ').filter(|n| !n.is_empty()).collect();
+    // Refresh tokens come with every grant, so a client's `offline_access` asks nothing more.
+    let names: Vec<&str> = text.unwrap_or("").split(' ').filter(|n| !n.is_empty() && *n != "offline_access").collect();
     if names.is_empty() {
         return Ok(Scope::ALL.to_vec());
     }
