@@ -2,6 +2,7 @@
 //! and path, so that the two doors cannot drift apart. No platform types here.
 
 pub mod openapi;
+pub mod sign_in_pages;
 
 use serde_json::{json, Map, Value};
 
@@ -16,11 +17,13 @@ pub struct Reply {
     pub content_type: &'static str,
     pub body: String,
     pub allow: Option<String>,
+    /// The scope a refused caller lacks, which the shell's challenge names.
+    pub scope: Option<String>,
 }
 
 impl Reply {
     pub fn json(status: u16, value: &Value) -> Self {
-        Reply { status, content_type: "application/json", body: value.to_string(), allow: None }
+        Reply { status, content_type: "application/json", body: value.to_string(), allow: None, scope: None }
     }
 
     pub fn problem(problem: &Problem) -> Self {
@@ -29,6 +32,7 @@ impl Reply {
             content_type: "application/problem+json",
             body: problem.document().to_string(),
             allow: None,
+            scope: problem.scope.clone(),
         }
     }
 }
@@ -77,7 +81,7 @@ fn not_allowed(allow: &str) -> Reply {
 }
 
 fn openapi_document() -> Reply {
-    Reply { status: 200, content_type: "application/json", body: openapi::body().to_string(), allow: None }
+    Reply { status: 200, content_type: "application/json", body: openapi::body().to_string(), allow: None, scope: None }
 }
 
 fn guide_list() -> Reply {
@@ -146,6 +150,7 @@ async fn run_route(
             content_type: "text/markdown; charset=utf-8",
             body: g.text.to_string(),
             allow: None,
+            scope: None,
         });
     }
     let output = tools::call(ctx, tool, Value::Object(args)).await?;

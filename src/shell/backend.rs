@@ -95,6 +95,12 @@ impl Objects<'_> {
 }
 
 impl Backend for Objects<'_> {
+    fn roles(&self, command: crate::core::access::store::RoleCommand) -> LocalBoxFuture<'_, Result<Value, Problem>> {
+        Box::pin(async move {
+            do_rpc::call(&stub(self.env, ACCESS, super::access::NAME)?, do_rpc::ACCESS_ROLES, &command).await
+        })
+    }
+
     fn keys(&self, command: crate::core::access::key::KeyCommand) -> LocalBoxFuture<'_, Result<Value, Problem>> {
         Box::pin(async move {
             let revoked = match &command {

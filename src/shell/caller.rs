@@ -1,5 +1,6 @@
 //! Who a request acts as, resolved once per request: the local developer on loopback with no
-//! credential, else the API key, or the operator's `ADMIN_TOKEN`, that `Authorization` carries.
+//! credential, else the API key, the person's access token, or the operator's `ADMIN_TOKEN`,
+//! that `Authorization` carries.
 //! A request that carries `Authorization` is checked as such wherever it arrives, so that a
 //! developer can try a read-only key on their own machine.
 
@@ -12,6 +13,11 @@ use super::access::NAME;
 use super::do_rpc;
 use super::env::{self, Settings, ACCESS};
 use crate::core::access::key::{self, digest, same_digest, KeyCommand, KeyRecord};
+use crate::core::access::oauth::metadata;
+use crate::core::access::oauth::resource::{token_serves, Resource};
+use crate::core::access::oauth::secret;
+use crate::core::access::store::{SignInCommand, Verified};
+use crate::core::caller::Scope;
 use crate::core::{Caller, Problem, Reason};
 
 /// How long an isolate trusts a key it verified before asking again: the longest a revoked key
@@ -49,7 +55,60 @@ pub async fn resolve(
     if key::well_formed(credential) {
         return by_key(env, &digest(credential)).await;
     }
+    if credential.starts_with(secret::ACCESS_PREFIX) && settings.public_url.is_some() {
+        return by_token(env, credential, url.path()).await;
+    }
     Err(not_known())
+}
+
+/// A person's access token: found by its digest with the person's role now, so a role taken
+/// away takes effect on the next request; refused where it was not granted for.
+async fn by_token(env: &Env, token: &str, path: &str) -> Result<Caller, Problem> {
+    let command = SignInCommand::Verify { digest: secret::digest(token), now: env::instant() };
+    let verified: Option<Verified> = do_rpc::call(&access(env)?, do_rpc::ACCESS_SIGN_IN, &command).await?;
+    let Some(verified) = verified else {
+        return Err(not_known());
+    };
+    // The HTTP API is the same operations as /mcp, in the same org: a token for /mcp serves both.
+    let serves = match path.strip_prefix("/v1/") {
+        Some(_) => verified.resource == Resource::Mcp,
+        None => token_serves(&verified.resource, path),
+    };
+    if !serves {
+        return Err(refused(&format!(
+            "This token was granted for {}, and does not serve {path}. Sign in again for this endpoint.",
+            verified.resource.path()
+        )));
+    }
+    Ok(verified.caller())
+}
+
+fn access(env: &Env) -> Result<worker::Stub, Problem> {
+    env.durable_object(ACCESS).and_then(|ns| ns.get_by_name(NAME)).map_err(|e| {
+        worker::console_error!("binding {ACCESS}: {e}");
+        Problem::unavailable("The key store is not reachable just now; try again.")
+    })
+}
+
+/// The `WWW-Authenticate` challenge of a refusal: with sign-in on, it points a client at the
+/// endpoint's protected resource metadata, and names every scope an operation lacks.
+pub fn challenge(
+    settings: &Settings,
+    path: &str,
+    status: u16,
+    scope: Option<&str>,
+    credential_sent: bool,
+    detail: &str,
+) -> Option<String> {
+    let Some(public) = settings.public_url.as_deref() else {
+        return (status == 401).then(|| "Bearer realm=\"playbook-runtime\"".to_string());
+    };
+    let resource = Resource::from_path(path).unwrap_or(Resource::Mcp);
+    match (status, scope.and_then(Scope::parse)) {
+        (401, _) => Some(metadata::unauthorized(public, &resource, &Scope::ALL, credential_sent.then_some(detail))),
+        (403, Some(needed)) => Some(metadata::insufficient_scope(public, &resource, &[needed], detail)),
+        _ => None,
+    }
 }
 
 /// Forgets a revoked key in this isolate at once.
@@ -65,10 +124,7 @@ async fn by_key(env: &Env, digest: &str) -> Result<Caller, Problem> {
     if let Some(caller) = fresh {
         return Ok(caller);
     }
-    let stub = env.durable_object(ACCESS).and_then(|ns| ns.get_by_name(NAME)).map_err(|e| {
-        worker::console_error!("binding {ACCESS}: {e}");
-        Problem::unavailable("The key store is not reachable just now; try again.")
-    })?;
+    let stub = access(env)?;
     let now = env::now();
     let command = KeyCommand::Verify { digest: digest.to_string(), now: now.clone() };
     let record: Option<KeyRecord> = do_rpc::call(&stub, do_rpc::ACCESS_KEYS, &command).await?;

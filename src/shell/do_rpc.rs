@@ -22,6 +22,8 @@ pub const RUN_GET: &str = "/get";
 pub const RUN_CHILD: &str = "/child";
 pub const RUN_EVENT: &str = "/event";
 pub const ACCESS_KEYS: &str = "/keys";
+pub const ACCESS_SIGN_IN: &str = "/sign-in";
+pub const ACCESS_ROLES: &str = "/roles";
 
 /// Sends `body` to the object's `endpoint` and reads its reply.
 pub async fn call<T: DeserializeOwned>(stub: &Stub, endpoint: &str, body: &impl Serialize) -> Result<T, Problem> {

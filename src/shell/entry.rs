@@ -4,7 +4,7 @@ use worker::{event, Context, Env, Request, Response};
 
 use super::backend::Objects;
 use super::env::Settings;
-use super::{caller, cors, mcp_http};
+use super::{caller, cors, mcp_http, sign_in};
 use crate::api::{self, HttpRequest, Reply};
 use crate::core::Problem;
 use crate::mcp::endpoint::Endpoint;
@@ -37,10 +37,18 @@ async fn route(mut req: Request, env: &Env, settings: &Settings, origin: Option<
     if req.method() == worker::Method::Options {
         return cors::preflight();
     }
+    // Signing in is what a caller does before it has a credential.
+    if sign_in::owns(url.path()) {
+        return sign_in::route(req, env, settings, &url).await;
+    }
     let authorization = req.headers().get("authorization").ok().flatten();
     let caller = match caller::resolve(env, settings, &url, authorization.as_deref()).await {
         Ok(c) => c,
-        Err(p) => return send(Reply::problem(&p)),
+        Err(p) => {
+            let challenge =
+                caller::challenge(settings, url.path(), p.status(), None, authorization.is_some(), &p.detail);
+            return challenged(Reply::problem(&p), challenge);
+        }
     };
     let path = url.path().to_string();
     if let Some(endpoint) = Endpoint::from_path(&path) {
@@ -74,7 +82,8 @@ async fn route(mut req: Request, env: &Env, settings: &Settings, origin: Option<
                 },
             )
             .await;
-            send(reply)
+            let challenge = caller::challenge(settings, &path, reply.status, reply.scope.as_deref(), true, "");
+            challenged(reply, challenge)
         }
         _ => send(Reply::problem(&Problem::not_found(format!(
             "Nothing is at {path}. MCP clients connect to /mcp; the HTTP API is under /v1."
@@ -110,6 +119,15 @@ pub async fn read_limited(req: &mut Request, max: usize) -> Result<Vec<u8>, Prob
     Ok(bytes)
 }
 
+/// A refusal with the challenge that tells a client how to authenticate, if it has one.
+fn challenged(reply: Reply, challenge: Option<String>) -> worker::Result<Response> {
+    let mut resp = send(reply)?;
+    if let Some(challenge) = challenge {
+        resp.headers_mut().set("www-authenticate", &challenge)?;
+    }
+    Ok(resp)
+}
+
 pub fn send(reply: Reply) -> worker::Result<Response> {
     let mut resp = Response::ok(reply.body)?.with_status(reply.status);
     let headers = resp.headers_mut();
@@ -117,8 +135,6 @@ pub fn send(reply: Reply) -> worker::Result<Response> {
     if let Some(allow) = reply.allow {
         headers.set("allow", &allow)?;
     }
-    if reply.status == 401 {
-        headers.set("www-authenticate", "Bearer realm=\"playbook-runtime\"")?;
-    }
+
     Ok(resp)
 }

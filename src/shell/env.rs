@@ -18,8 +18,18 @@ pub struct Settings {
     pub admin_token: Option<String>,
     /// Where the runtime is reached from outside; set, people sign in and local mode is off.
     pub public_url: Option<String>,
+    /// The team's OpenID provider, at which people sign in.
+    pub oidc: Option<Oidc>,
+    /// `org=email` pairs: who becomes an org's first owner on signing in, while it has none.
+    pub owners: Vec<(String, String)>,
     pub max_body_bytes: usize,
     pub allowed_origins: Vec<String>,
+}
+
+pub struct Oidc {
+    pub issuer: String,
+    pub client_id: String,
+    pub client_secret: String,
 }
 
 impl Settings {
@@ -33,6 +43,20 @@ impl Settings {
             // A token too short to resist guessing is no token: the runtime ignores it.
             admin_token: secret("ADMIN_TOKEN").filter(|t| t.trim().len() >= 32),
             public_url: Some(var("PUBLIC_URL").trim().trim_end_matches('/').to_string()).filter(|u| !u.is_empty()),
+            oidc: match (var("OIDC_ISSUER"), var("OIDC_CLIENT_ID"), secret("OIDC_CLIENT_SECRET")) {
+                (issuer, id, Some(secret)) if !issuer.trim().is_empty() && !id.trim().is_empty() => Some(Oidc {
+                    issuer: issuer.trim().trim_end_matches('/').to_string(),
+                    client_id: id.trim().to_string(),
+                    client_secret: secret.trim().to_string(),
+                }),
+                _ => None,
+            },
+            owners: var("OWNERS")
+                .split(',')
+                .filter_map(|pair| pair.split_once('='))
+                .map(|(org, email)| (org.trim().to_string(), email.trim().to_string()))
+                .filter(|(org, email)| !org.is_empty() && email.contains('@'))
+                .collect(),
             max_body_bytes: var("MAX_BODY_BYTES").trim().parse().unwrap_or(1_048_576),
             allowed_origins: var("ALLOWED_ORIGINS")
                 .split(',')

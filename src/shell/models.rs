@@ -4,8 +4,9 @@
 
 use std::time::Duration;
 
-use futures::future::{select, Either};
-use worker::{AbortController, Delay, Env, Fetch, Headers, Method, Request, RequestInit};
+use worker::{Env, Method};
+
+use super::outbound::Outgoing;
 
 use crate::core::model::wire::Outbound;
 use crate::core::model::ModelSettings;
@@ -21,40 +22,21 @@ pub fn settings(env: &Env) -> ModelSettings {
     settings
 }
 
-/// Why a request got no answer.
-pub enum Unanswered {
-    /// No answer within the deadline.
-    Timeout,
-    /// The provider could not be reached; the words are the platform's.
-    Unreachable(String),
-}
+pub use super::outbound::Unanswered;
 
-/// Sends one request and reads its status and body, or gives up at the deadline.
+/// The most of a provider's answer that is read.
+const ANSWER_MAX: usize = 16 * 1024 * 1024;
+
+/// Sends one request to a provider and reads its status and body, or gives up at the deadline.
 pub async fn send(out: &Outbound, timeout_seconds: u64) -> Result<(u16, String), Unanswered> {
-    let headers = Headers::new();
-    for (name, value) in &out.headers {
-        headers.set(name, value).map_err(|e| Unanswered::Unreachable(e.to_string()))?;
-    }
-    let mut init = RequestInit::new();
-    init.with_method(if out.method == "GET" { Method::Get } else { Method::Post }).with_headers(headers);
-    if let Some(body) = &out.body {
-        init.with_body(Some(body.to_string().into()));
-    }
-    let request = Request::new_with_init(&out.url, &init).map_err(|e| Unanswered::Unreachable(e.to_string()))?;
-    let controller = AbortController::default();
-    let signal = controller.signal();
-    let exchange = Box::pin(async move {
-        let mut resp = Fetch::Request(request).send_with_signal(&signal).await?;
-        let text = resp.text().await?;
-        Ok::<_, worker::Error>((resp.status_code(), text))
-    });
-    let deadline = Delay::from(Duration::from_secs(timeout_seconds));
-    match select(exchange, deadline).await {
-        Either::Left((Ok(answer), _)) => Ok(answer),
-        Either::Left((Err(e), _)) => Err(Unanswered::Unreachable(e.to_string())),
-        Either::Right(((), _)) => {
-            controller.abort();
-            Err(Unanswered::Timeout)
-        }
-    }
+    let headers: Vec<(&str, String)> = out.headers.iter().map(|(n, v)| (*n, v.clone())).collect();
+    super::outbound::send(Outgoing {
+        method: if out.method == "GET" { Method::Get } else { Method::Post },
+        url: &out.url,
+        headers: &headers,
+        body: out.body.as_ref().map(|b| b.to_string()),
+        timeout: Duration::from_secs(timeout_seconds),
+        max_bytes: ANSWER_MAX,
+    })
+    .await
 }

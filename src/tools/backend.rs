@@ -105,6 +105,8 @@ pub trait Backend {
     /// Makes, lists or revokes an org's API keys, in the runtime's key store; answers what the
     /// command answers.
     fn keys(&self, command: crate::core::access::key::KeyCommand) -> LocalBoxFuture<'_, Result<Value, Problem>>;
+    /// Lists or changes who holds which role in an org; answers what the command answers.
+    fn roles(&self, command: crate::core::access::store::RoleCommand) -> LocalBoxFuture<'_, Result<Value, Problem>>;
     /// The kept lists of the model providers named, each read again where it is due.
     fn model_lists(
         &self,
@@ -116,6 +118,19 @@ impl Ctx<'_> {
     /// The caller, as the records it makes name it.
     pub fn by(&self) -> crate::core::actor::Actor {
         crate::core::actor::Actor::of(self.caller)
+    }
+
+    /// The caller, as a change of roles names it: the operator and the local developer are
+    /// above roles, a person acts by the role they hold.
+    pub fn assigner(&self) -> crate::core::access::store::Assigner {
+        use crate::core::caller::Principal;
+        let above_roles = matches!(self.caller.principal, Principal::Operator | Principal::LocalDeveloper { .. });
+        crate::core::access::store::Assigner { id: self.caller.id.clone(), above_roles }
+    }
+
+    /// The time of the request, for pure code that computes with it.
+    pub fn instant(&self) -> chrono::DateTime<chrono::Utc> {
+        chrono::DateTime::parse_from_rfc3339(&self.now).map(|t| t.to_utc()).unwrap_or_default()
     }
 }
 

@@ -4,6 +4,7 @@
 mod access;
 mod answer_interaction;
 mod args;
+mod assign_role;
 mod backend;
 mod cancel_run;
 mod create_definition;
@@ -22,6 +23,7 @@ mod list_keys;
 mod list_models;
 mod list_playbook_events;
 mod list_playbooks;
+mod list_role_assignments;
 mod list_runs;
 mod pause_definition;
 mod playbook_summary;
@@ -38,6 +40,7 @@ mod run_definition;
 pub mod run_start;
 mod run_words;
 mod send_run_event;
+mod unassign_role;
 mod update_definition;
 mod update_playbook;
 
@@ -148,7 +151,7 @@ pub struct Tool {
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> &'static [Tool] {
-    static TOOLS: [Tool; 29] = [
+    static TOOLS: [Tool; 32] = [
         create_playbook::TOOL,
         list_playbooks::TOOL,
         get_playbook::TOOL,
@@ -178,6 +181,9 @@ pub fn all() -> &'static [Tool] {
         create_key::TOOL,
         list_keys::TOOL,
         revoke_key::TOOL,
+        list_role_assignments::TOOL,
+        assign_role::TOOL,
+        unassign_role::TOOL,
     ];
     &TOOLS
 }

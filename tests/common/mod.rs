@@ -114,6 +114,13 @@ impl Backend for Memory {
         kept_elsewhere("keys")
     }
 
+    fn roles(
+        &self,
+        _command: playbook_runtime::core::access::store::RoleCommand,
+    ) -> LocalBoxFuture<'_, Result<serde_json::Value, Problem>> {
+        kept_elsewhere("roles")
+    }
+
     fn model_lists(
         &self,
         _providers: Vec<String>,

@@ -3,6 +3,7 @@
 use serde_json::{json, Value};
 
 use super::components::{by, text, time};
+use crate::core::access::role::Role;
 use crate::core::caller::Scope;
 
 pub(super) fn key() -> Value {
@@ -46,5 +47,38 @@ pub(super) fn revoked_key() -> Value {
         "type": "object",
         "properties": { "key": { "$ref": "#/components/schemas/Key" } },
         "required": ["key"]
+    })
+}
+
+pub(super) fn role_assignment() -> Value {
+    json!({
+        "type": "object",
+        "description": "One person's role in one org.",
+        "properties": {
+            "org": text("The org."),
+            "person": text("The person's id, person:<their id at the identity provider>."),
+            "name": text("Their name, as their identity provider last gave it."),
+            "email": text("Their verified address, if their identity provider gave one."),
+            "role": { "type": "string", "enum": Role::ALL.map(Role::as_str) },
+            "assigned_at": time("When the role was given."),
+            "assigned_by": text("The caller id of whoever gave it: a person:…, local or operator.")
+        },
+        "required": ["org", "person", "name", "role", "assigned_at", "assigned_by"]
+    })
+}
+
+pub(super) fn role_assignment_list() -> Value {
+    json!({
+        "type": "object",
+        "properties": { "assignments": { "type": "array", "items": { "$ref": "#/components/schemas/RoleAssignment" } } },
+        "required": ["assignments"]
+    })
+}
+
+pub(super) fn role_assignment_change() -> Value {
+    json!({
+        "type": "object",
+        "properties": { "assignment": { "$ref": "#/components/schemas/RoleAssignment" } },
+        "required": ["assignment"]
     })
 }

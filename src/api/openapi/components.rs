@@ -99,6 +99,9 @@ pub fn schemas() -> Map<String, Value> {
     put("MadeKey", super::access::made_key());
     put("KeyList", super::access::key_list());
     put("RevokedKey", super::access::revoked_key());
+    put("RoleAssignment", super::access::role_assignment());
+    put("RoleAssignmentList", super::access::role_assignment_list());
+    put("RoleAssignmentChange", super::access::role_assignment_change());
     s
 }
 

@@ -60,6 +60,9 @@ pub fn of(name: &str) -> Option<Success> {
         "create_key" => created("The key, with its secret as key, shown this once.", "MadeKey"),
         "list_keys" => ok("The org's live keys, never their secrets.", "KeyList"),
         "revoke_key" => ok("The key as it was, now revoked.", "RevokedKey"),
+        "list_role_assignments" => ok("Who holds which role in the org.", "RoleAssignmentList"),
+        "assign_role" => ok("The person's role as it now stands.", "RoleAssignmentChange"),
+        "unassign_role" => ok("The role as it was, now taken away.", "RoleAssignmentChange"),
         "list_guides" => ok("The guides, each with its name, title and description.", "GuideList"),
         "get_openapi" => Success {
             status: 200,

@@ -5,3 +5,4 @@ pub mod key;
 pub mod oauth;
 pub mod oidc;
 pub mod role;
+pub mod store;

@@ -3,7 +3,8 @@
 use serde_json::{json, Value};
 
 /// The error codes of RFC 6749 §5.2, RFC 7009, RFC 7591 §3.2.2 and RFC 8707 that this server answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Code {
     InvalidRequest,
     InvalidClient,
@@ -38,7 +39,7 @@ impl Code {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct OAuthError {
     pub code: Code,
     pub description: String,

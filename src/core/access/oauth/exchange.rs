@@ -10,7 +10,7 @@
 //! far likelier than theft, and rotation already bounds what a stolen token is worth.
 
 use chrono::{DateTime, TimeDelta, Utc};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::error::{Code, OAuthError};
 use super::grant::{later, AccessToken, Grant, Issued, Parent, Revocation, Stage, Tokens, ACCESS_TTL, REFRESH_TTL};
@@ -25,14 +25,14 @@ const MAX_SIBLINGS: usize = 4;
 const MAX_ACCESS: usize = 8;
 
 /// Random bytes for one token response.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Fresh {
     pub access: secret::Bytes,
     pub refresh: secret::Bytes,
 }
 
 /// An `authorization_code` token request, its client already authenticated.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CodeExchange {
     pub code: String,
     pub client_id: String,
@@ -42,7 +42,7 @@ pub struct CodeExchange {
 }
 
 /// A `refresh_token` token request, its client already authenticated.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RefreshRequest {
     pub refresh_token: String,
     pub client_id: String,
@@ -52,10 +52,10 @@ pub struct RefreshRequest {
 }
 
 /// The token response of RFC 6749 §5.1.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokenResponse {
     pub access_token: String,
-    pub token_type: &'static str,
+    pub token_type: String,
     pub expires_in: i64,
     pub refresh_token: String,
     pub scope: String,
@@ -183,7 +183,7 @@ fn issue(
     let names: Vec<&str> = scopes.iter().map(|s| s.as_str()).collect();
     let answer = TokenResponse {
         access_token: access,
-        token_type: "Bearer",
+        token_type: "Bearer".into(),
         expires_in: ACCESS_TTL.num_seconds(),
         refresh_token: refresh,
         scope: names.join(" "),
@@ -233,7 +233,7 @@ mod tests {
         let saved = d.save.unwrap();
         let answer = d.answer.unwrap();
         assert!(answer.access_token.starts_with("pbat_") && answer.refresh_token.starts_with("pbrt_"));
-        assert_eq!((answer.token_type, answer.expires_in), ("Bearer", 3600));
+        assert_eq!((answer.token_type.as_str(), answer.expires_in), ("Bearer", 3600));
         assert_eq!(answer.scope, "org:read org:write playbook:read playbook:write");
         let json = serde_json::to_value(&answer).unwrap();
         assert_eq!(json["token_type"], "Bearer");

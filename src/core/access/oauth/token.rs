@@ -12,13 +12,14 @@ use super::resource::Resource;
 use super::secret;
 
 /// Who a request says it comes from, and the secret it proves that with, if any.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ClientAuth {
     pub client_id: String,
     pub secret: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "grant_type", rename_all = "snake_case")]
 pub enum TokenRequest {
     Code(CodeExchange),
     Refresh(RefreshRequest),

@@ -1,0 +1,236 @@
+//! What the runtime's Access object is asked to keep for sign-in and roles, as typed commands,
+//! and the pure decisions it applies to the roles it holds.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::oauth::authorize::AuthorizeRequest;
+use super::oauth::client::Client;
+use super::oauth::exchange::Fresh;
+use super::oauth::grant::{Access, Grant};
+use super::oauth::person::Person;
+use super::oauth::token::{ClientAuth, TokenRequest};
+use super::role::{keeps_an_owner, may_change, Role, RoleAssignment};
+use crate::core::Problem;
+
+/// A sign-in at the identity provider in flight: the client's request, and what the runtime
+/// must check when the provider sends the person back.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
+    pub request: AuthorizeRequest,
+    pub client_name: String,
+    /// The runtime's own PKCE verifier and nonce for the provider.
+    pub verifier: String,
+    pub nonce: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// A person signed in, waiting on the consent page: what they may allow, in which orgs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Consent {
+    pub request: AuthorizeRequest,
+    pub client_name: String,
+    pub person: Person,
+    /// The orgs the person holds a role in that the request may act in, with that role.
+    pub orgs: Vec<(String, Role)>,
+    /// The digest of the value the page's form and cookie both carry.
+    pub csrf: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// What a valid access token is, with the role its person holds now in its org.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Verified {
+    pub grant_id: String,
+    pub person: Person,
+    pub org: String,
+    pub scopes: Vec<crate::core::caller::Scope>,
+    pub resource: super::oauth::resource::Resource,
+    pub role: Option<Role>,
+}
+
+impl Verified {
+    pub fn of(access: Access, role: Option<Role>) -> Verified {
+        Verified {
+            grant_id: access.grant_id,
+            person: access.person,
+            org: access.org,
+            scopes: access.scopes,
+            resource: access.resource,
+            role,
+        }
+    }
+
+    pub fn caller(&self) -> crate::core::Caller {
+        Access {
+            grant_id: self.grant_id.clone(),
+            client_id: String::new(),
+            person: self.person.clone(),
+            org: self.org.clone(),
+            scopes: self.scopes.clone(),
+            resource: self.resource.clone(),
+            expires_at: DateTime::<Utc>::MAX_UTC,
+        }
+        .caller(self.role)
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum SignInCommand {
+    /// Keeps a client: one registered, or one read from its metadata document.
+    PutClient {
+        client: Client,
+    },
+    GetClient {
+        client_id: String,
+    },
+    /// Keeps a sign-in in flight by the digest of its `state`.
+    Begin {
+        state: String,
+        pending: Pending,
+    },
+    /// Takes a sign-in in flight, once; none when unknown, used or expired.
+    TakePending {
+        state: String,
+        now: DateTime<Utc>,
+    },
+    /// The orgs a person holds a role in, after making them owner where the operator named
+    /// their verified address (`OWNERS`) and the org has no owner yet.
+    RolesOf {
+        person: Person,
+        owners: Vec<(String, String)>,
+        now: DateTime<Utc>,
+    },
+    PutConsent {
+        id: String,
+        consent: Consent,
+    },
+    /// Takes a consent, once, if its form carried the page's value.
+    TakeConsent {
+        id: String,
+        csrf: String,
+        now: DateTime<Utc>,
+    },
+    SaveGrant {
+        grant: Grant,
+    },
+    /// A token request, decided and kept in one step, so two refreshes meet one after the other.
+    Token {
+        auth: ClientAuth,
+        request: TokenRequest,
+        now: DateTime<Utc>,
+        fresh: Fresh,
+    },
+    Revoke {
+        auth: ClientAuth,
+        token: String,
+        now: DateTime<Utc>,
+    },
+    /// The access token with this digest, with its person's role now.
+    Verify {
+        digest: String,
+        now: DateTime<Utc>,
+    },
+}
+
+/// Who changes a role: the operator and the local developer may change any; a person by the
+/// role they hold in the org.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Assigner {
+    pub id: String,
+    /// Whether the caller is above roles: the operator or the local developer.
+    pub above_roles: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum RoleCommand {
+    List {
+        org: String,
+    },
+    /// Gives `person` the role, or takes their role away when `role` is none.
+    Set {
+        org: String,
+        person: String,
+        role: Option<Role>,
+        by: Assigner,
+        now: DateTime<Utc>,
+    },
+}
+
+/// What a change of one person's role makes of the org's assignments, or why it is refused.
+/// `assignments` are the org's as they stand.
+pub fn change_role(
+    assignments: &[RoleAssignment],
+    org: &str,
+    person: &str,
+    role: Option<Role>,
+    by: &Assigner,
+    now: DateTime<Utc>,
+) -> Result<Option<RoleAssignment>, Problem> {
+    let current = assignments.iter().find(|a| a.person == person);
+    if !by.above_roles {
+        let mine = assignments.iter().find(|a| a.person == by.id).map(|a| a.role);
+        let allowed = mine.is_some_and(|m| may_change(m, current.map(|c| c.role), role));
+        if !allowed {
+            let what = match role {
+                Some(r) => format!("give the role {}", r.as_str()),
+                None => "take a role away".to_string(),
+            };
+            return Err(Problem::forbidden(format!(
+                "Your role in the org {org} does not let you {what} here: owners change every role, admins every role but owner."
+            )));
+        }
+    }
+    keeps_an_owner(assignments, person, role)?;
+    Ok(role.map(|role| RoleAssignment {
+        org: org.to_string(),
+        person: person.to_string(),
+        name: current.map_or_else(|| person.to_string(), |c| c.name.clone()),
+        email: current.and_then(|c| c.email.clone()),
+        role,
+        assigned_at: now,
+        assigned_by: by.id.clone(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    fn at() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 12, 4, 10, 0, 0).unwrap()
+    }
+
+    fn held(person: &str, role: Role) -> RoleAssignment {
+        RoleAssignment {
+            org: "acme".into(),
+            person: person.into(),
+            name: person.into(),
+            email: None,
+            role,
+            assigned_at: at(),
+            assigned_by: "operator".into(),
+        }
+    }
+
+    #[test]
+    fn roles_change_by_the_assigner_role_and_keep_an_owner() {
+        let org = [held("person:ada", Role::Owner), held("person:bob", Role::Admin), held("person:cy", Role::Viewer)];
+        let by = |id: &str| Assigner { id: id.into(), above_roles: false };
+        let operator = Assigner { id: "operator".into(), above_roles: true };
+        let made = change_role(&org, "acme", "person:dee", Some(Role::Editor), &by("person:bob"), at()).unwrap();
+        assert_eq!(made.map(|a| (a.role, a.assigned_by)), Some((Role::Editor, "person:bob".to_string())));
+        assert!(
+            change_role(&org, "acme", "person:ada", None, &by("person:bob"), at()).is_err(),
+            "an admin keeps owners"
+        );
+        assert!(change_role(&org, "acme", "person:dee", Some(Role::Viewer), &by("person:cy"), at()).is_err());
+        assert!(change_role(&org, "acme", "person:dee", Some(Role::Viewer), &by("person:zed"), at()).is_err());
+        let last = change_role(&org, "acme", "person:ada", None, &operator, at()).unwrap_err();
+        assert_eq!(last.status(), 409, "the last owner stays");
+        assert_eq!(change_role(&org, "acme", "person:cy", None, &operator, at()).unwrap(), None);
+    }
+}

@@ -1,0 +1,104 @@
+//! The Access Durable Object: one for the runtime, keeping every org's API keys by digest, the
+//! clients, sign-ins and grants of its authorization server, and who holds which role in each
+//! org. A key or token names no org, so the one object that can find any by its digest is the
+//! runtime's own. It is strongly consistent and does one thing at a time, so two refreshes of
+//! one grant meet one after the other rather than racing.
+
+mod keys;
+mod roles;
+mod signin;
+
+use serde::Deserialize;
+use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
+
+use super::do_rpc;
+use super::playbook::storage;
+use crate::core::access::key::KeyCommand;
+use crate::core::access::store::{RoleCommand, SignInCommand};
+use crate::core::Problem;
+
+/// The name of the one object.
+pub const NAME: &str = "access";
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS keys (
+  digest TEXT PRIMARY KEY, id TEXT NOT NULL UNIQUE, org TEXT NOT NULL, name TEXT NOT NULL,
+  record TEXT NOT NULL, revoked_at TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS keys_live_name ON keys (org, name) WHERE revoked_at IS NULL;
+CREATE INDEX IF NOT EXISTS keys_org ON keys (org, revoked_at);
+CREATE TABLE IF NOT EXISTS clients (client_id TEXT PRIMARY KEY, record TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS pending (digest TEXT PRIMARY KEY, record TEXT NOT NULL, expires_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS consents (id TEXT PRIMARY KEY, record TEXT NOT NULL, expires_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS grants (id TEXT PRIMARY KEY, record TEXT NOT NULL, useless_after TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS grant_digests (digest TEXT PRIMARY KEY, grant_id TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS grant_digests_grant ON grant_digests (grant_id);
+CREATE TABLE IF NOT EXISTS roles (
+  org TEXT NOT NULL, person TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (org, person)
+);
+";
+
+#[durable_object]
+pub struct AccessObject {
+    sql: SqlStorage,
+}
+
+#[derive(Deserialize)]
+struct Row {
+    record: String,
+}
+
+impl AccessObject {
+    /// The records one query answers, each read from its JSON; one that cannot be read is skipped.
+    fn records<T: serde::de::DeserializeOwned>(&self, query: &str, args: &[&str]) -> Result<Vec<T>, Problem> {
+        let rows: Vec<Row> = self
+            .sql
+            .exec(query, args.iter().map(|a| a.to_string().into()).collect::<Vec<_>>())
+            .and_then(|c| c.to_array())
+            .map_err(storage)?;
+        Ok(rows.iter().filter_map(|r| serde_json::from_str(&r.record).ok()).collect())
+    }
+
+    fn record<T: serde::de::DeserializeOwned>(&self, query: &str, args: &[&str]) -> Result<Option<T>, Problem> {
+        Ok(self.records(query, args)?.into_iter().next())
+    }
+
+    fn run(&self, query: &str, args: Vec<worker::SqlStorageValue>) -> Result<(), Problem> {
+        self.sql.exec(query, args).map(|_| ()).map_err(storage)
+    }
+}
+
+/// A record as it is kept: its JSON.
+fn encode<T: serde::Serialize>(record: &T) -> Result<String, Problem> {
+    serde_json::to_string(record).map_err(|e| Problem::internal(format!("a record could not be written: {e}")))
+}
+
+impl DurableObject for AccessObject {
+    fn new(state: State, _env: Env) -> Self {
+        let sql = state.storage().sql();
+        if let Err(e) = sql.exec(SCHEMA, None) {
+            worker::console_error!("access schema: {e}");
+        }
+        AccessObject { sql }
+    }
+
+    async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
+        let path = req.path();
+        let result = match path.as_str() {
+            do_rpc::ACCESS_KEYS => match do_rpc::read_body::<KeyCommand>(&mut req).await {
+                Ok(command) => self.keys(command),
+                Err(p) => Err(p),
+            },
+            do_rpc::ACCESS_SIGN_IN => match do_rpc::read_body::<SignInCommand>(&mut req).await {
+                Ok(command) => self.sign_in(command),
+                Err(p) => Err(p),
+            },
+            do_rpc::ACCESS_ROLES => match do_rpc::read_body::<RoleCommand>(&mut req).await {
+                Ok(command) => self.roles(command),
+                Err(p) => Err(p),
+            },
+            other => Err(Problem::internal(format!("the access object has no endpoint {other}"))),
+        };
+        do_rpc::reply(result)
+    }
+}

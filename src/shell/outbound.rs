@@ -1,0 +1,61 @@
+//! One outbound request through the Worker's fetch, with a deadline and a bound on what is read.
+
+use std::time::Duration;
+
+use futures::future::{select, Either};
+use worker::{AbortController, Delay, Fetch, Headers, Method, Request, RequestInit};
+
+/// Why a request got no answer.
+pub enum Unanswered {
+    /// No answer within the deadline.
+    Timeout,
+    /// It could not be reached, or its answer was over the bound; the words say which.
+    Unreachable(String),
+}
+
+pub struct Outgoing<'a> {
+    pub method: Method,
+    pub url: &'a str,
+    pub headers: &'a [(&'a str, String)],
+    pub body: Option<String>,
+    pub timeout: Duration,
+    /// The most of an answer's body that is read; a longer one is refused.
+    pub max_bytes: usize,
+}
+
+/// Sends one request and reads its status and body, or gives up at the deadline.
+pub async fn send(out: Outgoing<'_>) -> Result<(u16, String), Unanswered> {
+    let unreachable = |e: worker::Error| Unanswered::Unreachable(e.to_string());
+    let headers = Headers::new();
+    for (name, value) in out.headers {
+        headers.set(name, value).map_err(unreachable)?;
+    }
+    let mut init = RequestInit::new();
+    init.with_method(out.method).with_headers(headers);
+    if let Some(body) = out.body {
+        init.with_body(Some(body.into()));
+    }
+    let request = Request::new_with_init(out.url, &init).map_err(unreachable)?;
+    let controller = AbortController::default();
+    let signal = controller.signal();
+    let max = out.max_bytes;
+    let exchange = Box::pin(async move {
+        let mut resp = Fetch::Request(request).send_with_signal(&signal).await.map_err(unreachable)?;
+        let declared = resp.headers().get("content-length").ok().flatten().and_then(|v| v.parse::<usize>().ok());
+        if declared.is_some_and(|n| n > max) {
+            return Err(Unanswered::Unreachable(format!("its answer is over {max} bytes")));
+        }
+        let bytes = resp.bytes().await.map_err(unreachable)?;
+        if bytes.len() > max {
+            return Err(Unanswered::Unreachable(format!("its answer is over {max} bytes")));
+        }
+        Ok((resp.status_code(), String::from_utf8_lossy(&bytes).into_owned()))
+    });
+    match select(exchange, Box::pin(Delay::from(out.timeout))).await {
+        Either::Left((answer, _)) => answer,
+        Either::Right(((), _)) => {
+            controller.abort();
+            Err(Unanswered::Timeout)
+        }
+    }
+}

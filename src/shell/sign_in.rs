@@ -1,0 +1,555 @@
+//! The runtime as its own OAuth 2.1 authorization server, on when `PUBLIC_URL` is set: the
+//! metadata documents, client registration, the authorization endpoint that signs the person in
+//! at the team's OpenID provider, the consent page, and the token and revocation endpoints.
+//! Every decision is core's (`core::access::oauth`); this module carries requests to it and
+//! keeps what it decides in the Access object.
+
+use std::cell::RefCell;
+use std::time::Duration;
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use chrono::{DateTime, TimeDelta, Utc};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use worker::{Env, Method, Request, Response, Url};
+
+use super::access::NAME;
+use super::do_rpc;
+use super::entry::read_limited;
+use super::env::{self, Settings, ACCESS};
+use super::outbound::{self, Outgoing, Unanswered};
+use crate::api::sign_in_pages::{self, ConsentView, PAGE_HEADERS};
+use crate::core::access::oauth::authorize::{self, AuthorizeError};
+use crate::core::access::oauth::cimd;
+use crate::core::access::oauth::client::{self, Client};
+use crate::core::access::oauth::error::{Code, OAuthError};
+use crate::core::access::oauth::exchange::{Fresh, TokenResponse};
+use crate::core::access::oauth::form::Form;
+use crate::core::access::oauth::grant::Grant;
+use crate::core::access::oauth::metadata::{self, AUTHORIZE_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH};
+use crate::core::access::oauth::{pkce, secret, token};
+use crate::core::access::oidc::{self, Provider};
+use crate::core::access::store::{Consent, Pending, SignInCommand};
+use crate::core::Problem;
+
+pub const CALLBACK_PATH: &str = "/oauth/callback";
+pub const CONSENT_PATH: &str = "/oauth/consent";
+/// How long a person has to sign in at the provider, and then to consent.
+const STEP_TTL: TimeDelta = TimeDelta::minutes(10);
+const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
+const CLIENT_DOCUMENT_TIMEOUT: Duration = Duration::from_secs(5);
+/// The provider's discovery document is read again after this long.
+const DISCOVERY_FRESH_MS: f64 = 600_000.0;
+const REGISTRATION_MAX_BYTES: usize = 16 * 1024;
+
+thread_local! {
+    static DISCOVERED: RefCell<Option<(Provider, f64)>> = const { RefCell::new(None) };
+}
+
+/// Whether a path is one of sign-in's.
+pub fn owns(path: &str) -> bool {
+    path.starts_with("/.well-known/oauth-") || path.starts_with("/oauth/")
+}
+
+pub async fn route(mut req: Request, env: &Env, settings: &Settings, url: &Url) -> worker::Result<Response> {
+    let Some(public) = settings.public_url.as_deref() else {
+        return problem(&Problem::not_found(
+            "Sign-in is off on this runtime: its operator turns it on with PUBLIC_URL and an OpenID provider (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET). Connect with an API key meanwhile.",
+        ));
+    };
+    let path = url.path();
+    let method = req.method();
+    if path.starts_with(metadata::RESOURCE_WELL_KNOWN) && method == Method::Get {
+        return match metadata::resource_of_well_known(path) {
+            Some(resource) => json(200, &metadata::protected_resource(public, &resource)),
+            None => problem(&Problem::not_found(format!("{path} is not the metadata of an endpoint of this runtime."))),
+        };
+    }
+    if path == metadata::SERVER_WELL_KNOWN && method == Method::Get {
+        return json(200, &metadata::authorization_server(public));
+    }
+    let sign_in = SignIn { env, settings, public };
+    match (path, method) {
+        (AUTHORIZE_PATH, Method::Get) => sign_in.authorize(url).await,
+        (CALLBACK_PATH, Method::Get) => sign_in.callback(url).await,
+        (CONSENT_PATH, Method::Post) => sign_in.consent(&mut req, url).await,
+        (TOKEN_PATH, Method::Post) => sign_in.token(&mut req).await,
+        (REVOKE_PATH, Method::Post) => sign_in.revoke(&mut req).await,
+        (REGISTER_PATH, Method::Post) => sign_in.register(&mut req).await,
+        _ => problem(&Problem::not_found(format!(
+            "Nothing is at {} {path}. The authorization server's metadata, at {}, names its endpoints.",
+            req.method().to_string(),
+            metadata::SERVER_WELL_KNOWN
+        ))),
+    }
+}
+
+struct SignIn<'a> {
+    env: &'a Env,
+    settings: &'a Settings,
+    public: &'a str,
+}
+
+impl SignIn<'_> {
+    async fn authorize(&self, url: &Url) -> worker::Result<Response> {
+        let form = match Form::parse(url.query().unwrap_or_default()) {
+            Ok(f) => f,
+            Err(e) => return stop(400, "This sign-in cannot start", &e.description),
+        };
+        let client_id = match authorize::client_id(&form) {
+            Ok(id) => id.to_string(),
+            Err(e) => return refused(e),
+        };
+        let client = match self.client(&client_id).await {
+            Ok(c) => c,
+            Err(why) => return stop(400, "This app cannot sign you in", &why),
+        };
+        let request = match authorize::check(&form, &client, self.public) {
+            Ok(r) => r,
+            Err(e) => return refused(e),
+        };
+        let Some(oidc) = self.settings.oidc.as_ref() else {
+            return stop(503, "Sign-in is not set up", "This runtime's operator has not named an identity provider (OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET), so nobody can sign in yet.");
+        };
+        let provider = match self.provider().await {
+            Ok(p) => p,
+            Err(why) => return stop(503, "The identity provider cannot be reached", &why),
+        };
+        let (state, verifier, nonce) = match (fresh_text(), fresh_text(), fresh_text()) {
+            (Ok(s), Ok(v), Ok(n)) => (s, v, n),
+            _ => return stop(503, "Sign-in cannot start just now", "No randomness was available; try again."),
+        };
+        let pending = Pending {
+            request,
+            client_name: client.client_name.clone(),
+            verifier: verifier.clone(),
+            nonce: nonce.clone(),
+            expires_at: now() + STEP_TTL,
+        };
+        if let Err(p) = self.call::<Value>(&SignInCommand::Begin { state: state.clone(), pending }).await {
+            return stop(503, "Sign-in cannot start just now", &p.detail);
+        }
+        let callback = format!("{}{CALLBACK_PATH}", self.public);
+        let to = oidc::authorization_url(
+            &provider,
+            &oidc::Request {
+                client_id: &oidc.client_id,
+                redirect_uri: &callback,
+                state: &state,
+                nonce: &nonce,
+                challenge: &pkce::challenge_of(&verifier),
+            },
+        );
+        redirect(&to)
+    }
+
+    async fn callback(&self, url: &Url) -> worker::Result<Response> {
+        let form = Form::parse(url.query().unwrap_or_default()).unwrap_or_default();
+        let state = form.one("state").ok().flatten().unwrap_or_default().to_string();
+        let taken: Result<Option<Pending>, Problem> =
+            self.call(&SignInCommand::TakePending { state, now: now() }).await;
+        let Ok(Some(pending)) = taken else {
+            return stop(
+                400,
+                "This sign-in has ended",
+                "It took too long or was used already. Start again from your app.",
+            );
+        };
+        let back = |code: Code, why: &str| {
+            let error = OAuthError::new(code, why);
+            redirect(&authorize::error_url(
+                &pending.request.redirect_uri,
+                &error,
+                pending.request.state.as_deref(),
+                self.public,
+            ))
+        };
+        if form.one("error").ok().flatten().is_some() {
+            return back(Code::AccessDenied, "The identity provider did not sign the person in.");
+        }
+        let Some(code) = form.one("code").ok().flatten() else {
+            return back(Code::InvalidRequest, "The identity provider sent no code.");
+        };
+        let person = match self.person(code, &pending).await {
+            Ok(p) => p,
+            Err(why) => {
+                worker::console_warn!("sign-in: the identity provider's answer was refused: {why}");
+                return stop(502, "Your sign-in could not be read", &format!("The identity provider's answer could not be used: {why}. Try again, or tell this runtime's operator."));
+            }
+        };
+        let roles: Result<Vec<(String, crate::core::access::role::Role)>, Problem> = self
+            .call(&SignInCommand::RolesOf { person: person.clone(), owners: self.settings.owners.clone(), now: now() })
+            .await;
+        let mut orgs = match roles {
+            Ok(r) => r,
+            Err(p) => return stop(503, "Sign-in cannot go on just now", &p.detail),
+        };
+        if let Some(org) = pending.request.resource.org() {
+            orgs.retain(|(o, _)| o == org);
+        }
+        if orgs.is_empty() {
+            return page(403, sign_in_pages::no_role(&person.name, &person.id()), None);
+        }
+        let (Ok(csrf), Ok(id)) = (fresh_text(), fresh_text()) else {
+            return stop(503, "Sign-in cannot go on just now", "No randomness was available; try again.");
+        };
+        let consent = Consent {
+            request: pending.request.clone(),
+            client_name: pending.client_name.clone(),
+            person: person.clone(),
+            orgs: orgs.clone(),
+            csrf: secret::digest(&csrf),
+            expires_at: now() + STEP_TTL,
+        };
+        if let Err(p) = self.call::<Value>(&SignInCommand::PutConsent { id: id.clone(), consent }).await {
+            return stop(503, "Sign-in cannot go on just now", &p.detail);
+        }
+        let host = worker::Url::parse(&pending.request.redirect_uri)
+            .ok()
+            .map(|u| {
+                u.host_str()
+                    .map(|h| format!("{h}{}", u.port().map(|p| format!(":{p}")).unwrap_or_default()))
+                    .unwrap_or_else(|| u.scheme().to_string())
+            })
+            .unwrap_or_default();
+        let html = sign_in_pages::consent(&ConsentView {
+            client_name: &pending.client_name,
+            redirect_host: &host,
+            endpoint: &pending.request.resource.path(),
+            person: &person.name,
+            scopes: &pending.request.scopes,
+            orgs: &orgs,
+            consent_id: &id,
+            csrf: &csrf,
+        });
+        page(200, html, Some(self.cookie(&csrf, 600)))
+    }
+
+    async fn consent(&self, req: &mut Request, url: &Url) -> worker::Result<Response> {
+        // Only this runtime's own page may post a consent: another site's form is refused.
+        let own = url.origin().ascii_serialization();
+        let origin = req.headers().get("origin").ok().flatten();
+        let site = req.headers().get("sec-fetch-site").ok().flatten();
+        if origin.as_deref().is_some_and(|o| o != own)
+            || site.as_deref().is_some_and(|s| s != "same-origin" && s != "none")
+        {
+            return stop(
+                403,
+                "This consent was refused",
+                "It was sent from another site than this runtime's own page.",
+            );
+        }
+        let body = match read_limited(req, REGISTRATION_MAX_BYTES).await {
+            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+            Err(_) => return stop(400, "This consent could not be read", "Its form is too large."),
+        };
+        let form = Form::parse(&body).unwrap_or_default();
+        let field = |name: &str| form.one(name).ok().flatten().unwrap_or_default().to_string();
+        let csrf = field("csrf");
+        let cookie = cookie_value(req.headers().get("cookie").ok().flatten().as_deref(), self.cookie_name());
+        if csrf.is_empty() || !cookie.is_some_and(|c| secret::same(&c, &csrf)) {
+            return stop(
+                403,
+                "This consent was refused",
+                "It did not come from the page this runtime showed you. Start again from your app.",
+            );
+        }
+        let taken: Result<Option<Consent>, Problem> =
+            self.call(&SignInCommand::TakeConsent { id: field("consent"), csrf, now: now() }).await;
+        let Ok(Some(consent)) = taken else {
+            return stop(
+                400,
+                "This consent has ended",
+                "It took too long or was answered already. Start again from your app.",
+            );
+        };
+        let clear = self.cookie("", 0);
+        if field("decision") != "allow" {
+            return redirect_with(&authorize::denied_url(&consent.request, self.public), &clear);
+        }
+        let org = field("org");
+        let Some((_, role)) = consent.orgs.iter().find(|(o, _)| *o == org) else {
+            return stop(400, "This consent was refused", "It names an org you hold no role in.");
+        };
+        let (Ok(id), Ok(code)) = (env::random(), env::secret()) else {
+            return stop(503, "Access cannot be given just now", "No randomness was available; try again.");
+        };
+        let made = Grant::new(&id, &consent.request, consent.person.clone(), &org, role.scopes(), now(), &code);
+        let (grant, code) = match made {
+            Ok(g) => g,
+            Err(e) => {
+                let to = authorize::error_url(
+                    &consent.request.redirect_uri,
+                    &e,
+                    consent.request.state.as_deref(),
+                    self.public,
+                );
+                return redirect_with(&to, &clear);
+            }
+        };
+        if let Err(p) = self.call::<Value>(&SignInCommand::SaveGrant { grant }).await {
+            return stop(503, "Access cannot be given just now", &p.detail);
+        }
+        redirect_with(&authorize::success_url(&consent.request, &code, self.public), &clear)
+    }
+
+    async fn token(&self, req: &mut Request) -> worker::Result<Response> {
+        let (body, authorization) = match form_body(req).await {
+            Ok(b) => b,
+            Err(e) => return oauth_error(&e),
+        };
+        let (auth, request) = match token::parse(&body, authorization.as_deref(), self.public) {
+            Ok(parsed) => parsed,
+            Err(e) => return oauth_error(&e),
+        };
+        let (Ok(access), Ok(refresh)) = (env::secret(), env::secret()) else {
+            return oauth_error(&OAuthError::invalid_request("No randomness was available; try again."));
+        };
+        let command = SignInCommand::Token { auth, request, now: now(), fresh: Fresh { access, refresh } };
+        match self.call::<Result<TokenResponse, OAuthError>>(&command).await {
+            Ok(Ok(answer)) => json(200, &serde_json::to_value(answer).unwrap_or_default()),
+            Ok(Err(e)) => oauth_error(&e),
+            Err(p) => problem(&p),
+        }
+    }
+
+    async fn revoke(&self, req: &mut Request) -> worker::Result<Response> {
+        let (body, authorization) = match form_body(req).await {
+            Ok(b) => b,
+            Err(e) => return oauth_error(&e),
+        };
+        let (auth, token) = match token::parse_revoke(&body, authorization.as_deref()) {
+            Ok(parsed) => parsed,
+            Err(e) => return oauth_error(&e),
+        };
+        match self.call::<Result<(), OAuthError>>(&SignInCommand::Revoke { auth, token, now: now() }).await {
+            Ok(Ok(())) => Ok(Response::empty()?.with_status(200)),
+            Ok(Err(e)) => oauth_error(&e),
+            Err(p) => problem(&p),
+        }
+    }
+
+    async fn register(&self, req: &mut Request) -> worker::Result<Response> {
+        let body = match read_limited(req, REGISTRATION_MAX_BYTES).await {
+            Ok(b) => b,
+            Err(p) => return problem(&p),
+        };
+        let Ok(doc) = serde_json::from_slice::<Value>(&body) else {
+            return oauth_error(&OAuthError::new(Code::InvalidClientMetadata, "The registration is not JSON."));
+        };
+        let (Ok(id), Ok(random)) = (env::random(), env::secret()) else {
+            return oauth_error(&OAuthError::invalid_request("No randomness was available; try again."));
+        };
+        let made = match client::register(&doc, &id, &random, now()) {
+            Ok(r) => r,
+            Err(refusal) => return oauth_error(&refusal.error()),
+        };
+        match self.call::<Value>(&SignInCommand::PutClient { client: made.client }).await {
+            Ok(_) => json(201, &made.response),
+            Err(p) => problem(&p),
+        }
+    }
+
+    /// The client a request names: registered here, or described by the document its URL serves.
+    async fn client(&self, client_id: &str) -> Result<Client, String> {
+        if !cimd::is_metadata_url(client_id) {
+            let kept: Result<Option<Client>, Problem> =
+                self.call(&SignInCommand::GetClient { client_id: client_id.to_string() }).await;
+            return match kept {
+                Ok(Some(c)) => Ok(c),
+                Ok(None) => {
+                    Err("The app names a client this runtime does not know. It registers again, then signs you in."
+                        .into())
+                }
+                Err(p) => Err(p.detail),
+            };
+        }
+        let deployed = !is_loopback_url(self.public);
+        cimd::check_metadata_url(client_id, deployed).map_err(|why| format!("The app's client id {why}."))?;
+        let answer = outbound::send(Outgoing {
+            method: Method::Get,
+            url: client_id,
+            headers: &[("accept", "application/json".into())],
+            body: None,
+            timeout: CLIENT_DOCUMENT_TIMEOUT,
+            max_bytes: cimd::MAX_DOCUMENT_BYTES,
+        })
+        .await;
+        let body = match answer {
+            Ok((200, body)) => body,
+            Ok((status, _)) => return Err(format!("The app's client document at {client_id} answered {status}.")),
+            Err(Unanswered::Timeout) => {
+                return Err(format!("The app's client document at {client_id} did not answer in time."))
+            }
+            Err(Unanswered::Unreachable(why)) => {
+                return Err(format!("The app's client document at {client_id} could not be read: {why}."))
+            }
+        };
+        let client = cimd::client_from_document(client_id, body.as_bytes()).map_err(|r| r.error().description)?;
+        // Kept, so that the token endpoint knows the client the code was given to.
+        self.call::<Value>(&SignInCommand::PutClient { client: client.clone() }).await.map_err(|p| p.detail)?;
+        Ok(client)
+    }
+
+    /// The provider's endpoints, from its discovery document, read once every ten minutes.
+    async fn provider(&self) -> Result<Provider, String> {
+        let now_ms = worker::Date::now().as_millis() as f64;
+        let kept = DISCOVERED
+            .with(|d| d.borrow().as_ref().filter(|(_, at)| now_ms - at < DISCOVERY_FRESH_MS).map(|(p, _)| p.clone()));
+        if let Some(p) = kept {
+            return Ok(p);
+        }
+        let oidc = self.settings.oidc.as_ref().ok_or("no identity provider is set up")?;
+        let answer = outbound::send(Outgoing {
+            method: Method::Get,
+            url: &oidc::discovery_url(&oidc.issuer),
+            headers: &[("accept", "application/json".into())],
+            body: None,
+            timeout: PROVIDER_TIMEOUT,
+            max_bytes: 256 * 1024,
+        })
+        .await;
+        let body = match answer {
+            Ok((200, body)) => body,
+            Ok((status, _)) => return Err(format!("Its discovery document answered {status}.")),
+            Err(_) => return Err(format!("{} did not answer.", oidc.issuer)),
+        };
+        let provider = oidc::provider(&body, &oidc.issuer)?;
+        DISCOVERED.with(|d| *d.borrow_mut() = Some((provider.clone(), now_ms)));
+        Ok(provider)
+    }
+
+    /// The person the provider signed in, from its token endpoint, in answer to the code.
+    async fn person(
+        &self,
+        code: &str,
+        pending: &Pending,
+    ) -> Result<crate::core::access::oauth::person::Person, String> {
+        let oidc = self.settings.oidc.as_ref().ok_or("no identity provider is set up")?;
+        let provider = self.provider().await?;
+        let callback = format!("{}{CALLBACK_PATH}", self.public);
+        let answer = outbound::send(Outgoing {
+            method: Method::Post,
+            url: &provider.token_endpoint,
+            headers: &[
+                ("content-type", "application/x-www-form-urlencoded".into()),
+                ("accept", "application/json".into()),
+            ],
+            body: Some(oidc::token_body(code, &callback, &pending.verifier, &oidc.client_id, &oidc.client_secret)),
+            timeout: PROVIDER_TIMEOUT,
+            max_bytes: 256 * 1024,
+        })
+        .await;
+        match answer {
+            Ok((200, body)) => oidc::person(&body, &oidc.issuer, &oidc.client_id, &pending.nonce, now().timestamp()),
+            Ok((status, _)) => Err(format!("its token endpoint answered {status}")),
+            Err(_) => Err("its token endpoint did not answer".into()),
+        }
+    }
+
+    async fn call<T: DeserializeOwned>(&self, command: &SignInCommand) -> Result<T, Problem> {
+        let stub = self.env.durable_object(ACCESS).and_then(|ns| ns.get_by_name(NAME)).map_err(|e| {
+            worker::console_error!("binding {ACCESS}: {e}");
+            Problem::unavailable("Sign-in's store is not reachable just now; try again.")
+        })?;
+        do_rpc::call(&stub, do_rpc::ACCESS_SIGN_IN, command).await
+    }
+
+    fn secure(&self) -> bool {
+        self.public.starts_with("https://")
+    }
+
+    fn cookie_name(&self) -> &'static str {
+        if self.secure() {
+            "__Host-consent"
+        } else {
+            "consent"
+        }
+    }
+
+    /// The cookie that proves a consent's form came from the page: strict, unreadable to script.
+    fn cookie(&self, value: &str, max_age: u32) -> String {
+        let secure = if self.secure() { "; Secure" } else { "" };
+        format!("{}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}{secure}", self.cookie_name())
+    }
+}
+
+fn now() -> DateTime<Utc> {
+    env::instant()
+}
+
+/// 32 random bytes as base64url: a state, a verifier, a nonce or a form's value.
+fn fresh_text() -> Result<String, Problem> {
+    env::secret().map(|b| URL_SAFE_NO_PAD.encode(b))
+}
+
+fn is_loopback_url(url: &str) -> bool {
+    ["http://127.0.0.1", "http://localhost", "http://[::1]"].iter().any(|p| url.starts_with(p))
+}
+
+fn cookie_value(header: Option<&str>, name: &str) -> Option<String> {
+    header?.split(';').filter_map(|kv| kv.trim().split_once('=')).find(|(k, _)| *k == name).map(|(_, v)| v.to_string())
+}
+
+/// A token or revocation request's form body and its `Authorization` header.
+async fn form_body(req: &mut Request) -> Result<(String, Option<String>), OAuthError> {
+    let content_type = req.headers().get("content-type").ok().flatten().unwrap_or_default();
+    if !content_type.to_ascii_lowercase().starts_with("application/x-www-form-urlencoded") {
+        return Err(OAuthError::invalid_request("Send the request as application/x-www-form-urlencoded."));
+    }
+    let body = read_limited(req, REGISTRATION_MAX_BYTES).await.map_err(|p| OAuthError::invalid_request(p.detail))?;
+    let body = String::from_utf8(body).map_err(|_| OAuthError::invalid_request("The body is not UTF-8."))?;
+    Ok((body, req.headers().get("authorization").ok().flatten()))
+}
+
+fn refused(e: AuthorizeError) -> worker::Result<Response> {
+    match e {
+        AuthorizeError::Show(e) => stop(400, "This sign-in cannot start", &e.description),
+        AuthorizeError::Redirect { to, .. } => redirect(&to),
+    }
+}
+
+fn stop(status: u16, title: &str, words: &str) -> worker::Result<Response> {
+    page(status, sign_in_pages::message(title, words), None)
+}
+
+fn page(status: u16, html: String, cookie: Option<String>) -> worker::Result<Response> {
+    let mut resp = Response::ok(html)?.with_status(status);
+    let headers = resp.headers_mut();
+    for (name, value) in PAGE_HEADERS {
+        headers.set(name, value)?;
+    }
+    if let Some(cookie) = cookie {
+        headers.set("set-cookie", &cookie)?;
+    }
+    Ok(resp)
+}
+
+fn redirect(to: &str) -> worker::Result<Response> {
+    let mut resp = Response::empty()?.with_status(302);
+    resp.headers_mut().set("location", to)?;
+    resp.headers_mut().set("cache-control", "no-store")?;
+    Ok(resp)
+}
+
+fn redirect_with(to: &str, cookie: &str) -> worker::Result<Response> {
+    let mut resp = redirect(to)?;
+    resp.headers_mut().set("set-cookie", cookie)?;
+    Ok(resp)
+}
+
+fn json(status: u16, value: &Value) -> worker::Result<Response> {
+    let mut resp = Response::ok(value.to_string())?.with_status(status);
+    resp.headers_mut().set("content-type", "application/json")?;
+    resp.headers_mut().set("cache-control", "no-store")?;
+    Ok(resp)
+}
+
+fn oauth_error(e: &OAuthError) -> worker::Result<Response> {
+    json(e.status(), &e.body())
+}
+
+fn problem(p: &Problem) -> worker::Result<Response> {
+    super::entry::send(crate::api::Reply::problem(p))
+}
