@@ -108,6 +108,11 @@ async fn run_route(
                     ctx.caller.org
                 )));
             }
+            if !crate::core::ids::is_org_name(&value) {
+                return Err(Problem::not_found(format!(
+                    "{value} is not an org name: an org is named by lowercase letters, digits and '-'."
+                )));
+            }
             continue;
         }
         args.insert(name.to_string(), Value::String(value));
@@ -142,6 +147,7 @@ async fn run_route(
         }
     }
     if tool.name == "get_guide" {
+        tools::permits(ctx.caller, tool)?;
         // The HTTP door serves the guide as Markdown rather than wrapped in JSON.
         let name = args.get("guide").and_then(Value::as_str).unwrap_or_default();
         let g = tools::find_guide(name)?;

@@ -28,8 +28,15 @@ const SEEN_MAX: usize = 4_096;
 /// A header longer than any credential this runtime makes is refused unread.
 const AUTHORIZATION_MAX: usize = 1_024;
 
+/// A key this isolate verified: its caller, when it was verified, and when the key expires.
+struct Seen {
+    caller: Caller,
+    at_ms: f64,
+    expires_ms: Option<f64>,
+}
+
 thread_local! {
-    static SEEN: RefCell<HashMap<String, (Caller, f64)>> = RefCell::new(HashMap::new());
+    static SEEN: RefCell<HashMap<String, Seen>> = RefCell::new(HashMap::new());
 }
 
 /// The caller of a request to `url` that carries `authorization`.
@@ -113,13 +120,17 @@ pub fn challenge(
 
 /// Forgets a revoked key in this isolate at once.
 pub fn forget(key_id: &str) {
-    SEEN.with(|seen| seen.borrow_mut().retain(|_, (caller, _)| caller.id != key_id));
+    SEEN.with(|seen| seen.borrow_mut().retain(|_, s| s.caller.id != key_id));
 }
 
 async fn by_key(env: &Env, digest: &str) -> Result<Caller, Problem> {
     let now_ms = worker::Date::now().as_millis() as f64;
+    // Trusted while fresh, and never past the key's own expiry.
     let fresh = SEEN.with(|seen| {
-        seen.borrow().get(digest).filter(|(_, at)| now_ms - at < FRESH_MS).map(|(caller, _)| caller.clone())
+        seen.borrow()
+            .get(digest)
+            .filter(|s| now_ms - s.at_ms < FRESH_MS && s.expires_ms.is_none_or(|e| now_ms < e))
+            .map(|s| s.caller.clone())
     });
     if let Some(caller) = fresh {
         return Ok(caller);
@@ -128,6 +139,11 @@ async fn by_key(env: &Env, digest: &str) -> Result<Caller, Problem> {
     let now = env::now();
     let command = KeyCommand::Verify { digest: digest.to_string(), now: now.clone() };
     let record: Option<KeyRecord> = do_rpc::call(&stub, do_rpc::ACCESS_KEYS, &command).await?;
+    let expires_ms = record
+        .as_ref()
+        .and_then(|r| r.expires_at.as_deref())
+        .and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok())
+        .map(|at| at.timestamp_millis() as f64);
     let Some(caller) = record.and_then(|r| r.caller(&now)) else {
         SEEN.with(|seen| seen.borrow_mut().remove(digest));
         return Err(not_known());
@@ -137,7 +153,7 @@ async fn by_key(env: &Env, digest: &str) -> Result<Caller, Problem> {
         if seen.len() >= SEEN_MAX {
             seen.clear();
         }
-        seen.insert(digest.to_string(), (caller.clone(), now_ms));
+        seen.insert(digest.to_string(), Seen { caller: caller.clone(), at_ms: now_ms, expires_ms });
     });
     Ok(caller)
 }

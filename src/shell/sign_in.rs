@@ -441,11 +441,31 @@ impl SignIn<'_> {
             max_bytes: 256 * 1024,
         })
         .await;
-        match answer {
-            Ok((200, body)) => oidc::person(&body, &oidc.issuer, &oidc.client_id, &pending.nonce, now().timestamp()),
-            Ok((status, _)) => Err(format!("its token endpoint answered {status}")),
-            Err(_) => Err("its token endpoint did not answer".into()),
+        let body = match answer {
+            Ok((200, body)) => body,
+            Ok((status, _)) => return Err(format!("its token endpoint answered {status}")),
+            Err(_) => return Err("its token endpoint did not answer".into()),
+        };
+        let person = oidc::person(&body, &oidc.issuer, &oidc.client_id, &pending.nonce, now().timestamp())?;
+        let (Some(userinfo), Some(token)) = (provider.userinfo_endpoint.as_deref(), oidc::access_token(&body)) else {
+            return Ok(person);
+        };
+        if !oidc::lacks_claims(&person) {
+            return Ok(person);
         }
+        let info = outbound::send(Outgoing {
+            method: Method::Get,
+            url: userinfo,
+            headers: &[("authorization", format!("Bearer {token}")), ("accept", "application/json".into())],
+            body: None,
+            timeout: PROVIDER_TIMEOUT,
+            max_bytes: 64 * 1024,
+        })
+        .await;
+        Ok(match info {
+            Ok((200, body)) => oidc::with_userinfo(person, &body),
+            _ => person,
+        })
     }
 
     async fn call<T: DeserializeOwned>(&self, command: &SignInCommand) -> Result<T, Problem> {

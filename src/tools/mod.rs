@@ -197,6 +197,11 @@ pub fn offered(caller: &Caller) -> impl Iterator<Item = &'static Tool> + '_ {
     all().iter().filter(move |t| t.door == Door::Both && access::permits(caller, t, None).is_ok())
 }
 
+/// Whether the caller may run the tool at all, before its arguments are read.
+pub fn permits(caller: &Caller, tool: &Tool) -> Result<(), Problem> {
+    access::permits(caller, tool, None)
+}
+
 /// Runs one operation for either door: checks the caller's permission and the arguments
 /// against the tool's input schema, then runs it.
 pub async fn call(ctx: &Ctx<'_>, tool: &Tool, args: Value) -> Result<Output, Problem> {

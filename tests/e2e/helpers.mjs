@@ -1,11 +1,14 @@
 // Shared helpers of the end-to-end tests: the runtime's URL, raw MCP over HTTP (POST + SSE parsing),
-// the expectations of the contract (instructions, tool annotations, the get-started prompt), and the
-// checks every successful or failed tool result must pass. Not a test file itself.
+// the expectations of the contract (instructions, tool annotations, the get-started prompt), the
+// checks every successful or failed tool result must pass, and API keys made by the operator and used
+// under a host name that is not loopback. Not a test file itself.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import dns from 'node:dns';
 import http from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Agent, fetch as undiciFetch } from 'undici';
 
 /** The URL of the runtime run.mjs started (no trailing slash). */
 export function runtimeUrl() {
@@ -35,7 +38,7 @@ export const WELCOME_START = 'This organization has no playbooks yet.';
 export const GUIDES = [
   'start', 'terminology', 'playbooks', 'reasoning-function', 'lookup-function', 'interaction-function',
   'prediction-function', 'computation-function', 'workflow', 'triggers', 'events', 'templates', 'page',
-  'first-playbook', 'schedule', 'keep',
+  'access', 'first-playbook', 'schedule', 'keep',
 ];
 
 /** The contract's annotation table: [readOnly, destructive, idempotent, openWorld]. */
@@ -244,4 +247,100 @@ export async function withClient(url, fn, name = 'e2e') {
   } finally {
     await client.close();
   }
+}
+
+// ---- API keys, the operator, and a host that is not loopback ----
+
+/** What another computer's request would name as Host. Only these tests resolve it, to 127.0.0.1. */
+export const PUBLIC_HOST = 'runtime.test';
+export const ALL_SCOPES = ['org:read', 'org:write', 'playbook:read', 'playbook:write'];
+export const READ_SCOPES = ['org:read', 'playbook:read'];
+
+// Connects to loopback while the URL, and so the Host header, says PUBLIC_HOST: the runtime must then
+// see a request from elsewhere, where local mode does not answer.
+const publicAgent = new Agent({
+  connect: {
+    lookup(hostname, options, callback) {
+      if (hostname !== PUBLIC_HOST) return dns.lookup(hostname, options, callback);
+      if (options?.all) return callback(null, [{ address: '127.0.0.1', family: 4 }]);
+      return callback(null, '127.0.0.1', 4);
+    },
+  },
+});
+
+/** The runtime's URL under PUBLIC_HOST (no trailing slash). */
+export function publicUrl() {
+  return `http://${PUBLIC_HOST}:${new URL(runtimeUrl()).port}`;
+}
+
+/** fetch that reaches PUBLIC_HOST; the SDK transports take it as their `fetch` option. */
+export function publicFetch(url, init = {}) {
+  return undiciFetch(url, { ...init, dispatcher: publicAgent });
+}
+
+/** The operator's token run.mjs started the runtime with. */
+export function adminToken() {
+  const token = process.env.ADMIN_TOKEN;
+  assert.ok(token, 'ADMIN_TOKEN is not set: run the suite with `node tests/e2e/run.mjs`');
+  return token;
+}
+
+export const bearer = (secret) => ({ authorization: `Bearer ${secret}` });
+
+/** A key name no other test uses (a key's name takes no spaces). */
+export function keyName(prefix = 'key') {
+  return `${prefix}-${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * An HTTP request under PUBLIC_HOST, with `key` as the bearer credential if given; an object body goes as
+ * JSON. `url` sends it elsewhere (runtimeUrl() for loopback). Returns {status, headers, text, json}.
+ */
+export async function publicRequest(method, path, { key, body, headers = {}, url = publicUrl() } = {}) {
+  const h = { ...(key ? bearer(key) : {}), ...headers };
+  if (body !== undefined && typeof body !== 'string') h['content-type'] ??= 'application/json';
+  const res = await publicFetch(`${url}${path}`, {
+    method, headers: h, body: body === undefined || typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json;
+  try { json = JSON.parse(text); } catch { json = undefined; }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+/** Makes a key of `org` as the operator; answers the key's view with its secret as `key`. */
+export async function makeKey(org, body) {
+  const res = await publicRequest('POST', `/v1/orgs/${org}/keys`, { key: adminToken(), body });
+  assert.equal(res.status, 201, `making a key of ${org}: ${res.text}`);
+  return res.json;
+}
+
+/** Revokes a key as the operator; answers the revoked key's view. */
+export async function revokeKey(org, id) {
+  const res = await publicRequest('DELETE', `/v1/orgs/${org}/keys/${id}`, { key: adminToken() });
+  assert.equal(res.status, 200, `revoking ${id}: ${res.text}`);
+  return res.json.key;
+}
+
+/** The options an SDK's StreamableHTTPClientTransport takes to reach PUBLIC_HOST with a key. */
+export function keyTransport(key) {
+  return { fetch: publicFetch, requestInit: { headers: key ? bearer(key) : {} } };
+}
+
+/**
+ * One stateless 2026-07-28 MCP request under PUBLIC_HOST to an endpoint path (/mcp, /orgs/…/mcp).
+ * Returns {status, text, json}: json is the JSON-RPC answer, or the problem document of a refusal.
+ */
+export async function publicMcp(path, method, params = {}, { key, id = 1 } = {}) {
+  const headers = { accept: ACCEPT_BOTH, 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': method };
+  if (params.name !== undefined) headers['mcp-name'] = params.name;
+  const body = { jsonrpc: '2.0', id, method, params: { ...params, _meta: modernMeta() } };
+  const res = await publicRequest('POST', path, { key, body, headers });
+  let json = res.json;
+  if ((res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    const messages = parseSse(res.text).filter((e) => e.event === 'message');
+    assert.equal(messages.length, 1, `one message event expected in: ${res.text}`);
+    json = JSON.parse(messages[0].data);
+  }
+  return { status: res.status, text: res.text, json };
 }

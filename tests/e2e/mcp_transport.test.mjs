@@ -255,20 +255,20 @@ describe('POST /mcp, raw', () => {
     assert.equal(tool.json.error?.code, -32602, tool.text);
   });
 
-  test('a request whose URL host is not loopback is 403, saying how to configure a key', async () => {
+  test('a request whose URL host is not loopback, with no credential, is 401, saying how to send a key', async () => {
     const body = JSON.stringify(rpc('ping'));
     const res = await rawHttp(`${runtimeUrl()}/mcp`, {
       method: 'POST',
       headers: { host: 'example.com', 'content-type': 'application/json', accept: ACCEPT_BOTH },
       body,
     });
-    assert.equal(res.status, 403, res.text);
+    assert.equal(res.status, 401, res.text);
     assert.match(res.headers['content-type'] ?? '', /json/);
     const problem = JSON.parse(res.text);
-    assert.equal(problem.status, 403);
+    assert.equal(problem.status, 401);
     assert.match(`${problem.title} ${problem.detail}`, /key/i, `says how to configure a key: ${res.text}`);
     const http = await rawHttp(`${runtimeUrl()}/v1/orgs/local/playbooks`, { headers: { host: 'example.com' } });
-    assert.equal(http.status, 403, 'the HTTP API refuses a non-loopback host too');
+    assert.equal(http.status, 401, 'the HTTP API refuses a non-loopback host too');
     const localhost = await rawHttp(`${runtimeUrl()}/mcp`, {
       method: 'POST',
       headers: { host: `localhost:${new URL(runtimeUrl()).port}`, 'content-type': 'application/json', accept: ACCEPT_BOTH },

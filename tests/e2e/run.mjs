@@ -1,6 +1,7 @@
 // Runs the end-to-end suite: one runtime (wrangler dev on a fresh temporary state directory) shared by
-// every *.test.mjs through the env RUNTIME_URL, the files run one at a time by node's test runner, and the
-// runtime stopped afterwards whatever happened. Fails when a test fails or the Worker's log shows a panic.
+// every *.test.mjs through the env RUNTIME_URL (and ADMIN_TOKEN, the operator's token it was started with),
+// the files run one at a time by node's test runner, and the runtime stopped afterwards whatever happened.
+// Fails when a test fails or the Worker's log shows a panic.
 //
 //   node tests/e2e/run.mjs                 # every *.test.mjs in tests/e2e
 //   node tests/e2e/run.mjs http_api mcp_    # only the files whose name contains one of the words
@@ -13,6 +14,8 @@ import { panicLines, ROOT, startRuntime } from './harness.mjs';
 import { startModelStandins } from './standin_models.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
+// The operator's token for the shared runtime: a fixed test value, long enough (≥ 32) to be taken.
+const ADMIN_TOKEN = 'e2e-operator-token-not-a-secret-0123456789';
 const filters = process.argv.slice(2);
 const files = readdirSync(here)
   .filter((f) => f.endsWith('.test.mjs'))
@@ -51,7 +54,7 @@ process.on('SIGINT', () => {
 let exitCode = 1;
 try {
   standins = await startModelStandins();
-  runtime = await startRuntime({ stateDir, vars: standins.vars });
+  runtime = await startRuntime({ stateDir, vars: { ...standins.vars, ADMIN_TOKEN } });
   console.log(`runtime ready at ${runtime.url} (state in ${stateDir})`);
   exitCode = await new Promise((resolveCode) => {
     testProcess = spawn(process.execPath, ['--test', '--test-concurrency=1', ...files], {
@@ -60,6 +63,7 @@ try {
       env: {
         ...process.env,
         RUNTIME_URL: runtime.url,
+        ADMIN_TOKEN,
         STANDIN_ANTHROPIC_URL: standins.anthropic.url,
         STANDIN_OPENAI_URL: standins.openai.url,
       },

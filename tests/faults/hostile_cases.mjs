@@ -1,14 +1,15 @@
 // The hostile requests of part 2, generated rather than listed: every tool from tools/list and every
 // HTTP route (read from the tools' own `method:` and `path:` in src/tools/*.rs, so a new tool is
 // covered without touching this file), each argument replaced by values of the wrong type, too long,
-// or naming nothing; broken JSON and wrong JSON-RPC shapes; bad headers; bodies over the limit and
-// nested deeper than any parser should follow. Then random mutations of valid requests, until
+// or naming nothing; broken JSON and wrong JSON-RPC shapes; bad headers, hostile Authorization headers
+// among them; bodies over the limit and nested deeper than any parser should follow. Then random mutations of valid requests, until
 // there are at least as many cases as asked for. Cases are yielded one at a time: some hold
 // megabytes, and only a batch of them is ever in memory.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { ROOT } from '../e2e/harness.mjs';
+import { badChecksumKey, wellFormedKey } from '../e2e/key_format.mjs';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 const MCP_JSON = { ...JSON_TYPE, accept: 'application/json', 'mcp-protocol-version': '2025-06-18' };
@@ -29,6 +30,25 @@ export function routesFromSource() {
     if (m) routes.push({ tool: m[1], method: m[2].toUpperCase(), path: m[3] });
   }
   return routes;
+}
+
+// The routes over HTTP alone, which tools/list does not give: the body fields each takes beyond its path.
+const HTTP_ONLY = {
+  create_key: {
+    properties: { name: { type: 'string' }, scopes: { type: 'array' }, playbooks: { type: 'array' }, expires_at: { type: 'string' } },
+    required: ['name', 'scopes'],
+  },
+  assign_role: { properties: { person: { type: 'string' }, role: { type: 'string' } }, required: ['person', 'role'] },
+};
+
+/** The tool of a route: as tools/list gives it, or a stand-in for a route over HTTP alone (keys, roles). */
+function toolOf(ctx, route) {
+  const listed = ctx.tools.find((t) => t.name === route.tool);
+  if (listed) return listed;
+  const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).filter((name) => name !== 'org');
+  const known = HTTP_ONLY[route.tool] ?? { properties: {}, required: [] };
+  const properties = { ...Object.fromEntries(params.map((name) => [name, { type: 'string' }])), ...known.properties };
+  return { name: route.tool, inputSchema: { type: 'object', properties, required: [...new Set([...params, ...known.required])] } };
 }
 
 /** A value nested `depth` levels deep, as a parser that follows it all the way must recurse. */
@@ -72,6 +92,10 @@ function validArgs(tool, known) {
     kind: 'fault_probe',
     data: {},
     wait_seconds: 0,
+    scopes: ['playbook:read'],
+    key: 'key_aaaaaaaaaaaaaaaa',
+    person: 'person:hostile-probe',
+    role: 'viewer',
   };
   const args = {};
   for (const field of tool.inputSchema.required ?? []) args[field] = byName[field] ?? 'x';
@@ -222,7 +246,7 @@ function* httpPathsAndQueries(ctx) {
   const bad = ['x'.repeat(300), '%', '%zz', '%00', '..', '.', 'pb_zzzzzzzzzzzzzzzz', '%F0%9F%99%82', '%3Cscript%3E',
     "'%20OR%201=1", 'ev_99999999999999999999999', 'ev_-1', 'null', '%ED%A0%80', '%2F', 'a%2Fb'];
   for (const route of ctx.routes) {
-    const tool = ctx.tools.find((t) => t.name === route.tool);
+    const tool = toolOf(ctx, route);
     const valid = validArgs(tool, ctx.known);
     for (const name of [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {
       const values = name === 'org' ? ['other', 'LOCAL', 'local%20', ...bad.slice(0, 4)] : bad;
@@ -254,7 +278,7 @@ function* httpPathsAndQueries(ctx) {
 function* httpBodies(ctx) {
   const family = 'http: bodies';
   for (const route of ctx.routes.filter((r) => r.method !== 'GET')) {
-    const tool = ctx.tools.find((t) => t.name === route.tool);
+    const tool = toolOf(ctx, route);
     const valid = validArgs(tool, ctx.known);
     const request = routeRequest(route, valid);
     for (const body of ['{', '[]', '1', '"x"', 'null', 'true', '{"a":1', '{"a":1}}', '\uFEFF{}', '{"a":"\\ud800"}']) {
@@ -306,12 +330,47 @@ function* badHeaders(ctx) {
   for (const method of ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD']) yield { family, method, path: '/mcp', headers: MCP_JSON };
 }
 
+function* authorizationHeaders(ctx) {
+  const family = 'headers: Authorization';
+  const base62 = (n) => Array.from({ length: n }, (_, i) => 'aZ09kQ'[i % 6]).join('');
+  const values = [
+    // No value, or not one value.
+    'Bearer', 'Bearer ', 'bearer', 'BEARER', 'Bearer\t', 'Bearer  ', `Bearer ${wellFormedKey()} ${wellFormedKey()}`,
+    `Bearer ${wellFormedKey()}, Bearer ${wellFormedKey()}`, `Bearer ${wellFormedKey()},${wellFormedKey()}`, 'Bearer "pbk_"',
+    // Malformed and of other schemes.
+    'pbk_', wellFormedKey(), `Token ${wellFormedKey()}`, `Bearer: ${wellFormedKey()}`, `Bearer=${wellFormedKey()}`,
+    'Basic dXNlcjpwYXNz', 'Basic !!!', 'Basic', 'Digest username="x", realm="y"', 'Negotiate YIIB', 'Bearer =?utf-8?b?cGJr?=',
+    'Bearer %70bk_', 'Bearer ../../etc/passwd', "Bearer ' OR '1'='1", 'Bearer null', 'Bearer {}',
+    // Wrong prefixes on a key-sized value, and a key cut or grown by one.
+    `Bearer ghp_${base62(49)}`, `Bearer PBK_${base62(49)}`, `Bearer pbk-${base62(49)}`, `Bearer sk-${base62(50)}`,
+    `Bearer ${wellFormedKey().slice(0, -1)}`, `Bearer ${wellFormedKey()}x`, `Bearer pbk_${base62(20)}_${base62(28)}`,
+    // Real-looking keys the runtime never issued: a bad checksum, random base62, and a right checksum.
+    `Bearer ${badChecksumKey()}`, `Bearer pbk_${base62(49)}`, `Bearer ${wellFormedKey()}`, `bearer ${wellFormedKey()}`,
+    // Huge: past the 1,024 characters the runtime reads, just under, and far past.
+    `Bearer ${'x'.repeat(1_017)}`, `Bearer ${'x'.repeat(1_018)}`, `Bearer pbk_${'A'.repeat(10_000)}`, `Bearer ${'x'.repeat(60_000)}`,
+    // Not ASCII (Latin-1, which a header can carry as bytes).
+    `Bearer pbk_${'\u00e9'.repeat(49)}`, 'Bearer caf\u00e9', `Bearer ${wellFormedKey().slice(0, -1)}\u00ff`, '\u00a0Bearer x',
+  ];
+  const targets = [
+    { method: 'POST', path: '/mcp', headers: MCP_JSON, body: call('get_run', { playbook: ctx.known.playbook, run_id: ctx.known.run }) },
+    { method: 'POST', path: '/mcp', headers: MCP_SSE, body: rpc('tools/list') },
+    { method: 'POST', path: `/orgs/local/playbooks/${ctx.known.playbook}/mcp`, headers: MCP_JSON, body: rpc('tools/list') },
+    { method: 'GET', path: `/v1/orgs/local/playbooks/${ctx.known.playbook}` },
+    { method: 'POST', path: `/v1/orgs/local/playbooks/${ctx.known.playbook}/events`, headers: JSON_TYPE, body: JSON.stringify({ kind: 'fault_probe', data: {} }) },
+    { method: 'POST', path: '/v1/orgs/local/keys', headers: JSON_TYPE, body: JSON.stringify({ name: 'hostile', scopes: ['playbook:read'] }) },
+    { method: 'GET', path: '/v1/guides' },
+  ];
+  for (const value of values) {
+    for (const t of targets) yield { family, ...t, headers: { ...t.headers, authorization: value } };
+  }
+}
+
 function* hugeBodies(ctx) {
   const family = 'bodies over 1 MiB';
   const filler = 'x'.repeat(OVER_LIMIT);
   const targets = [{ method: 'POST', path: '/mcp', headers: MCP_JSON, body: call('publish_event', { playbook: ctx.known.playbook, kind: 'k', data: { filler } }) }];
   for (const route of ctx.routes.filter((r) => r.method !== 'GET')) {
-    const tool = ctx.tools.find((t) => t.name === route.tool);
+    const tool = toolOf(ctx, route);
     const request = routeRequest(route, validArgs(tool, ctx.known));
     targets.push({ ...request, body: JSON.stringify({ filler }) });
   }
@@ -349,7 +408,7 @@ function* deepNesting(ctx) {
     yield { family, method: 'POST', path: '/mcp', headers: MCP_JSON, body };
     yield { family, method: 'POST', path: '/mcp', headers: MCP_JSON, body: inArgs(body) };
     for (const route of ctx.routes.filter((r) => r.method !== 'GET')) {
-      const tool = ctx.tools.find((t) => t.name === route.tool);
+      const tool = toolOf(ctx, route);
       yield { family, ...routeRequest(route, validArgs(tool, ctx.known)), body };
     }
   }
@@ -402,7 +461,7 @@ function* mutations(ctx, count) {
 /** Every case, family by family, then random mutations up to `least` in all. */
 export function* cases(ctx, least) {
   let n = 0;
-  for (const family of [brokenJson, rpcShapes, toolArguments, modernAndScoped, httpPathsAndQueries, httpBodies, badHeaders, hugeBodies, deepNesting]) {
+  for (const family of [brokenJson, rpcShapes, toolArguments, modernAndScoped, httpPathsAndQueries, httpBodies, badHeaders, authorizationHeaders, hugeBodies, deepNesting]) {
     for (const c of family(ctx)) {
       n += 1;
       yield c;

@@ -21,6 +21,10 @@ pub struct Provider {
     pub issuer: String,
     pub authorization_endpoint: String,
     pub token_endpoint: String,
+    /// Where the person's name and address are read when the ID token leaves them out, as a
+    /// provider that follows OpenID Connect strictly does in the code flow.
+    #[serde(default)]
+    pub userinfo_endpoint: Option<String>,
 }
 
 /// Where the provider's discovery document is.
@@ -36,7 +40,7 @@ pub fn provider(document: &str, issuer: &str) -> Result<Provider, String> {
     if p.issuer.trim_end_matches('/') != issuer.trim_end_matches('/') {
         return Err(format!("its discovery document names the issuer {}, not {issuer}", p.issuer));
     }
-    for endpoint in [&p.authorization_endpoint, &p.token_endpoint] {
+    for endpoint in [&p.authorization_endpoint, &p.token_endpoint].into_iter().chain(p.userinfo_endpoint.as_ref()) {
         if !secure(endpoint) {
             return Err(format!("its endpoint {endpoint} is neither https nor on this machine"));
         }
@@ -128,6 +132,41 @@ pub fn person(answer: &str, issuer: &str, client_id: &str, nonce: &str, now_seco
     Ok(Person { sub: sub.to_string(), name: name.chars().take(200).collect(), email })
 }
 
+/// The access token of the token endpoint's answer, to read the person's claims with.
+pub fn access_token(answer: &str) -> Option<String> {
+    serde_json::from_str::<Value>(answer).ok()?["access_token"].as_str().map(str::to_string)
+}
+
+/// Whether the ID token left out what a person is shown by: their name or their address.
+pub fn lacks_claims(person: &Person) -> bool {
+    person.email.is_none() || person.name == person.sub
+}
+
+/// The person with the name and address the userinfo endpoint gives, when it names the same
+/// person; otherwise as they were.
+pub fn with_userinfo(person: Person, userinfo: &str) -> Person {
+    let Ok(claims) = serde_json::from_str::<Value>(userinfo) else {
+        return person;
+    };
+    if claims["sub"].as_str() != Some(person.sub.as_str()) {
+        return person;
+    }
+    let email = person.email.clone().or_else(|| {
+        claims["email"].as_str().filter(|_| claims["email_verified"].as_bool() != Some(false)).map(str::to_string)
+    });
+    let name = if person.name == person.sub {
+        ["name", "preferred_username"]
+            .iter()
+            .find_map(|c| claims[*c].as_str().filter(|s| !s.trim().is_empty()))
+            .map(|n| n.chars().take(200).collect())
+            .or_else(|| email.clone())
+            .unwrap_or(person.name)
+    } else {
+        person.name
+    };
+    Person { sub: person.sub, name, email }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,6 +215,20 @@ mod tests {
     }
 
     #[test]
+    fn userinfo_fills_in_only_the_same_person() {
+        let bare = Person { sub: "user_2ada".into(), name: "user_2ada".into(), email: None };
+        assert!(lacks_claims(&bare));
+        let info =
+            json!({ "sub": "user_2ada", "name": "Ada Lovelace", "email": "ada@acme.example", "email_verified": true });
+        let ada = with_userinfo(bare.clone(), &info.to_string());
+        assert_eq!((ada.name.as_str(), ada.email.as_deref()), ("Ada Lovelace", Some("ada@acme.example")));
+        assert!(!lacks_claims(&ada));
+        let other = json!({ "sub": "user_9eve", "name": "Eve", "email": "eve@evil.example" });
+        assert_eq!(with_userinfo(bare.clone(), &other.to_string()), bare);
+        assert_eq!(access_token(r#"{"access_token":"at1","id_token":"x"}"#).as_deref(), Some("at1"));
+    }
+
+    #[test]
     fn discovery_must_name_its_issuer_and_secure_endpoints() {
         let doc = json!({ "issuer": ISSUER, "authorization_endpoint": "https://id.example.com/auth", "token_endpoint": "https://id.example.com/token" });
         assert!(provider(&doc.to_string(), ISSUER).is_ok());
@@ -193,6 +246,7 @@ mod tests {
             issuer: ISSUER.into(),
             authorization_endpoint: "https://id.example.com/auth".into(),
             token_endpoint: "https://id.example.com/token".into(),
+            userinfo_endpoint: None,
         };
         let r = Request {
             client_id: "rt",
