@@ -79,7 +79,7 @@ pub async fn route(mut req: Request, env: &Env, settings: &Settings, url: &Url) 
         (REGISTER_PATH, Method::Post) => sign_in.register(&mut req).await,
         _ => problem(&Problem::not_found(format!(
             "Nothing is at {} {path}. The authorization server's metadata, at {}, names its endpoints.",
-            req.method().to_string(),
+            req.method(),
             metadata::SERVER_WELL_KNOWN
         ))),
     }
