@@ -246,6 +246,18 @@ describe('GET /v1/openapi.json', { timeout: 120_000 }, () => {
 
     assert.equal((await call('retire_playbook', { params: { playbook } })).status, 'retired');
     assert.equal((await call('restore_playbook', { params: { playbook } })).status, 'active');
+
+    // Access, as the local developer of the org local: a key made, listed and revoked; a role
+    // given, listed and taken away.
+    const key = await call('create_key', { body: { name: uniqueName('openapi').replace(/[^A-Za-z0-9._-]/g, '-'), scopes: ['playbook:read'], playbooks: [playbook] } });
+    assert.ok(key.key.startsWith('pbk_'));
+    const keys = await call('list_keys');
+    assert.ok(keys.keys.some((k) => k.id === key.id) && keys.keys.every((k) => !('key' in k)));
+    assert.equal((await call('revoke_key', { params: { key: key.id } })).key.id, key.id);
+    const person = `person:openapi-${Date.now()}`;
+    assert.equal((await call('assign_role', { body: { person, role: 'viewer' } })).assignment.role, 'viewer');
+    assert.ok((await call('list_role_assignments')).assignments.some((a) => a.person === person));
+    assert.equal((await call('unassign_role', { params: { person } })).assignment.person, person);
   });
 
   test('refusals are problem documents of the Problem schema', async () => {
