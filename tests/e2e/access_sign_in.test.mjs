@@ -20,6 +20,7 @@ import { PEOPLE, startOidcProvider } from './oidc_provider.mjs';
 
 const ADMIN = `admin-${'x'.repeat(40)}`;
 const CALLBACK = 'http://127.0.0.1:1/callback'; // never reached: the browser stops at it
+const BROWSER_CLIENT = 'http://inspector.test:6274'; // a browser MCP client's origin, as the Inspector's
 
 /** An OAuthClientProvider that keeps everything in memory, as a client app would on disk. */
 function memoryProvider(name) {
@@ -69,7 +70,7 @@ describe('sign-in through the runtime as authorization server', () => {
     stateDir = mkdtempSync(join(tmpdir(), 'runtime-signin-'));
     runtime = await startRuntime({
       stateDir, port,
-      vars: { ...oidc.vars, PUBLIC_URL: base, ADMIN_TOKEN: ADMIN, OWNERS: `acme=${PEOPLE.ada.email}` },
+      vars: { ...oidc.vars, PUBLIC_URL: base, ADMIN_TOKEN: ADMIN, OWNERS: `acme=${PEOPLE.ada.email}`, ALLOWED_ORIGINS: BROWSER_CLIENT },
     });
   });
   after(async () => {
@@ -97,6 +98,22 @@ describe('sign-in through the runtime as authorization server', () => {
     // Local mode is off once sign-in is on, even on loopback.
     const local = await fetch(`${base}/v1/orgs/local/playbooks`);
     assert.equal(local.status, 401);
+  });
+
+  test('a browser client of an allowed origin may send a credential and read the challenge; another origin is refused', async () => {
+    const preflight = await fetch(`${base}/mcp`, { method: 'OPTIONS', headers: { origin: BROWSER_CLIENT, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-protocol-version' } });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), BROWSER_CLIENT);
+    assert.match(preflight.headers.get('access-control-allow-headers'), /authorization/);
+    const challenged = await fetch(`${base}/mcp`, { method: 'POST', headers: { origin: BROWSER_CLIENT, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    assert.equal(challenged.status, 401);
+    assert.equal(challenged.headers.get('access-control-allow-origin'), BROWSER_CLIENT);
+    assert.match(challenged.headers.get('access-control-expose-headers'), /www-authenticate/);
+    const metadata = await fetch(`${base}/.well-known/oauth-protected-resource/mcp`, { headers: { origin: BROWSER_CLIENT } });
+    assert.equal(metadata.headers.get('access-control-allow-origin'), BROWSER_CLIENT, 'the client reads the metadata too');
+    const foreign = await fetch(`${base}/mcp`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    assert.equal(foreign.status, 403);
+    assert.equal(foreign.headers.get('access-control-allow-origin'), null);
   });
 
   let provider; let transport; let client;
