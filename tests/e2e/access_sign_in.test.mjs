@@ -75,6 +75,10 @@ describe('sign-in through the runtime as authorization server', () => {
   });
   after(async () => {
     const panics = runtime ? panicLines(runtime.logs()) : [];
+    // No credential in any log line: not a key, a code, an access or a refresh token, nor the provider's secret.
+    const logs = runtime?.logs() ?? '';
+    assert.deepEqual(logs.match(/pb(?:k|at|rt|ac|cs)_[A-Za-z0-9_-]{16,}/g) ?? [], [], 'the log holds no credential');
+    assert.ok(!oidc || !logs.includes(oidc.clientSecret), 'the log holds no client secret');
     await runtime?.stop();
     await oidc?.close();
     if (stateDir) rmSync(stateDir, { recursive: true, force: true });
