@@ -45,8 +45,8 @@ pub struct RunObject {
     env: Env,
     /// Whether an alarm is carrying out the workflow's actions; another waits for it to finish.
     driving: Cell<bool>,
-    /// Whether the outbox is being handed to the playbook.
-    reporting: Cell<bool>,
+    /// One report of the outbox to the playbook at a time.
+    reporting: futures::lock::Mutex<()>,
     /// The status the playbook's index last heard from this object, since it was loaded.
     indexed: Cell<Option<&'static str>>,
 }
@@ -69,7 +69,14 @@ impl DurableObject for RunObject {
         if let Err(e) = sql.exec(SCHEMA, None) {
             worker::console_error!("run schema: {e}");
         }
-        RunObject { state, sql, env, driving: Cell::new(false), reporting: Cell::new(false), indexed: Cell::new(None) }
+        RunObject {
+            state,
+            sql,
+            env,
+            driving: Cell::new(false),
+            reporting: futures::lock::Mutex::new(()),
+            indexed: Cell::new(None),
+        }
     }
 
     /// The alarm carries a run on: a workflow's next actions, times and heartbeat, or a step's

@@ -17,9 +17,6 @@ use crate::core::Problem;
 /// How many waiting reports one round reads.
 const OUTBOX_PAGE: usize = 100;
 
-/// How long a report waits for the one under way before it goes on regardless.
-const REPORT_WAIT_MILLIS: u64 = 10_000;
-
 #[derive(Deserialize)]
 struct Outboxed {
     seq: i64,
@@ -50,17 +47,10 @@ impl RunObject {
     /// a time: a second waits for the first, so nothing is sent twice and a caller answers only
     /// once what it recorded has reached the playbook.
     pub(super) async fn report(&self, run: &Run) -> Result<(), Problem> {
-        let mut waited = 0;
-        while self.reporting.get() && waited < REPORT_WAIT_MILLIS {
-            worker::Delay::from(std::time::Duration::from_millis(5)).await;
-            waited += 5;
-        }
-        if self.reporting.replace(true) {
-            return Ok(());
-        }
-        let result = self.send_outbox(run).await;
-        self.reporting.set(false);
-        result
+        // Waiting for the lock, not for a while: when the report before ends, whatever it left
+        // is sent by this one, so success is never answered for what was not sent.
+        let _turn = self.reporting.lock().await;
+        self.send_outbox(run).await
     }
 
     async fn send_outbox(&self, run: &Run) -> Result<(), Problem> {
