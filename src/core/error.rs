@@ -175,6 +175,7 @@ impl Problem {
         Problem::new(Reason::Unavailable, detail)
     }
 
+    /// A failure inside the runtime. Its detail is for the log: a client reads `INTERNAL`.
     pub fn internal(detail: impl Into<String>) -> Self {
         Problem::new(Reason::Internal, detail)
     }
@@ -207,7 +208,7 @@ impl Problem {
             "title": self.reason.title(),
             "status": self.status(),
             "reason": self.reason.as_str(),
-            "detail": self.detail,
+            "detail": self.shown_detail(),
         });
         if let Some(kind) = &self.kind {
             doc["kind"] = json!(kind);
@@ -227,10 +228,22 @@ impl Problem {
             Reason::InvalidInput if !self.errors.is_empty() => {
                 format!("{} Correct the field{} named and call again.", self.detail, plural(self.errors.len()))
             }
-            _ => self.detail.clone(),
+            _ => self.shown_detail().to_string(),
+        }
+    }
+
+    /// The detail a client is shown: an internal failure's own words (a storage or decoding
+    /// error) stay in the log, and the client reads a fixed sentence.
+    fn shown_detail(&self) -> &str {
+        match self.reason {
+            Reason::Internal => INTERNAL,
+            _ => &self.detail,
         }
     }
 }
+
+/// What a client reads of an internal failure.
+pub const INTERNAL: &str = "Auto Runtime failed inside while it handled this request, so it may not have taken effect. What went wrong is in the Worker's log, for the operator; try again, and tell the operator if it fails again.";
 
 /// Ends `text` with a full stop unless it already ends a sentence.
 fn sentence(text: &str) -> String {
@@ -253,6 +266,16 @@ fn plural(n: usize) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_internal_failure_keeps_its_words_for_the_log() {
+        let p = Problem::internal("a waiting report could not be read: expected `,` at line 1");
+        assert_eq!(p.document()["detail"], INTERNAL);
+        assert_eq!(p.words(), INTERNAL);
+        assert!(p.detail.contains("expected"), "the detail stays, for the log");
+        let back: Problem = serde_json::from_value(serde_json::to_value(&p).unwrap()).unwrap();
+        assert_eq!(back.detail, p.detail, "and crosses between objects whole");
+    }
 
     #[test]
     fn document_carries_reason_status_and_pointers() {

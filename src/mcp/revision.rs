@@ -26,6 +26,18 @@ pub fn allows_batches(version: &str) -> bool {
     matches!(version, "2025-03-26" | "2024-11-05" | "2024-10-07")
 }
 
+/// The methods a 2026-07-28 request may name; anything else is refused before handling.
+pub const MODERN_METHODS: [&str; 8] = [
+    "server/discover",
+    "tools/list",
+    "tools/call",
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,18 +10,6 @@ use super::{prompts, resources, result, revision, SERVER_NAME, SERVER_TITLE, SER
 use crate::core::Caller;
 use crate::tools::{self, Ctx, Tool};
 
-/// The methods a 2026-07-28 request may name; anything else is refused before handling.
-pub const MODERN_METHODS: [&str; 8] = [
-    "server/discover",
-    "tools/list",
-    "tools/call",
-    "prompts/list",
-    "prompts/get",
-    "resources/list",
-    "resources/read",
-    "resources/templates/list",
-];
-
 /// How long a 2026-07-28 client may keep a list: tool lists change only with a deploy.
 const LIST_TTL_MS: u64 = 300_000;
 

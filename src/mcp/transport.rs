@@ -189,7 +189,7 @@ fn era_of(post: &Post<'_>, id: &Value, method: &str, params: &Option<Value>) -> 
                 return Err(mismatch(id, format!("the Mcp-Name header must equal params.{field}.")));
             }
         }
-        if !super::server::MODERN_METHODS.contains(&method) {
+        if !revision::MODERN_METHODS.contains(&method) {
             return Err(refuse_with_id(404, id, RpcError::method_not_found(method)));
         }
         return Ok(Era::Modern { capabilities });

@@ -31,12 +31,21 @@ pub fn organization(env: &Env, org: &str) -> Result<Stub, Problem> {
 }
 
 /// The object of a playbook, named by its org and id so that no two orgs share one.
+/// An id not of a playbook's shape names no playbook, and reaches no object.
 pub fn playbook(env: &Env, org: &str, id: &str) -> Result<Stub, Problem> {
+    if !is_playbook_id(id) {
+        return Err(unknown_playbook(id));
+    }
     stub(env, PLAYBOOKS, &format!("{org}/{id}"))
 }
 
 /// The object of a run, named by its org, playbook and run id.
+/// Ids not of their shapes name no run, and reach no object.
 pub fn run(env: &Env, org: &str, playbook: &str, run_id: &str) -> Result<Stub, Problem> {
+    if !is_playbook_id(playbook) {
+        return Err(unknown_playbook(playbook));
+    }
+    check_run_id(run_id)?;
     stub(env, RUNS, &format!("{org}/{playbook}/{run_id}"))
 }
 
@@ -67,9 +76,6 @@ impl Objects<'_> {
         id: &str,
         command: DefinitionCommand,
     ) -> Result<T, Problem> {
-        if !is_playbook_id(id) {
-            return Err(unknown_playbook(id));
-        }
         let body = serde_json::json!({ "playbook": id, "org": org, "command": command });
         do_rpc::call(&playbook(self.env, org, id)?, PLAYBOOK_DEFINITIONS, &body).await
     }
@@ -82,9 +88,6 @@ impl Objects<'_> {
         id: &str,
         command: IndexCommand,
     ) -> Result<T, Problem> {
-        if !is_playbook_id(id) {
-            return Err(unknown_playbook(id));
-        }
         let body = serde_json::json!({ "playbook": id, "command": command });
         do_rpc::call(&playbook(self.env, org, id)?, PLAYBOOK_RUNS, &body).await
     }
@@ -95,6 +98,10 @@ impl Objects<'_> {
 }
 
 impl Backend for Objects<'_> {
+    fn log(&self, line: &str) {
+        worker::console_error!("internal: {line}");
+    }
+
     fn roles(&self, command: crate::core::access::store::RoleCommand) -> LocalBoxFuture<'_, Result<Value, Problem>> {
         Box::pin(async move {
             do_rpc::call(&stub(self.env, ACCESS, super::access::NAME)?, do_rpc::ACCESS_ROLES, &command).await
@@ -127,9 +134,6 @@ impl Backend for Objects<'_> {
         command: EventCommand,
     ) -> LocalBoxFuture<'a, Result<Value, Problem>> {
         Box::pin(async move {
-            if !is_playbook_id(pb) {
-                return Err(unknown_playbook(pb));
-            }
             let body = serde_json::json!({ "playbook": pb, "command": command });
             do_rpc::call(&playbook(self.env, org, pb)?, PLAYBOOK_EVENTS, &body).await
         })
@@ -151,7 +155,6 @@ impl Backend for Objects<'_> {
         answer: AnswerRun,
     ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
         Box::pin(async move {
-            check_run_id(&answer.run_id)?;
             let object = self.run_object(org, pb, &answer.run_id)?;
             do_rpc::call(&object, RUN_ANSWER, &answer).await
         })
@@ -164,7 +167,6 @@ impl Backend for Objects<'_> {
         run_id: &'a str,
     ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
         Box::pin(async move {
-            check_run_id(run_id)?;
             let object = self.run_object(org, pb, run_id)?;
             do_rpc::call(&object, RUN_CANCEL, &serde_json::json!({ "run_id": run_id })).await
         })
@@ -193,9 +195,6 @@ impl Backend for Objects<'_> {
         before: Option<i64>,
     ) -> LocalBoxFuture<'a, Result<RequestPage, Problem>> {
         Box::pin(async move {
-            if !is_playbook_id(pb) {
-                return Err(unknown_playbook(pb));
-            }
             let body = serde_json::json!({ "playbook": pb, "command": RequestCommand::List { limit, before } });
             let page: Option<RequestPage> =
                 do_rpc::call(&playbook(self.env, org, pb)?, PLAYBOOK_REQUESTS, &body).await?;
@@ -229,10 +228,6 @@ impl Backend for Objects<'_> {
 
     fn get_run<'a>(&'a self, org: &'a str, pb: &'a str, run_id: &'a str) -> LocalBoxFuture<'a, Result<Run, Problem>> {
         Box::pin(async move {
-            if !is_playbook_id(pb) {
-                return Err(unknown_playbook(pb));
-            }
-            check_run_id(run_id)?;
             let object = self.run_object(org, pb, run_id)?;
             do_rpc::call(&object, RUN_GET, &serde_json::json!({ "run_id": run_id })).await
         })
@@ -281,9 +276,6 @@ impl Backend for Objects<'_> {
 
     fn get<'a>(&'a self, org: &'a str, id: &'a str) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
         Box::pin(async move {
-            if !is_playbook_id(id) {
-                return Err(unknown_playbook(id));
-            }
             do_rpc::call(&playbook(self.env, org, id)?, PLAYBOOK_GET, &serde_json::json!({ "id": id })).await
         })
     }

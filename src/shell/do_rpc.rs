@@ -52,7 +52,12 @@ fn unavailable(e: worker::Error) -> Problem {
 pub fn reply<T: Serialize>(result: Result<T, Problem>) -> worker::Result<Response> {
     match result {
         Ok(v) => Response::from_json(&v),
-        Err(p) => Ok(Response::from_json(&p)?.with_status(p.status().max(400))),
+        Err(p) => {
+            if p.reason == crate::core::Reason::Internal {
+                worker::console_error!("internal, in an object: {}", p.detail);
+            }
+            Ok(Response::from_json(&p)?.with_status(p.status().max(400)))
+        }
     }
 }
 

@@ -31,6 +31,8 @@ pub trait Backend {
         playbook: &'a str,
         command: DefinitionCommand,
     ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>>;
+    /// Writes a line to the operator's log, such as what an internal failure was.
+    fn log(&self, line: &str);
     /// Waits a while, for a bounded wait on a run; the only clock an operation may use.
     fn pause(&self, millis: u64) -> LocalBoxFuture<'_, ()>;
     /// Appends to, lists or reads the playbook's events; answers what the command answers.

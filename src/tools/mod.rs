@@ -207,7 +207,13 @@ pub fn permits(caller: &Caller, tool: &Tool) -> Result<(), Problem> {
 pub async fn call(ctx: &Ctx<'_>, tool: &Tool, args: Value) -> Result<Output, Problem> {
     access::permits(ctx.caller, tool, Some(&args))?;
     check_args(tool, &args)?;
-    (tool.run)(ctx, args).await
+    let result = (tool.run)(ctx, args).await;
+    if let Err(p) = &result {
+        if p.reason == crate::core::Reason::Internal {
+            ctx.backend.log(&format!("{}: {}", tool.name, p.detail));
+        }
+    }
+    result
 }
 
 #[cfg(test)]

@@ -107,6 +107,8 @@ impl Backend for Memory {
         kept_elsewhere("runs")
     }
 
+    fn log(&self, _line: &str) {}
+
     fn keys(
         &self,
         _command: playbook_runtime::core::access::key::KeyCommand,
