@@ -1,6 +1,6 @@
 //! What an isolate keeps of work it did before: a Worker isolate is single-threaded and lives
-//! across requests, so a value made once from the same text (a compiled schema, parsed front
-//! matter) is answered again without making it anew. Bounded: past its size it starts over.
+//! across requests, so a value made once from the same text (a compiled schema, the check of a
+//! document) is answered again without making it anew. Bounded: past its size it starts over.
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -62,6 +62,7 @@ impl Definitions<'_> {
                         let (def, version) = self.current(r.kind, &r.name).ok().flatten()?;
                         Some(Callee::from_source(
                             matches!(def.status, DefinitionStatus::Retired { .. }),
+                            r.kind,
                             &version.source,
                         ))
                     })?;

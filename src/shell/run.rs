@@ -13,12 +13,12 @@ use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, 
 
 use super::do_rpc::{self, RUN_ANSWER, RUN_CANCEL, RUN_CHILD, RUN_EVENT, RUN_GET, RUN_START};
 use super::playbook::{kept_record, storage};
-use crate::core::definition::Kind;
-use crate::core::run::reason::{self, Prepared};
+use crate::core::definition::reasoning::{prepare, Prepared};
+use crate::core::definition::{computation, interaction, lookup, prediction, spec, Kind, Spec};
 use crate::core::run::record::Record;
 use crate::core::run::store::{AnswerRun, OpenRequest, Report, RequestCommand, StartRun};
 use crate::core::run::words::FINISHED_EVENT;
-use crate::core::run::{compute, decide_start, forecast, interaction, lookup, Run, RunError, RunStatus, Start};
+use crate::core::run::{decide_start, Run, RunError, RunStatus, Start};
 use crate::core::text::{capitalized, quote};
 use crate::core::workflow::Outcome;
 use crate::core::Problem;
@@ -232,34 +232,50 @@ impl RunObject {
             json!({ "input": run.input }),
         )?;
         let now = super::env::now();
-        run.status = match run.definition.kind {
-            Kind::Workflow => {
-                self.start_flow(&mut run, &source)?;
-                return Ok(Begun::Answered(run));
+        if run.definition.kind == Kind::Workflow {
+            self.start_flow(&mut run, &source)?;
+            return Ok(Begun::Answered(run));
+        }
+        // The document is checked again here, the only way to the spec the run follows.
+        run.status = match spec(run.definition.kind, &source) {
+            Err(p) => {
+                run.record = Record::unchecked(run.definition.kind, material.len(), events.len());
+                RunStatus::Failed {
+                    error: RunError { reason: "document".into(), detail: p.detail },
+                    finished_at: now.clone(),
+                }
             }
             // A step's model call is made by the alarm, so that the workflow is not held up by it.
-            Kind::Reasoning if run.within.is_some() => match reason::prepare(&source, &run.input) {
+            Ok(Spec::Reasoning(s)) if run.within.is_some() => match prepare(&s, &run.input) {
                 Ok(prepared) => {
                     self.defer(&prepared)?;
                     return Ok(Begun::Later(run));
                 }
                 Err(error) => RunStatus::Failed { error, finished_at: now.clone() },
             },
-            Kind::Reasoning => match reason::prepare(&source, &run.input) {
+            Ok(Spec::Reasoning(s)) => match prepare(&s, &run.input) {
                 Ok(prepared) => return Ok(Begun::Reasoning(run, prepared)),
                 Err(error) => RunStatus::Failed { error, finished_at: now.clone() },
             },
-            Kind::Interaction => match interaction::ask(&source, &run.input, &now) {
+            Ok(Spec::Interaction(s)) => match interaction::ask(&s, &run.input, &now) {
                 Ok(request) => RunStatus::Started { waiting: Some(request) },
                 Err(error) => RunStatus::Failed { error, finished_at: now.clone() },
             },
-            kind => {
-                let evaluated = match kind {
-                    Kind::Prediction => forecast::evaluate(&source, &run.input, &events),
-                    Kind::Lookup => lookup::evaluate(&source, &run.input, &material),
-                    _ => compute::evaluate(&source, &run.input),
-                };
+            Ok(Spec::Prediction(s)) => {
+                let evaluated = prediction::evaluate(&s, &run.input, &events);
                 ended(&mut run, evaluated, &now)
+            }
+            Ok(Spec::Lookup(s)) => {
+                let evaluated = lookup::evaluate(&s, &run.input, &material);
+                ended(&mut run, evaluated, &now)
+            }
+            Ok(Spec::Computation(s)) => {
+                let evaluated = computation::evaluate(&s, &run.input);
+                ended(&mut run, evaluated, &now)
+            }
+            Ok(Spec::Workflow(_)) => {
+                self.start_flow(&mut run, &source)?;
+                return Ok(Begun::Answered(run));
             }
         };
         self.save(&run)?;

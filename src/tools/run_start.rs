@@ -5,14 +5,14 @@ use serde_json::Value;
 
 use super::Backend;
 use crate::core::actor::Actor;
+use crate::core::definition::lookup::READ_MAX;
+use crate::core::definition::prediction::EVENTS_MAX;
+use crate::core::definition::reasoning::ReasoningSpec;
 use crate::core::definition::record::DefinitionStatus;
 use crate::core::definition::store::{DefinitionCommand, DefinitionView};
-use crate::core::definition::{Document, Kind, Ref};
+use crate::core::definition::{spec, Ref, Spec};
 use crate::core::event::EventCommand;
 use crate::core::model::{resolve, ModelSettings};
-use crate::core::run::forecast::EVENTS_MAX;
-use crate::core::run::lookup::READ_MAX;
-use crate::core::run::reason::model_and_tools;
 use crate::core::run::store::StartRun;
 use crate::core::run::{check_input, Run, RunStatus, Within};
 use crate::core::text::{join_and, quote};
@@ -70,12 +70,13 @@ pub async fn start_viewed(
             )))
         }
     }
-    let doc = Document::parse(&view.document)?;
-    if let Some(schema) = doc.front.pointer("/input/schema") {
+    // The stored document is checked again: a run follows nothing the checker has not passed.
+    let spec = spec(kind, &view.document)?;
+    if let Some(schema) = spec.input_schema() {
         check_input(schema, &input)?;
     }
-    if kind == Kind::Reasoning {
-        reachable(models, &doc, &name)?;
+    if let Spec::Reasoning(s) = &spec {
+        reachable(models, s, &name)?;
     }
     let run = Run {
         run_id,
@@ -92,13 +93,16 @@ pub async fn start_viewed(
         answered_by: None,
         record: None,
     };
-    let material = match (kind, doc.front.pointer("/runs/of").and_then(Value::as_str).and_then(Ref::parse)) {
-        (Kind::Lookup, Some(target)) => backend.read_runs(&org, &playbook, target, READ_MAX).await?,
+    let material = match &spec {
+        Spec::Lookup(s) => match s.runs_of() {
+            Some(target) => backend.read_runs(&org, &playbook, target.clone(), READ_MAX).await?,
+            None => Vec::new(),
+        },
         _ => Vec::new(),
     };
-    let events = match (kind, doc.front.pointer("/events/kind").and_then(Value::as_str)) {
-        (Kind::Prediction, Some(event_kind)) => {
-            let read = EventCommand::Read { kind: event_kind.to_string(), limit: EVENTS_MAX };
+    let events = match &spec {
+        Spec::Prediction(s) => {
+            let read = EventCommand::Read { kind: s.event_kind().to_string(), limit: EVENTS_MAX };
             let value = backend.events(&org, &playbook, read).await?;
             serde_json::from_value(value)
                 .map_err(|e| Problem::internal(format!("the events could not be read: {e}")))?
@@ -111,10 +115,9 @@ pub async fn start_viewed(
 
 /// A reasoning function's model and tools must be reachable before anything is sent: a model the
 /// operator did not set up or allow, or a tool no tool server offers, is refused here.
-fn reachable(models: &ModelSettings, doc: &Document<'_>, name: &str) -> Result<(), Problem> {
-    let (model, tools) = model_and_tools(&doc.front);
-    resolve(models, &model)?;
-    let tools: Vec<String> = tools.iter().map(|t| quote(t)).collect();
+fn reachable(models: &ModelSettings, spec: &ReasoningSpec, name: &str) -> Result<(), Problem> {
+    resolve(models, spec.model())?;
+    let tools: Vec<String> = spec.tools().iter().map(|t| quote(t)).collect();
     if !tools.is_empty() {
         return Err(Problem::unavailable(format!(
             "The reasoning function {} names the tools {}, and no tool server of this runtime offers them, so nothing was run. Whoever runs the runtime sets up tool servers; until then, a function without tools runs.",

@@ -253,6 +253,24 @@ impl<'d> Findings<'d> {
         }
     }
 
+    /// Arguments are JSON whose strings are templates over `input`.
+    pub fn templated(&mut self, pointer: &str, value: &Value) {
+        match value {
+            Value::String(s) => self.template(pointer, s, None, &["input"]),
+            Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    self.templated(&format!("{pointer}/{i}"), v);
+                }
+            }
+            Value::Object(map) => {
+                for (k, v) in map {
+                    self.templated(&format!("{pointer}/{}", escape(k)), v);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// `server/tool` or `server/*`, as a tool server names its tools.
     pub fn tool_name(&mut self, pointer: &str, value: &Value, wildcard: bool) -> Option<String> {
         let ok = value.as_str().and_then(|s| {

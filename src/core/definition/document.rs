@@ -3,12 +3,6 @@
 use serde_json::Value;
 
 use crate::core::error::{FieldError, Problem};
-use crate::core::memo::Memo;
-
-thread_local! {
-    // Front matter parsed before, by its YAML text: at most 64 documents of at most 64 KiB.
-    static FRONTS: Memo<Value> = Memo::new(64);
-}
 
 /// The most bytes a document may hold.
 pub const SOURCE_MAX_BYTES: usize = 65_536;
@@ -38,13 +32,7 @@ impl<'s> Document<'s> {
         let front: Value = if yaml.trim().is_empty() {
             Value::Object(Default::default())
         } else {
-            // A function's document is parsed on every run of it, twice: the same front matter
-            // is read once per isolate.
-            FRONTS.with(|memo| {
-                memo.get_or_try(yaml, || {
-                    serde_saphyr::from_str_with_options(yaml, yaml_options()).map_err(|e| yaml_problem(&e))
-                })
-            })?
+            serde_saphyr::from_str_with_options(yaml, yaml_options()).map_err(|e| yaml_problem(&e))?
         };
         if !front.is_object() {
             return Err(Problem::invalid("/source", "the front matter must be a YAML mapping of keys to values"));

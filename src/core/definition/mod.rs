@@ -2,13 +2,13 @@
 //! checked by the rules of its type before it is saved.
 
 pub mod check;
-mod computation;
+pub mod computation;
 mod document;
-mod interaction;
-mod lookup;
+pub mod interaction;
+pub mod lookup;
 mod overview;
-mod prediction;
-mod reasoning;
+pub mod prediction;
+pub mod reasoning;
 pub mod record;
 pub mod store;
 pub mod template;
@@ -24,8 +24,16 @@ pub use overview::{check_diagram, check_extras, check_overview};
 pub use record::{Definition, DefinitionStatus, Version};
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::error::Problem;
+use super::memo::Memo;
+use computation::ComputationSpec;
+use interaction::InteractionSpec;
+use lookup::LookupSpec;
+use prediction::PredictionSpec;
+use reasoning::ReasoningSpec;
+use workflow::WorkflowSpec;
 
 /// The types of definition. Every type is named here; `served` says which this runtime saves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
@@ -148,26 +156,84 @@ pub struct Checked {
     pub uses: Vec<Ref>,
 }
 
+/// A document as its runs follow it, typed once with its defaults: the checker is the only way
+/// to one, so every value a run reads has passed the checks and is bounded by them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Spec {
+    Reasoning(ReasoningSpec),
+    Lookup(LookupSpec),
+    Interaction(InteractionSpec),
+    Prediction(PredictionSpec),
+    Computation(ComputationSpec),
+    Workflow(Box<WorkflowSpec>),
+}
+
+impl Spec {
+    /// The schema a run's input must fit, where the document has one.
+    pub fn input_schema(&self) -> Option<&Value> {
+        match self {
+            Spec::Reasoning(s) => Some(s.input_schema()),
+            Spec::Lookup(s) => s.input_schema(),
+            Spec::Interaction(s) => Some(s.input_schema()),
+            Spec::Prediction(s) => s.input_schema(),
+            Spec::Computation(s) => Some(s.input_schema()),
+            Spec::Workflow(s) => Some(s.input_schema()),
+        }
+    }
+
+    /// Definitions of the playbook this one reads or runs.
+    fn uses(&self) -> Vec<Ref> {
+        match self {
+            Spec::Lookup(s) => s.runs_of().cloned().into_iter().collect(),
+            Spec::Workflow(s) => s.plan().uses(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+thread_local! {
+    // A stored document is checked again before each run, by the start and again by the run's
+    // object, and a function's each time a workflow that calls it is saved: the same text is
+    // checked once per isolate. At most 64 documents of at most 64 KiB.
+    static CHECKED: Memo<(Checked, Spec)> = Memo::new(64);
+}
+
 /// Checks a document of `kind`, reporting every problem found at once.
 pub fn check_document(kind: Kind, source: &str) -> Result<Checked, Problem> {
+    checked(kind, source).map(|(c, _)| c)
+}
+
+/// The spec of a document of `kind`, refused as `check_document` refuses it.
+pub fn spec(kind: Kind, source: &str) -> Result<Spec, Problem> {
+    checked(kind, source).map(|(_, s)| s)
+}
+
+fn checked(kind: Kind, source: &str) -> Result<(Checked, Spec), Problem> {
     if !kind.served() {
         return Err(kind.not_served());
     }
+    let key = format!("{}\n{source}", kind.as_str());
+    CHECKED.with(|memo| memo.get_or_try(&key, || check_anew(kind, source)))
+}
+
+fn check_anew(kind: Kind, source: &str) -> Result<(Checked, Spec), Problem> {
     let doc = Document::parse(source)?;
     let mut f = Findings::new(&doc);
     let description = f.description();
     let has_page = f.page();
-    let uses = match kind {
-        Kind::Reasoning => reasoning::check(&mut f),
-        Kind::Lookup => lookup::check(&mut f),
-        Kind::Interaction => interaction::check(&mut f),
-        Kind::Computation => computation::check(&mut f),
-        Kind::Prediction => prediction::check(&mut f),
-        Kind::Workflow => workflow::check(&mut f),
-        Kind::Generation => Vec::new(),
+    let spec = match kind {
+        Kind::Reasoning => reasoning::check(&mut f).map(Spec::Reasoning),
+        Kind::Lookup => lookup::check(&mut f).map(Spec::Lookup),
+        Kind::Interaction => interaction::check(&mut f).map(Spec::Interaction),
+        Kind::Computation => computation::check(&mut f).map(Spec::Computation),
+        Kind::Prediction => prediction::check(&mut f).map(Spec::Prediction),
+        Kind::Workflow => workflow::check(&mut f).map(|w| Spec::Workflow(Box::new(w))),
+        Kind::Generation => None,
     };
     f.finish()?;
-    Ok(Checked { description, has_page, uses })
+    let spec = spec.ok_or_else(|| Problem::internal("the document passed its checks but has no spec"))?;
+    let uses = spec.uses();
+    Ok((Checked { description, has_page, uses }, spec))
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashMap};
 use serde_json::Value;
 
 use super::check::{escape, Findings};
-use super::{Document, Kind, Ref};
+use super::{Kind, Ref, Spec};
 use crate::core::error::Problem;
 use crate::core::workflow::plan::{
     Action, Fields, OnFailure, Output, Plan, Retry, Step, Wait, BACKOFF_MAX, RETRY_ATTEMPTS_MAX, RETRY_DELAY_MAX,
@@ -22,27 +22,40 @@ pub const STEP_ID_MAX: usize = 40;
 /// The longest a wait may last: a year.
 pub const WAIT_MAX_SECONDS: i64 = 366 * 86_400;
 
-pub fn check(f: &mut Findings<'_>) -> Vec<Ref> {
-    read(f).map(|p| p.uses()).unwrap_or_default()
+/// A workflow as its runs start: the input they take and the plan they follow. Only its checker makes one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkflowSpec {
+    input_schema: Value,
+    plan: Plan,
+}
+
+impl WorkflowSpec {
+    pub fn input_schema(&self) -> &Value {
+        &self.input_schema
+    }
+
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
 }
 
 /// The plan of a workflow document, as its runs follow it; refused as `check_document` refuses it.
 pub fn plan(source: &str) -> Result<Plan, Problem> {
-    let doc = Document::parse(source)?;
-    let mut f = Findings::new(&doc);
-    f.description();
-    f.page();
-    let plan = read(&mut f);
-    f.finish()?;
-    plan.ok_or_else(|| Problem::internal("the workflow passed its checks but has no plan"))
+    match super::spec(Kind::Workflow, source)? {
+        Spec::Workflow(w) => Ok(w.plan),
+        _ => Err(Problem::internal("the workflow passed its checks but has no plan")),
+    }
 }
 
-fn read(f: &mut Findings<'_>) -> Option<Plan> {
+/// The spec, where the document gave every part of it; each problem goes to the findings.
+pub fn check(f: &mut Findings<'_>) -> Option<WorkflowSpec> {
     f.only_keys("", KEYS, "a workflow");
     f.only_keys("/input", &["schema"], "input");
     let mut required = Vec::new();
+    let mut input_schema = None;
     if f.mapping("/input", true).is_some() {
-        if let Some(schema) = f.schema("/input/schema", true, true) {
+        input_schema = f.schema("/input/schema", true, true);
+        if let Some(schema) = input_schema {
             let names = schema.get("required").and_then(Value::as_array).into_iter().flatten();
             required = names.filter_map(Value::as_str).map(str::to_string).collect();
         }
@@ -51,7 +64,8 @@ fn read(f: &mut Findings<'_>) -> Option<Plan> {
     let output = output(f, steps.as_deref());
     let triggers = check_triggers(f, &required);
     f.empty_body("A workflow");
-    Some(Plan { steps: steps?, output: output?, triggers })
+    let plan = Plan { steps: steps?, output: output?, triggers };
+    Some(WorkflowSpec { input_schema: input_schema?.clone(), plan })
 }
 
 fn steps(f: &mut Findings<'_>) -> Option<Vec<Step>> {

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::check::escape;
-use super::{Document, Ref};
+use super::{Kind, Ref};
 use crate::core::error::{FieldError, Problem};
 use crate::core::workflow::eval;
 use crate::core::workflow::plan::{Action, Plan};
@@ -18,10 +18,10 @@ pub struct Callee {
 }
 
 impl Callee {
-    /// Reads the input schema from the function's current document.
-    pub fn from_source(retired: bool, source: &str) -> Callee {
-        let input_schema = Document::parse(source).ok().and_then(|d| d.front.pointer("/input/schema").cloned());
-        Callee { retired, input_schema }
+    /// Takes the input schema from the spec of the function's current document.
+    pub fn from_source(retired: bool, kind: Kind, source: &str) -> Callee {
+        let spec = super::spec(kind, source).ok();
+        Callee { retired, input_schema: spec.as_ref().and_then(|s| s.input_schema()).cloned() }
     }
 }
 

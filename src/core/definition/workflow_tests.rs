@@ -248,8 +248,8 @@ fn calls_are_checked_against_the_playbook() {
     let found: Vec<String> = check_calls(&p, &none).unwrap_err().errors.iter().map(|e| e.pointer.clone()).collect();
     assert_eq!(found, ["/steps/0/function", "/steps/1/function"]);
     let source =
-        "---\ndescription: x\ninput:\n  schema: { type: object, properties: { title: { type: string } } }\n---\n";
-    let fine = |_: &Ref| Some(Callee::from_source(false, source));
+        "---\ndescription: x\nmodel: a/b\ninput:\n  schema: { type: object, properties: { title: { type: string } } }\n---\nTitle: {{ input.title }}\n";
+    let fine = |_: &Ref| Some(Callee::from_source(false, Kind::Reasoning, source));
     assert!(check_calls(&plan(EXAMPLE).unwrap(), &fine).is_ok());
     assert!(matches!(p.steps[0].action, Action::Call { .. }));
 }

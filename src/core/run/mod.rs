@@ -1,12 +1,7 @@
 //! Runs: one execution of a function with one input, its status (each carrying its own data),
-//! the rules of retrying under a run id, and the evaluation of the functions that need no
-//! outside service.
+//! and the rules of retrying under a run id. Each type's evaluation sits by its checker, in
+//! `definition::<type>`.
 
-pub mod compute;
-pub mod forecast;
-pub mod interaction;
-pub mod lookup;
-pub mod reason;
 pub mod record;
 pub mod store;
 pub mod words;

@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::reason::Prepared;
+use crate::core::definition::reasoning::Prepared;
+use crate::core::definition::Kind;
 use crate::core::model::wire::Answer;
 
 use crate::core::workflow::view::StepView;
@@ -34,6 +35,21 @@ pub enum Record {
     Workflow {
         steps: Vec<StepView>,
     },
+}
+
+impl Record {
+    /// The record of a run whose stored document failed its check before anything ran: empty,
+    /// for the types whose record says what they read.
+    pub fn unchecked(kind: Kind, read: usize, events_read: usize) -> Option<Record> {
+        match kind {
+            Kind::Computation => Some(Record::Computation { values: Vec::new() }),
+            Kind::Lookup => Some(Record::Lookup { query: Value::Null, read, kept: 0 }),
+            Kind::Prediction => {
+                Some(Record::Prediction { series: Vec::new(), method: String::new(), params: Value::Null, events_read })
+            }
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -6,8 +6,8 @@ use serde::Deserialize;
 use super::super::models::{self, Unanswered};
 use super::super::playbook::storage;
 use super::RunObject;
+use crate::core::definition::reasoning::{self, Prepared};
 use crate::core::model::{resolve, wire};
-use crate::core::run::reason::{self, Prepared};
 use crate::core::run::record::{Reasoned, Record};
 use crate::core::run::{Run, RunError, RunStatus};
 use crate::core::text::quote;
@@ -95,7 +95,7 @@ impl RunObject {
                             record.answered(&answer, worker::Date::now().as_millis().saturating_sub(began));
                             let words = format!("The model {} answered.", quote(&prepared.model));
                             self.record(&run, "model_answered", &now, words, record.answered_event())?;
-                            reason::finish(&answer, &prepared.call)
+                            reasoning::finish(&answer, &prepared.call)
                         }
                     },
                 }

@@ -1,40 +1,48 @@
-//! A lookup function: a read with no model. Either the runs of another definition of the
-//! playbook, filtered and limited, or one call of a tool marked as reading, with templated arguments.
+//! The checker of a lookup function's document, which builds its spec.
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
-use super::check::Findings;
-use super::Ref;
+use super::super::check::Findings;
+use super::super::Ref;
+use super::{LookupSpec, Read, RunsQuery, LIMIT_DEFAULT, RUNS_LIMIT_MAX, STATUSES, STATUS_DEFAULT};
 
 const KEYS: &[&str] = &["description", "page", "input", "runs", "tool"];
 const RUNS_KEYS: &[&str] = &["of", "status", "where", "limit"];
-pub const STATUSES: &[&str] = &["succeeded", "failed", "any"];
-pub const RUNS_LIMIT_MAX: i64 = 100;
 
-pub fn check(f: &mut Findings<'_>) -> Vec<Ref> {
+/// The spec, where the document gave every part of it; each problem goes to the findings.
+pub fn check(f: &mut Findings<'_>) -> Option<LookupSpec> {
     f.only_keys("", KEYS, "a lookup function");
     f.only_keys("/input", &["schema"], "input");
-    if f.mapping("/input", false).is_some() {
-        f.schema("/input/schema", true, true);
-    }
+    let input_schema = match f.mapping("/input", false) {
+        Some(_) => f.schema("/input/schema", true, true).map(|s| Some(s.clone())),
+        None => Some(None),
+    };
     let runs = f.get("/runs").is_some();
     let tool = f.get("/tool").is_some();
-    let mut uses = Vec::new();
-    match (runs, tool) {
-        (true, true) => f.error("/tool", "a lookup reads one thing: give runs or tool, not both"),
-        (false, false) => f.error(
-            "/runs",
-            "is required, or tool: a lookup reads the runs of a definition, or calls one tool that reads",
-        ),
-        (true, false) => uses.extend(check_runs(f)),
-        (false, true) => check_tool(f),
-    }
+    let read = match (runs, tool) {
+        (true, true) => {
+            f.error("/tool", "a lookup reads one thing: give runs or tool, not both");
+            None
+        }
+        (false, false) => {
+            f.error(
+                "/runs",
+                "is required, or tool: a lookup reads the runs of a definition, or calls one tool that reads",
+            );
+            None
+        }
+        (true, false) => check_runs(f).map(Read::Runs),
+        (false, true) => {
+            check_tool(f);
+            Some(Read::Tool)
+        }
+    };
     f.empty_body("A lookup function");
-    uses
+    Some(LookupSpec { input_schema: input_schema?, read: read? })
 }
 
-fn check_runs(f: &mut Findings<'_>) -> Option<Ref> {
-    f.mapping("/runs", true)?;
+fn check_runs(f: &mut Findings<'_>) -> Option<RunsQuery> {
+    let written = f.mapping("/runs", true)?;
     f.only_keys("/runs", RUNS_KEYS, "runs");
     let target = f.string("/runs/of", true, 80).and_then(|of| match Ref::parse(of) {
         Some(r) if !r.kind.served() => {
@@ -50,16 +58,32 @@ fn check_runs(f: &mut Findings<'_>) -> Option<Ref> {
             None
         }
     });
-    if let Some(status) = f.string("/runs/status", false, 16) {
-        if !STATUSES.contains(&status) {
-            f.error("/runs/status", format!("must be one of {}", STATUSES.join(", ")));
-        }
-    }
-    if let Some(expr) = f.string("/runs/where", false, 1000) {
+    let status = match f.string("/runs/status", false, 16) {
+        None => STATUS_DEFAULT,
+        Some(s) => match STATUSES.iter().find(|known| **known == s) {
+            Some(known) => known,
+            None => {
+                f.error("/runs/status", format!("must be one of {}", STATUSES.join(", ")));
+                STATUS_DEFAULT
+            }
+        },
+    };
+    let condition = f.string("/runs/where", false, 1000);
+    if let Some(expr) = condition {
         f.expression("/runs/where", expr, &["input".to_string(), "run".to_string()]);
     }
-    f.integer("/runs/limit", 1, RUNS_LIMIT_MAX);
-    target
+    let limit = f.integer("/runs/limit", 1, RUNS_LIMIT_MAX).and_then(|n| usize::try_from(n).ok());
+    // The record says the defaults too, after what the document wrote.
+    let mut said = written.clone();
+    said.entry("status").or_insert(json!(STATUS_DEFAULT));
+    said.entry("limit").or_insert(json!(LIMIT_DEFAULT));
+    Some(RunsQuery {
+        of: target?,
+        status: (status != "any").then_some(status),
+        condition: condition.map(str::to_string),
+        limit: limit.unwrap_or(LIMIT_DEFAULT),
+        said: Value::Object(said),
+    })
 }
 
 fn check_tool(f: &mut Findings<'_>) {
@@ -75,32 +99,14 @@ fn check_tool(f: &mut Findings<'_>) {
     }
     if let Some(args) = f.mapping("/tool/arguments", false) {
         for (key, value) in args.clone() {
-            templated(f, &format!("/tool/arguments/{}", super::check::escape(&key)), &value);
+            f.templated(&format!("/tool/arguments/{}", super::super::check::escape(&key)), &value);
         }
-    }
-}
-
-/// Arguments are JSON whose strings are templates over `input`.
-pub fn templated(f: &mut Findings<'_>, pointer: &str, value: &Value) {
-    match value {
-        Value::String(s) => f.template(pointer, s, None, &["input"]),
-        Value::Array(items) => {
-            for (i, v) in items.iter().enumerate() {
-                templated(f, &format!("{pointer}/{i}"), v);
-            }
-        }
-        Value::Object(map) => {
-            for (k, v) in map {
-                templated(f, &format!("{pointer}/{}", super::check::escape(k)), v);
-            }
-        }
-        _ => {}
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{check_document, Kind};
+    use crate::core::definition::{check_document, Kind};
 
     #[test]
     fn reads_runs_or_one_tool() {

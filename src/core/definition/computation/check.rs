@@ -1,37 +1,41 @@
-//! A computation function: a deterministic calculation with no model. Each output field is a
-//! template expression over `input` and the fields computed before it, held to the output schema.
+//! The checker of a computation function's document, which builds its spec.
 
 use serde_json::Value;
 
-use super::check::{escape, Findings};
-use super::Ref;
+use super::super::check::{escape, Findings};
+use super::{ComputationSpec, FIELDS_MAX};
 
 const KEYS: &[&str] = &["description", "page", "input", "output", "compute"];
-pub const FIELDS_MAX: usize = 64;
 
-pub fn check(f: &mut Findings<'_>) -> Vec<Ref> {
+/// The spec, where the document gave every part of it; each problem goes to the findings.
+pub fn check(f: &mut Findings<'_>) -> Option<ComputationSpec> {
     f.only_keys("", KEYS, "a computation function");
     f.only_keys("/input", &["schema"], "input");
     f.only_keys("/output", &["schema"], "output");
-    if f.mapping("/input", true).is_some() {
-        f.schema("/input/schema", true, true);
-    }
+    let input_schema = match f.mapping("/input", true) {
+        Some(_) => f.schema("/input/schema", true, true),
+        None => None,
+    };
     let schema = match f.mapping("/output", true) {
         Some(_) => f.schema("/output/schema", true, true),
         None => None,
     };
     let Some(compute) = f.mapping("/compute", true) else {
         f.empty_body("A computation function");
-        return Vec::new();
+        return None;
     };
     if compute.is_empty() || compute.len() > FIELDS_MAX {
         f.error("/compute", format!("must compute 1 to {FIELDS_MAX} fields"));
     }
     let mut allowed = vec!["input".to_string()];
+    let mut fields = Vec::with_capacity(compute.len().min(FIELDS_MAX));
     for (field, expr) in compute {
         let pointer = format!("/compute/{}", escape(field));
         match expr {
-            Value::String(e) => f.expression(&pointer, e, &allowed),
+            Value::String(e) => {
+                f.expression(&pointer, e, &allowed);
+                fields.push((field.clone(), e.clone()));
+            }
             _ => f.error(&pointer, "must be a template expression written as text, such as input.amount * 0.2"),
         }
         allowed.push(field.clone());
@@ -44,12 +48,12 @@ pub fn check(f: &mut Findings<'_>) -> Vec<Ref> {
         }
     }
     f.empty_body("A computation function");
-    Vec::new()
+    Some(ComputationSpec { input_schema: input_schema?.clone(), output_schema: schema?.clone(), fields })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{check_document, Kind};
+    use crate::core::definition::{check_document, Kind};
 
     const DOC: &str = "---\ndescription: Adds VAT to a net amount\ninput:\n  schema: { type: object, properties: { net: { type: number } }, required: [net] }\noutput:\n  schema: { type: object, properties: { vat: { type: number }, gross: { type: number } }, required: [vat, gross] }\ncompute:\n  vat: input.net * 0.2\n  gross: input.net + vat\n---\n";
 

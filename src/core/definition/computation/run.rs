@@ -3,31 +3,28 @@
 
 use serde_json::{Map, Value};
 
-use super::record::{FieldValue, Record};
-use super::RunError;
+use super::ComputationSpec;
 use crate::core::definition::template::environment;
-use crate::core::definition::Document;
+use crate::core::run::record::{FieldValue, Record};
+use crate::core::run::RunError;
 
 fn fail(reason: &str, detail: String) -> RunError {
     RunError { reason: reason.into(), detail }
 }
 
 /// The output, or why there is none, and the record of each value computed.
-pub fn evaluate(source: &str, input: &Value) -> (Result<Value, RunError>, Record) {
+pub fn evaluate(spec: &ComputationSpec, input: &Value) -> (Result<Value, RunError>, Record) {
     let mut values = Vec::new();
-    let result = compute(source, input, &mut values);
+    let result = compute(spec, input, &mut values);
     (result, Record::Computation { values })
 }
 
-fn compute(source: &str, input: &Value, values: &mut Vec<FieldValue>) -> Result<Value, RunError> {
-    let doc = Document::parse(source).map_err(|p| fail("document", p.detail))?;
-    let compute = doc.front.get("compute").and_then(Value::as_object).cloned().unwrap_or_default();
+fn compute(spec: &ComputationSpec, input: &Value, values: &mut Vec<FieldValue>) -> Result<Value, RunError> {
     let env = environment();
     let mut scope = Map::new();
     scope.insert("input".into(), input.clone());
     let mut output = Map::new();
-    for (field, expr) in &compute {
-        let text = expr.as_str().unwrap_or_default();
+    for (field, text) in &spec.fields {
         let expression = env.compile_expression(text).map_err(|e| fail("expression", format!("{field}: {e}")))?;
         let value = expression.eval(&scope).map_err(|e| {
             fail(
@@ -42,16 +39,12 @@ fn compute(source: &str, input: &Value, values: &mut Vec<FieldValue>) -> Result<
         output.insert(field.clone(), json);
     }
     let output = Value::Object(output);
-    if let Some(schema) = doc.front.pointer("/output/schema") {
-        let validator = crate::core::schema::compiled(schema).map_err(|e| fail("output_schema", e.to_string()))?;
-        let problems: Vec<String> =
-            validator.iter_errors(&output).map(|e| format!("{}: {e}", e.instance_path().as_str())).collect();
-        if !problems.is_empty() {
-            return Err(fail(
-                "output_schema",
-                format!("the output does not fit output.schema: {}", problems.join("; ")),
-            ));
-        }
+    let validator =
+        crate::core::schema::compiled(&spec.output_schema).map_err(|e| fail("output_schema", e.to_string()))?;
+    let problems: Vec<String> =
+        validator.iter_errors(&output).map(|e| format!("{}: {e}", e.instance_path().as_str())).collect();
+    if !problems.is_empty() {
+        return Err(fail("output_schema", format!("the output does not fit output.schema: {}", problems.join("; "))));
     }
     Ok(output)
 }
@@ -59,21 +52,29 @@ fn compute(source: &str, input: &Value, values: &mut Vec<FieldValue>) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::definition::{spec, Kind, Spec};
     use serde_json::json;
 
     const DOC: &str = "---\ndescription: Adds VAT\ninput:\n  schema: { type: object }\noutput:\n  schema: { type: object, properties: { vat: { type: number }, gross: { type: number } }, required: [vat, gross] }\ncompute:\n  vat: input.net * 0.2\n  gross: input.net + vat\n---\n";
 
+    fn run(source: &str, input: &Value) -> (Result<Value, RunError>, Record) {
+        match spec(Kind::Computation, source) {
+            Ok(Spec::Computation(s)) => evaluate(&s, input),
+            other => panic!("a computation's spec: {other:?}"),
+        }
+    }
+
     #[test]
     fn fields_build_on_each_other_and_fit_the_schema() {
-        let (out, record) = evaluate(DOC, &json!({"net": 100}));
+        let (out, record) = run(DOC, &json!({"net": 100}));
         assert_eq!(out.unwrap(), json!({"vat": 20.0, "gross": 120.0}));
         assert_eq!(
             serde_json::to_value(record).unwrap(),
             json!({"type": "computation", "values": [{"field": "vat", "value": 20.0}, {"field": "gross", "value": 120.0}]})
         );
-        let e = evaluate(DOC, &json!({})).0.unwrap_err();
+        let e = run(DOC, &json!({})).0.unwrap_err();
         assert_eq!(e.reason, "expression");
-        let e = evaluate(&DOC.replace("input.net + vat", "'lots'"), &json!({"net": 1})).0.unwrap_err();
+        let e = run(&DOC.replace("input.net + vat", "\"'lots'\""), &json!({"net": 1})).0.unwrap_err();
         assert_eq!(e.reason, "output_schema");
     }
 }

@@ -1,29 +1,35 @@
-//! An interaction function: asks a person and waits for an answer of a declared shape, or sends
-//! a notification through one tool and does not wait. The body is what the person reads.
+//! The checker of an interaction function's document, which builds its spec.
 
-use super::check::Findings;
-use super::lookup::templated;
-use super::Ref;
+use serde_json::Value;
+
+use super::super::check::Findings;
+use super::{InteractionSpec, Reach, EXPIRES_MAX_HOURS};
 
 const KEYS: &[&str] = &["description", "page", "input", "ask", "notify"];
-pub const EXPIRES_MAX_HOURS: i64 = 24 * 30;
 
-pub fn check(f: &mut Findings<'_>) -> Vec<Ref> {
+/// The spec, where the document gave every part of it; each problem goes to the findings.
+pub fn check(f: &mut Findings<'_>) -> Option<InteractionSpec> {
     f.only_keys("", KEYS, "an interaction function");
     f.only_keys("/input", &["schema"], "input");
-    if f.mapping("/input", true).is_some() {
-        f.schema("/input/schema", true, true);
-    }
-    match (f.get("/ask").is_some(), f.get("/notify").is_some()) {
+    let input_schema = match f.mapping("/input", true) {
+        Some(_) => f.schema("/input/schema", true, true),
+        None => None,
+    };
+    let reach = match (f.get("/ask").is_some(), f.get("/notify").is_some()) {
         (true, true) => {
-            f.error("/notify", "an interaction asks a person or sends a notification: give ask or notify, not both")
+            f.error("/notify", "an interaction asks a person or sends a notification: give ask or notify, not both");
+            None
         }
         (false, false) => {
-            f.error("/ask", "is required, or notify: an interaction asks a person and waits, or sends a notification")
+            f.error("/ask", "is required, or notify: an interaction asks a person and waits, or sends a notification");
+            None
         }
-        (true, false) => ask(f),
-        (false, true) => notify(f),
-    }
+        (true, false) => ask(f).map(|answer_schema| Reach::Ask { answer_schema: answer_schema.clone() }),
+        (false, true) => {
+            notify(f);
+            Some(Reach::Notify)
+        }
+    };
     let body = f.doc.body;
     if body.trim().is_empty() {
         f.error_at_line(
@@ -34,17 +40,17 @@ pub fn check(f: &mut Findings<'_>) -> Vec<Ref> {
     } else {
         f.template("/body", body, Some(f.doc.body_line), &["input"]);
     }
-    Vec::new()
+    Some(InteractionSpec { input_schema: input_schema?.clone(), reach: reach?, body: body.to_string() })
 }
 
-fn ask(f: &mut Findings<'_>) {
-    if f.mapping("/ask", true).is_none() {
-        return;
-    }
+/// The answer's schema, where `ask` is whole.
+fn ask<'d>(f: &mut Findings<'d>) -> Option<&'d Value> {
+    f.mapping("/ask", true)?;
     f.only_keys("/ask", &["answer", "deliver", "expires_in_hours"], "ask");
+    let mut answer_schema = None;
     if f.mapping("/ask/answer", true).is_some() {
         f.only_keys("/ask/answer", &["schema"], "answer");
-        f.schema("/ask/answer/schema", true, true);
+        answer_schema = f.schema("/ask/answer/schema", true, true);
     }
     f.integer("/ask/expires_in_hours", 1, EXPIRES_MAX_HOURS);
     match f.get("/ask/deliver").map(|v| v.as_str()) {
@@ -58,6 +64,7 @@ fn ask(f: &mut Findings<'_>) {
             "must be agent: no tool server of this playbook can send a request and read its replies yet, so the request is delivered to the agent through list_interactions",
         ),
     }
+    answer_schema
 }
 
 fn notify(f: &mut Findings<'_>) {
@@ -80,14 +87,14 @@ fn notify(f: &mut Findings<'_>) {
     }
     if let Some(args) = f.mapping("/notify/arguments", false) {
         for (key, value) in args.clone() {
-            templated(f, &format!("/notify/arguments/{}", super::check::escape(&key)), &value);
+            f.templated(&format!("/notify/arguments/{}", super::super::check::escape(&key)), &value);
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{check_document, Kind};
+    use crate::core::definition::{check_document, Kind};
 
     const ASK: &str = "---\ndescription: Asks the campaign owner to approve a reviewed brief\ninput:\n  schema: { type: object, properties: { title: { type: string } }, required: [title] }\nask:\n  deliver: agent\n  answer:\n    schema:\n      type: object\n      properties:\n        verdict: { type: string, enum: [approve, revise] }\n        note: { type: string }\n      required: [verdict]\n---\nApprove the brief {{ input.title }}?\n";
 

@@ -3,12 +3,10 @@
 
 use serde_json::Value;
 
-use super::RunError;
-use crate::core::definition::template::{environment, find_block};
-use crate::core::definition::Document;
+use super::ReasoningSpec;
+use crate::core::definition::template::environment;
 use crate::core::model::wire::{Answer, Call, Stop};
-
-pub const MAX_TOKENS_DEFAULT: u64 = 4096;
+use crate::core::run::RunError;
 
 fn fail(reason: &str, detail: String) -> RunError {
     RunError { reason: reason.into(), detail }
@@ -22,44 +20,25 @@ pub struct Prepared {
     pub call: Call,
 }
 
-/// The model a reasoning function's front matter names, and the tools it may call.
-pub fn model_and_tools(front: &Value) -> (String, Vec<String>) {
-    let model = front.get("model").and_then(Value::as_str).unwrap_or_default().to_string();
-    let tools = front
-        .get("tools")
-        .and_then(Value::as_array)
-        .map(|t| t.iter().filter_map(Value::as_str).map(str::to_string).collect())
-        .unwrap_or_default();
-    (model, tools)
-}
-
 /// Writes the prompt: the system block and the rest of the body, each rendered over `input`.
-pub fn prepare(source: &str, input: &Value) -> Result<Prepared, RunError> {
-    let doc = Document::parse(source).map_err(|p| fail("document", p.detail))?;
-    let (model, tools) = model_and_tools(&doc.front);
-    let (system, user) = match find_block(doc.body, "system") {
-        Some((whole, inside)) => {
-            (Some(&doc.body[inside]), format!("{}{}", &doc.body[..whole.start], &doc.body[whole.end..]))
-        }
-        None => (None, doc.body.to_string()),
-    };
+pub fn prepare(spec: &ReasoningSpec, input: &Value) -> Result<Prepared, RunError> {
     let env = environment();
     let render = |part: &str, text: &str| {
         env.render_str(text, minijinja::context! { input => input }).map(|s| s.trim().to_string()).map_err(|e| {
             fail("template", format!("the {part} part could not be written: {}", e.detail().unwrap_or("it failed")))
         })
     };
-    let system = system.map(|s| render("system", s)).transpose()?.filter(|s| !s.is_empty());
-    let user = render("user", &user)?;
+    let system = spec.system.as_deref().map(|s| render("system", s)).transpose()?.filter(|s| !s.is_empty());
+    let user = render("user", &spec.user)?;
     Ok(Prepared {
-        model,
-        tools,
+        model: spec.model.clone(),
+        tools: spec.tools.clone(),
         call: Call {
             system,
             user,
-            max_tokens: doc.front.get("max_tokens").and_then(Value::as_u64).unwrap_or(MAX_TOKENS_DEFAULT),
-            temperature: doc.front.get("temperature").and_then(Value::as_f64),
-            output_schema: doc.front.pointer("/output/schema").cloned(),
+            max_tokens: spec.max_tokens,
+            temperature: spec.temperature,
+            output_schema: spec.output_schema.clone(),
         },
     })
 }
@@ -125,7 +104,15 @@ pub fn finish(answer: &Answer, call: &Call) -> Result<Value, RunError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::definition::{spec, Kind, Spec};
     use serde_json::json;
+
+    fn prepared(source: &str, input: &Value) -> Result<Prepared, RunError> {
+        match spec(Kind::Reasoning, source) {
+            Ok(Spec::Reasoning(s)) => prepare(&s, input),
+            other => panic!("a reasoning function's spec: {other:?}"),
+        }
+    }
 
     const SOURCE: &str = "---\ndescription: Reviews a brief\nmodel: anthropic/claude-sonnet-4-5\ninput:\n  schema: {type: object, properties: {file: {type: string}}}\noutput:\n  schema: {type: object, properties: {verdict: {enum: [ready, revise]}}, required: [verdict]}\nmax_tokens: 50\n---\n{% system %}Review {{ input.file }} closely.{% endsystem %}\nFile: {{ input.file }}\n";
 
@@ -135,17 +122,17 @@ mod tests {
 
     #[test]
     fn the_prompt_is_written_over_the_input() {
-        let p = prepare(SOURCE, &json!({"file": "a.txt"})).unwrap();
+        let p = prepared(SOURCE, &json!({"file": "a.txt"})).unwrap();
         assert_eq!(p.model, "anthropic/claude-sonnet-4-5");
         assert_eq!(p.call.system.as_deref(), Some("Review a.txt closely."));
         assert_eq!((p.call.user.as_str(), p.call.max_tokens), ("File: a.txt", 50));
-        let e = prepare(SOURCE, &json!({})).unwrap_err();
+        let e = prepared(SOURCE, &json!({})).unwrap_err();
         assert_eq!(e.reason, "template");
     }
 
     #[test]
     fn answers_become_outputs_or_failures() {
-        let call = prepare(SOURCE, &json!({"file": "a"})).unwrap().call;
+        let call = prepared(SOURCE, &json!({"file": "a"})).unwrap().call;
         let ok = finish(&answer("```json\n{\"verdict\": \"ready\"}\n```", Stop::Done), &call).unwrap();
         assert_eq!(ok, json!({"verdict": "ready"}));
         let e = finish(&answer("{\"verdict\": \"maybe\"}", Stop::Done), &call).unwrap_err();

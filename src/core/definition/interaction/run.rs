@@ -3,31 +3,28 @@
 
 use serde_json::Value;
 
-use super::{Request, RunError};
+use super::{InteractionSpec, Reach};
 use crate::core::definition::template::environment;
-use crate::core::definition::Document;
 use crate::core::error::{FieldError, Problem};
+use crate::core::run::{Request, RunError};
 
 fn fail(reason: &str, detail: String) -> RunError {
     RunError { reason: reason.into(), detail }
 }
 
 /// The request an `ask` interaction makes, or why it cannot be made.
-pub fn ask(source: &str, input: &Value, now: &str) -> Result<Request, RunError> {
-    let doc = Document::parse(source).map_err(|p| fail("document", p.detail))?;
-    if doc.front.get("notify").is_some() {
-        return Err(fail(
-            "not_served",
-            "a notification is sent through a tool server, and this version reaches none yet".into(),
-        ));
-    }
-    let answer_schema = doc
-        .front
-        .pointer("/ask/answer/schema")
-        .cloned()
-        .ok_or_else(|| fail("document", "the document declares no ask.answer.schema".into()))?;
+pub fn ask(spec: &InteractionSpec, input: &Value, now: &str) -> Result<Request, RunError> {
+    let answer_schema = match &spec.reach {
+        Reach::Ask { answer_schema } => answer_schema.clone(),
+        Reach::Notify => {
+            return Err(fail(
+                "not_served",
+                "a notification is sent through a tool server, and this version reaches none yet".into(),
+            ))
+        }
+    };
     let env = environment();
-    let question = env.render_str(doc.body, minijinja::context! { input => input }).map_err(|e| {
+    let question = env.render_str(&spec.body, minijinja::context! { input => input }).map_err(|e| {
         fail("template", format!("the question could not be written: {}", e.detail().unwrap_or("it failed")))
     })?;
     Ok(Request { question: question.trim().to_string(), answer_schema, asked_at: now.to_string() })
@@ -51,17 +48,25 @@ pub fn check_answer(request: &Request, answer: &Value) -> Result<(), Problem> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::definition::{spec, Kind, Spec};
     use serde_json::json;
+
+    fn asked(source: &str, input: &Value) -> Result<Request, RunError> {
+        match spec(Kind::Interaction, source) {
+            Ok(Spec::Interaction(s)) => ask(&s, input, "t"),
+            other => panic!("an interaction's spec: {other:?}"),
+        }
+    }
 
     const DOC: &str = "---\ndescription: Asks for approval\ninput:\n  schema: { type: object }\nask:\n  deliver: agent\n  answer:\n    schema: { type: object, properties: { verdict: { type: string, enum: [approve, revise] } }, required: [verdict] }\n---\nApprove the brief {{ input.title }}?\n";
 
     #[test]
     fn asks_and_checks_the_answer() {
-        let r = ask(DOC, &json!({"title": "Autumn"}), "t").unwrap();
+        let r = asked(DOC, &json!({"title": "Autumn"})).unwrap();
         assert_eq!(r.question, "Approve the brief Autumn?");
         assert!(check_answer(&r, &json!({"verdict": "approve"})).is_ok());
         let p = check_answer(&r, &json!({"verdict": "maybe"})).unwrap_err();
         assert_eq!((p.errors[0].pointer.as_str(), p.kind.as_deref()), ("/answer/verdict", Some("answer_schema")));
-        assert_eq!(ask(DOC, &json!({}), "t").unwrap_err().reason, "template");
+        assert_eq!(asked(DOC, &json!({})).unwrap_err().reason, "template");
     }
 }

@@ -12,18 +12,11 @@ use chrono::{DateTime, Datelike, Duration, TimeZone, Timelike, Utc};
 use distrs::{Normal, StudentsT};
 use serde_json::{json, Map, Value};
 
-use super::record::Record;
-use super::RunError;
+use super::{Aggregate, Method, Period, PredictionSpec};
 use crate::core::definition::template::environment;
-use crate::core::definition::Document;
 use crate::core::event::Event;
-
-pub const HISTORY_DEFAULT: usize = 90;
-pub const ALPHA_DEFAULT: f64 = 0.5;
-pub const CONFIDENCE_DEFAULT: f64 = 0.8;
-pub const AGGREGATE_DEFAULT: &str = "sum";
-/// The most events a prediction reads, newest first.
-pub const EVENTS_MAX: usize = 5_000;
+use crate::core::run::record::Record;
+use crate::core::run::RunError;
 const MOVING_WINDOW: usize = 3;
 const MIN_PERIODS: usize = 3;
 
@@ -32,27 +25,25 @@ fn fail(reason: &str, detail: String) -> RunError {
 }
 
 /// The start of the period `at` falls in.
-fn period_start(at: DateTime<Utc>, every: &str) -> Option<DateTime<Utc>> {
+fn period_start(at: DateTime<Utc>, every: Period) -> Option<DateTime<Utc>> {
     let day = Utc.with_ymd_and_hms(at.year(), at.month(), at.day(), 0, 0, 0).single()?;
     match every {
-        "hour" => Utc.with_ymd_and_hms(at.year(), at.month(), at.day(), at.hour(), 0, 0).single(),
-        "day" => Some(day),
-        "week" => Some(day - Duration::days(i64::from(at.weekday().num_days_from_monday()))),
-        "month" => Utc.with_ymd_and_hms(at.year(), at.month(), 1, 0, 0, 0).single(),
-        _ => None,
+        Period::Hour => Utc.with_ymd_and_hms(at.year(), at.month(), at.day(), at.hour(), 0, 0).single(),
+        Period::Day => Some(day),
+        Period::Week => Some(day - Duration::days(i64::from(at.weekday().num_days_from_monday()))),
+        Period::Month => Utc.with_ymd_and_hms(at.year(), at.month(), 1, 0, 0, 0).single(),
     }
 }
 
-fn next_period(start: DateTime<Utc>, every: &str) -> Option<DateTime<Utc>> {
+fn next_period(start: DateTime<Utc>, every: Period) -> Option<DateTime<Utc>> {
     match every {
-        "hour" => Some(start + Duration::hours(1)),
-        "day" => Some(start + Duration::days(1)),
-        "week" => Some(start + Duration::weeks(1)),
-        "month" => {
+        Period::Hour => Some(start + Duration::hours(1)),
+        Period::Day => Some(start + Duration::days(1)),
+        Period::Week => Some(start + Duration::weeks(1)),
+        Period::Month => {
             let (y, m) = if start.month() == 12 { (start.year() + 1, 1) } else { (start.year(), start.month() + 1) };
             Utc.with_ymd_and_hms(y, m, 1, 0, 0, 0).single()
         }
-        _ => None,
     }
 }
 
@@ -60,84 +51,32 @@ fn field(data: &Value, path: &str) -> Option<f64> {
     path.split('.').try_fold(data, |v, key| v.get(key))?.as_f64()
 }
 
-fn aggregate(values: &[f64], how: &str) -> f64 {
+fn aggregate(values: &[f64], how: Aggregate) -> f64 {
     let n = values.len() as f64;
     match how {
-        "count" => n,
-        "mean" if n > 0.0 => values.iter().sum::<f64>() / n,
-        "min" => values.iter().copied().fold(f64::INFINITY, f64::min),
-        "max" => values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-        "last" => values.last().copied().unwrap_or(0.0),
-        _ => values.iter().sum(),
+        Aggregate::Count => n,
+        Aggregate::Mean if n > 0.0 => values.iter().sum::<f64>() / n,
+        Aggregate::Min => values.iter().copied().fold(f64::INFINITY, f64::min),
+        Aggregate::Max => values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        Aggregate::Last => values.last().copied().unwrap_or(0.0),
+        Aggregate::Sum | Aggregate::Mean => values.iter().sum(),
     }
 }
 
-/// Evaluates the prediction over `events` (any order) of its kind.
-/// The parameters a forecast runs with: the document's, or their defaults.
-struct Params {
-    every: String,
-    how: String,
-    method: String,
-    path: String,
-    horizon: usize,
-    history: usize,
-    alpha: f64,
-    confidence: f64,
-}
-
-impl Params {
-    fn read(f: &Value) -> Params {
-        let text = |p: &str, d: &'static str| f.pointer(p).and_then(Value::as_str).unwrap_or(d).to_string();
-        Params {
-            every: text("/every", "day"),
-            how: text("/aggregate", AGGREGATE_DEFAULT),
-            method: text("/method", "linear_trend"),
-            path: text("/events/field", ""),
-            horizon: f.pointer("/horizon").and_then(Value::as_u64).unwrap_or(1) as usize,
-            history: f.pointer("/history").and_then(Value::as_u64).map_or(HISTORY_DEFAULT, |n| n as usize),
-            alpha: f.pointer("/alpha").and_then(Value::as_f64).unwrap_or(ALPHA_DEFAULT),
-            confidence: f.pointer("/confidence").and_then(Value::as_f64).unwrap_or(CONFIDENCE_DEFAULT),
-        }
-    }
-
-    fn said(&self) -> Value {
-        let mut v = json!({
-            "every": self.every, "aggregate": self.how, "field": self.path, "history": self.history,
-            "horizon": self.horizon, "confidence": self.confidence,
-        });
-        if self.method == "exponential_smoothing" {
-            v["alpha"] = json!(self.alpha);
-        }
-        v
-    }
-}
-
-/// The forecast, or why there is none, and the record of the series, method and parameters.
-pub fn evaluate(source: &str, input: &Value, events: &[Event]) -> (Result<Value, RunError>, Record) {
-    let doc = match Document::parse(source) {
-        Ok(doc) => doc,
-        Err(p) => {
-            let record = Record::Prediction {
-                series: Vec::new(),
-                method: String::new(),
-                params: Value::Null,
-                events_read: events.len(),
-            };
-            return (Err(fail("document", p.detail)), record);
-        }
-    };
-    let params = Params::read(&doc.front);
-    let said = params.said();
-    let method = params.method.clone();
-    let result = predict(&doc.front, params, input, events);
+/// The forecast, or why there is none, and the record of the series, method and parameters;
+/// `events` in any order, of the spec's kind.
+pub fn evaluate(spec: &PredictionSpec, input: &Value, events: &[Event]) -> (Result<Value, RunError>, Record) {
+    let result = predict(spec, input, events);
     let series = result.as_ref().ok().and_then(|v| v["history"].as_array().cloned()).unwrap_or_default();
-    (result, Record::Prediction { series, method, params: said, events_read: events.len() })
+    let method = spec.method.as_str().to_string();
+    (result, Record::Prediction { series, method, params: spec.said(), events_read: events.len() })
 }
 
-fn predict(f: &Value, params: Params, input: &Value, events: &[Event]) -> Result<Value, RunError> {
-    let Params { every, how, method, path, horizon, history, alpha, confidence } = params;
+fn predict(spec: &PredictionSpec, input: &Value, events: &[Event]) -> Result<Value, RunError> {
+    let PredictionSpec { every, aggregate: how, method, horizon, history, alpha, confidence, .. } = *spec;
+    let path = &spec.field;
     let env = environment();
-    let condition = match f.pointer("/events/where").and_then(Value::as_str) {
+    let condition = match &spec.condition {
         Some(t) => Some(env.compile_expression(t).map_err(|e| fail("expression", e.to_string()))?),
         None => None,
     };
@@ -153,8 +92,8 @@ fn predict(f: &Value, params: Params, input: &Value, events: &[Event]) -> Result
                 continue;
             }
         }
-        let value = if how == "count" { Some(1.0) } else { field(&e.event.data, &path) };
-        let (Some(value), Some(start)) = (value, period_start(at.with_timezone(&Utc), &every)) else { continue };
+        let value = if how == Aggregate::Count { Some(1.0) } else { field(&e.event.data, path) };
+        let (Some(value), Some(start)) = (value, period_start(at.with_timezone(&Utc), every)) else { continue };
         match buckets.iter_mut().find(|(s, _)| *s == start) {
             Some((_, vs)) => vs.push(value),
             None => buckets.push((start, vec![value])),
@@ -165,15 +104,15 @@ fn predict(f: &Value, params: Params, input: &Value, events: &[Event]) -> Result
     let mut series: Vec<(DateTime<Utc>, f64)> = Vec::new();
     for (start, values) in &buckets {
         while let Some(&(last, prev)) = series.last() {
-            match next_period(last, &every) {
+            match next_period(last, every) {
                 Some(next) if next < *start => {
-                    let fill = if how == "sum" || how == "count" { 0.0 } else { prev };
+                    let fill = if matches!(how, Aggregate::Sum | Aggregate::Count) { 0.0 } else { prev };
                     series.push((next, fill));
                 }
                 _ => break,
             }
         }
-        series.push((*start, aggregate(values, &how)));
+        series.push((*start, aggregate(values, how)));
     }
     if series.len() > history {
         series.drain(..series.len() - history);
@@ -182,32 +121,35 @@ fn predict(f: &Value, params: Params, input: &Value, events: &[Event]) -> Result
         return Err(fail(
             "not_enough_history",
             format!(
-                "a forecast needs events in at least {MIN_PERIODS} periods of a {every}, and it found {}",
+                "a forecast needs events in at least {MIN_PERIODS} periods of a {}, and it found {}",
+                every.as_str(),
                 series.len()
             ),
         ));
     }
     let ys: Vec<f64> = series.iter().map(|(_, y)| *y).collect();
-    let points = forecast(&ys, &method, horizon, alpha, confidence);
+    let points = forecast(&ys, method, horizon, alpha, confidence);
     let mut start = series.last().map(|(s, _)| *s).unwrap_or_default();
     let mut out = Vec::with_capacity(points.len());
     for (value, lower, upper) in points {
-        start = next_period(start, &every).unwrap_or(start);
+        start = next_period(start, every).unwrap_or(start);
         out.push(json!({ "period": start.to_rfc3339_opts(chrono::SecondsFormat::Secs, true), "value": value, "lower": lower, "upper": upper }));
     }
     let history_out: Vec<Value> = series
         .iter()
         .map(|(s, y)| json!({ "period": s.to_rfc3339_opts(chrono::SecondsFormat::Secs, true), "value": y }))
         .collect();
-    Ok(json!({ "method": method, "every": every, "confidence": confidence, "forecast": out, "history": history_out }))
+    Ok(
+        json!({ "method": method.as_str(), "every": every.as_str(), "confidence": confidence, "forecast": out, "history": history_out }),
+    )
 }
 
 /// (value, lower, upper) for each of the `horizon` periods ahead.
-pub fn forecast(ys: &[f64], method: &str, horizon: usize, alpha: f64, confidence: f64) -> Vec<(f64, f64, f64)> {
+pub fn forecast(ys: &[f64], method: Method, horizon: usize, alpha: f64, confidence: f64) -> Vec<(f64, f64, f64)> {
     let n = ys.len() as f64;
     let tail = 0.5 + confidence / 2.0;
     match method {
-        "exponential_smoothing" => {
+        Method::ExponentialSmoothing => {
             let mut level = ys[0];
             let mut errors = Vec::new();
             for &y in &ys[1..] {
@@ -223,7 +165,7 @@ pub fn forecast(ys: &[f64], method: &str, horizon: usize, alpha: f64, confidence
                 })
                 .collect()
         }
-        "moving_average" => {
+        Method::MovingAverage => {
             let k = MOVING_WINDOW.min(ys.len());
             let mean = ys[ys.len() - k..].iter().sum::<f64>() / k as f64;
             let all_mean = ys.iter().sum::<f64>() / n;
@@ -232,7 +174,7 @@ pub fn forecast(ys: &[f64], method: &str, horizon: usize, alpha: f64, confidence
             let width = z * s * (1.0 + 1.0 / k as f64).sqrt();
             (0..horizon).map(|_| (mean, mean - width, mean + width)).collect()
         }
-        _ => {
+        Method::LinearTrend => {
             let t_mean = (n - 1.0) / 2.0;
             let y_mean = ys.iter().sum::<f64>() / n;
             let sxx: f64 = (0..ys.len()).map(|t| (t as f64 - t_mean).powi(2)).sum();
@@ -264,7 +206,15 @@ fn rms(errors: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::definition::{spec, Kind, Spec};
     use crate::core::event::NewEvent;
+
+    fn run(source: &str, events: &[Event]) -> (Result<Value, RunError>, Record) {
+        match spec(Kind::Prediction, source) {
+            Ok(Spec::Prediction(s)) => evaluate(&s, &json!({}), events),
+            other => panic!("a prediction's spec: {other:?}"),
+        }
+    }
 
     fn event(at: &str, revenue: f64) -> Event {
         Event {
@@ -283,11 +233,11 @@ mod tests {
 
     #[test]
     fn a_straight_line_is_continued_with_bounds_around_it() {
-        let points = forecast(&[10.0, 12.0, 14.0, 16.1, 17.9], "linear_trend", 2, 0.5, 0.8);
+        let points = forecast(&[10.0, 12.0, 14.0, 16.1, 17.9], Method::LinearTrend, 2, 0.5, 0.8);
         assert!((points[0].0 - 20.0).abs() < 0.3, "{points:?}");
         assert!(points[0].1 < points[0].0 && points[0].0 < points[0].2);
         assert!(points[1].2 - points[1].1 > points[0].2 - points[0].1, "bounds widen ahead");
-        let flat = forecast(&[5.0, 5.0, 5.0], "exponential_smoothing", 1, 0.5, 0.8);
+        let flat = forecast(&[5.0, 5.0, 5.0], Method::ExponentialSmoothing, 1, 0.5, 0.8);
         assert_eq!(flat[0], (5.0, 5.0, 5.0));
     }
 
@@ -299,7 +249,7 @@ mod tests {
             event("2026-02-28T10:00:00Z", 110.0),
             event("2026-04-30T10:00:00Z", 130.0),
         ];
-        let (out, record) = evaluate(doc, &json!({}), &events);
+        let (out, record) = run(doc, &events);
         let out = out.unwrap();
         let Record::Prediction { series, method, params, events_read } = record else { panic!("a forecast's record") };
         assert_eq!((series.len(), method.as_str(), events_read), (4, "linear_trend", 3));
@@ -307,7 +257,7 @@ mod tests {
         assert_eq!(out["history"].as_array().map(Vec::len), Some(4), "March counts as zero: {out}");
         assert_eq!(out["forecast"][0]["period"], "2026-05-01T00:00:00Z");
         assert!(out["forecast"][1]["upper"].as_f64() > out["forecast"][1]["lower"].as_f64());
-        let few = evaluate(doc, &json!({}), &events[..1]).0.unwrap_err();
+        let few = run(doc, &events[..1]).0.unwrap_err();
         assert_eq!(few.reason, "not_enough_history");
     }
 }

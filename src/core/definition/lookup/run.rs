@@ -3,15 +3,10 @@
 
 use serde_json::{json, Map, Value};
 
-use super::record::Record;
-use super::{Run, RunError};
+use super::{LookupSpec, Read, RunsQuery};
 use crate::core::definition::template::environment;
-use crate::core::definition::Document;
-
-pub const LIMIT_DEFAULT: usize = 20;
-pub const STATUS_DEFAULT: &str = "succeeded";
-/// How many of the newest runs a lookup reads before it filters them.
-pub const READ_MAX: usize = 500;
+use crate::core::run::record::Record;
+use crate::core::run::{Run, RunError, RunStatus};
 
 fn fail(reason: &str, detail: String) -> RunError {
     RunError { reason: reason.into(), detail }
@@ -25,7 +20,7 @@ pub fn run_view(run: &Run) -> Value {
         "input": run.input,
         "started_at": run.started_at,
     });
-    if let super::RunStatus::Succeeded { output, finished_at } = &run.status {
+    if let RunStatus::Succeeded { output, finished_at } = &run.status {
         v["output"] = output.clone();
         v["finished_at"] = json!(finished_at);
     }
@@ -33,41 +28,30 @@ pub fn run_view(run: &Run) -> Value {
 }
 
 /// The runs found, or why none could be, and the record of the query as it ran.
-pub fn evaluate(source: &str, input: &Value, runs: &[Run]) -> (Result<Value, RunError>, Record) {
-    let doc = match Document::parse(source) {
-        Ok(doc) => doc,
-        Err(p) => {
-            return (Err(fail("document", p.detail)), Record::Lookup { query: Value::Null, read: runs.len(), kept: 0 })
-        }
+pub fn evaluate(spec: &LookupSpec, input: &Value, runs: &[Run]) -> (Result<Value, RunError>, Record) {
+    let (result, query) = match &spec.read {
+        Read::Runs(q) => (find(q, input, runs), q.said.clone()),
+        Read::Tool => (
+            Err(fail(
+                "not_served",
+                "a lookup through a tool needs a tool server, and this runtime reaches none".into(),
+            )),
+            Value::Null,
+        ),
     };
-    let mut query = doc.front.get("runs").cloned().unwrap_or(Value::Null);
-    // The defaults the query ran with, so that the record says all of it.
-    if let Some(q) = query.as_object_mut() {
-        q.entry("status").or_insert(json!(STATUS_DEFAULT));
-        q.entry("limit").or_insert(json!(LIMIT_DEFAULT));
-    }
-    let result = find(&doc, input, runs);
     let kept = result.as_ref().ok().and_then(|v| v["runs"].as_array()).map_or(0, Vec::len);
     (result, Record::Lookup { query, read: runs.len(), kept })
 }
 
-fn find(doc: &Document<'_>, input: &Value, runs: &[Run]) -> Result<Value, RunError> {
-    if doc.front.get("tool").is_some() {
-        return Err(fail(
-            "not_served",
-            "a lookup through a tool needs a tool server, and this runtime reaches none".into(),
-        ));
-    }
-    let status = doc.front.pointer("/runs/status").and_then(Value::as_str).unwrap_or(STATUS_DEFAULT);
-    let limit = doc.front.pointer("/runs/limit").and_then(Value::as_u64).map_or(LIMIT_DEFAULT, |n| n as usize);
+fn find(q: &RunsQuery, input: &Value, runs: &[Run]) -> Result<Value, RunError> {
     let env = environment();
-    let condition = match doc.front.pointer("/runs/where").and_then(Value::as_str) {
+    let condition = match &q.condition {
         Some(text) => Some(env.compile_expression(text).map_err(|e| fail("expression", e.to_string()))?),
         None => None,
     };
     let mut found = Vec::new();
     for run in runs {
-        if status != "any" && run.status.word() != status {
+        if q.status.is_some_and(|s| run.status.word() != s) {
             continue;
         }
         let view = run_view(run);
@@ -90,7 +74,7 @@ fn find(doc: &Document<'_>, input: &Value, runs: &[Run]) -> Result<Value, RunErr
             }
         }
         found.push(view);
-        if found.len() == limit {
+        if found.len() == q.limit {
             break;
         }
     }
@@ -100,8 +84,7 @@ fn find(doc: &Document<'_>, input: &Value, runs: &[Run]) -> Result<Value, RunErr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::definition::{Kind, Ref};
-    use crate::core::run::RunStatus;
+    use crate::core::definition::{spec, Kind, Ref, Spec};
 
     fn run(id: &str, net: i64, gross: i64) -> Run {
         Run {
@@ -125,7 +108,8 @@ mod tests {
     fn filters_and_limits_the_newest_runs() {
         let doc = "---\ndescription: Large ones\nruns: { of: computation/add-vat, where: run.output.gross > input.over, limit: 1 }\n---\n";
         let runs = [run("r3", 300, 360), run("r2", 10, 12), run("r1", 200, 240)];
-        let (out, record) = evaluate(doc, &json!({"over": 100}), &runs);
+        let Ok(Spec::Lookup(spec)) = spec(Kind::Lookup, doc) else { panic!("a lookup's spec") };
+        let (out, record) = evaluate(&spec, &json!({"over": 100}), &runs);
         let out = out.unwrap();
         let Record::Lookup { query, read, kept } = record else { panic!("a lookup's record") };
         assert_eq!((query["status"].as_str(), read, kept), (Some("succeeded"), 3, 1));
