@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { assertToolFailure, assertToolSuccess, runtimeUrl, uniqueName } from './helpers.mjs';
-import { ADD_VAT } from './fixtures.mjs';
+import { ADD_VAT, REVIEW_AND_APPROVE } from './fixtures.mjs';
 
 const ANTHROPIC = process.env.STANDIN_ANTHROPIC_URL;
 const q = (s) => `“${s}”`;
@@ -46,32 +46,6 @@ ask:
 ---
 Approve the brief {{ input.title }}? The review says: {{ input.review }}
 `;
-
-export const REVIEW_AND_APPROVE = `---
-description: Reviews a campaign brief, then asks its owner to approve it
-input:
-  schema:
-    type: object
-    properties:
-      file: { type: string }
-      title: { type: string }
-    required: [file, title]
-steps:
-  - id: review_brief
-    function: reasoning/review-campaign-brief
-    input:
-      file: input.file
-  - id: ask_for_approval
-    function: interaction/approve-campaign-brief
-    input:
-      title: input.title
-      review: steps.review_brief.output
-output:
-  review: steps.review_brief.output
-  approval: steps.ask_for_approval.output
----
-`;
-
 
 const WAIT_THEN_PRICE = `---
 description: Waits for the approval of an order, then prices it
