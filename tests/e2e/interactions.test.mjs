@@ -7,7 +7,40 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { assertToolFailure, assertToolSuccess, pointers, postMcp, runtimeUrl, uniqueName } from './helpers.mjs';
+import {
+  ACCEPT_BOTH, assertToolFailure, assertToolSuccess, parseSse, pointers, postMcp, runtimeUrl, uniqueName,
+} from './helpers.mjs';
+
+/** A POST to /mcp whose event stream the test reads piece by piece, while the Worker holds it. */
+async function openStream(body) {
+  const res = await fetch(`${runtimeUrl()}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH },
+    body: JSON.stringify(body),
+  });
+  assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  return {
+    text: () => text,
+    // Everything read so far once `mark` is in it; the stream's end fails the test.
+    async readUntil(mark) {
+      while (!text.includes(mark)) {
+        const { value, done } = await reader.read();
+        assert.ok(!done, `the stream ended before ${mark}: ${text}`);
+        text += value;
+      }
+      return text;
+    },
+    async readToEnd() {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return text;
+        text += value;
+      }
+    },
+  };
+}
 
 const APPROVE = `---
 description: Asks the campaign owner to approve a reviewed brief
@@ -106,10 +139,18 @@ describe('interactions through @modelcontextprotocol/sdk (v1)', () => {
     assert.ok(beat >= 0 && beat < waiting.text.indexOf('event: message'), `a heartbeat comes before the answer: ${waiting.text.slice(0, 120)}`);
     assert.equal(waiting.json.result.structuredContent.status, 'started');
 
-    const pending = call('get_run', { run_id: run.run_id, wait_seconds: 10 });
-    await new Promise((resolve) => { setTimeout(resolve, 1000); });
+    // Read as it streams: a heartbeat with no answer yet shows the call is held while the run
+    // waits, which a sleep before answering could not tell from a call that arrived late.
+    const pending = await openStream({
+      jsonrpc: '2.0', id: 8, method: 'tools/call',
+      params: { name: 'get_run', arguments: { playbook, run_id: run.run_id, wait_seconds: 10 } },
+    });
+    const held = await pending.readUntil(': heartbeat');
+    assert.ok(!held.includes('event: message'), `no answer while the run waits: ${held}`);
     assertToolSuccess(await call('answer_interaction', { run_id: run.run_id, answer: { verdict: 'revise' } }));
-    const ended = assertToolSuccess(await pending);
+    const messages = parseSse(await pending.readToEnd()).filter((e) => e.event === 'message');
+    assert.equal(messages.length, 1, pending.text());
+    const ended = JSON.parse(messages[0].data).result.structuredContent;
     assert.equal(ended.status, 'succeeded');
     assert.deepEqual(ended.output, { verdict: 'revise' });
   });

@@ -239,6 +239,7 @@ impl NewKey {
 /// What the key store is asked to do.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
+#[allow(clippy::large_enum_variant)] // lives for one request; over the limit on 64-bit hosts only
 pub enum KeyCommand {
     /// Keeps a new key; refused when a live key of the org has its name.
     Make { record: KeyRecord },

@@ -7,31 +7,9 @@ use super::workflow_calls::{check_calls, Callee};
 use super::{check_document, Kind, Ref};
 use crate::core::workflow::plan::{Action, OnFailure, Output};
 
-/// The spec's review-and-approve workflow, as the guide's worked example writes it.
-pub const EXAMPLE: &str = "---
-description: Reviews a campaign brief, then asks its owner to approve it
-input:
-  schema:
-    type: object
-    properties:
-      file: { type: string }
-      title: { type: string }
-    required: [file, title]
-steps:
-  - id: review_brief
-    function: reasoning/review-campaign-brief
-    input:
-      file: input.file
-  - id: ask_for_approval
-    function: interaction/approve-campaign-brief
-    input:
-      title: input.title
-      review: steps.review_brief.output
-output:
-  review: steps.review_brief.output
-  approval: steps.ask_for_approval.output
----
-";
+/// The spec's review-and-approve workflow, as the guide's worked example writes it; one file,
+/// which the e2e tests read too.
+pub const EXAMPLE: &str = include_str!("../../../tests/fixtures/review-and-approve.md");
 
 fn refused(doc: &str) -> Vec<String> {
     match check_document(Kind::Workflow, doc) {

@@ -67,8 +67,9 @@ fn failed(step: &str, run_id: &str) -> Command {
 #[test]
 fn the_review_and_approval_run_records_the_spec_events() {
     let mut run = Run::new(EXAMPLE);
-    let definition = crate::core::definition::Ref::parse("workflow/review-and-approve").unwrap();
-    let mut events = vec![format!("run_started: {}", crate::core::run::words::started_event(&definition))];
+    // Only what the machine records: run_started and run_succeeded are written by the shell
+    // (shell/run.rs) and asserted end to end in tests/e2e/workflows.test.mjs.
+    let mut events = Vec::new();
     let a = run.give(Command::Start { input: json!({"file": "briefs/autumn.md", "title": "Autumn launch"}) }, 0);
     assert_eq!(
         a.iter().find(|a| matches!(a, Action::StartChild { .. })),
@@ -90,13 +91,11 @@ fn the_review_and_approval_run_records_the_spec_events() {
     let a = run.give(ok("ask_for_approval", "wf1-ask_for_approval-1", approval.clone()), 60);
     events.extend(summaries(&a));
     assert_eq!(a.last(), Some(&Action::Finish { output: json!({"review": review, "approval": approval}) }));
-    events.push(format!("run_succeeded: {}", crate::core::run::words::FINISHED_EVENT));
     let q = |s: &str| format!("\u{201c}{s}\u{201d}");
     assert_eq!(
         events,
         vec![
-            "run_started: A run of the workflow \u{201c}review-and-approve\u{201d} started.".to_string(),
-            "workflow_input_applied: The workflow started, and 1 step moved.".into(),
+            "workflow_input_applied: The workflow started, and 1 step moved.".to_string(),
             format!("step_waiting: The step {} waits for a function it called.", q("review brief")),
             "workflow_input_applied: A function the workflow called answered, and 2 steps moved.".into(),
             format!("step_finished: The step {} finished.", q("review brief")),
@@ -104,7 +103,6 @@ fn the_review_and_approval_run_records_the_spec_events() {
             "workflow_input_applied: A function the workflow called answered, and 1 step moved; the workflow ended."
                 .into(),
             format!("step_finished: The step {} finished.", q("ask for approval")),
-            "run_succeeded: A run finished.".into(),
         ]
     );
     let v = view::steps(&run.plan, &run.flow);
