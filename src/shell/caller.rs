@@ -165,12 +165,14 @@ fn unauthenticated(url: &Url, settings: &Settings) -> Result<Caller, Problem> {
     if loopback && settings.public_url.is_none() {
         return Ok(Caller::local(settings.local_user.clone()));
     }
-    Err(Problem::new(
-        Reason::Unauthorized,
+    let detail = if settings.public_url.is_some() {
+        "This request carries no credential. Sign in from your MCP client: the WWW-Authenticate header of this answer points it to this runtime's sign-in. Or send an API key of your org as Authorization: Bearer <key>.".to_string()
+    } else {
         format!(
             "This request carries no credential. Send an API key of your org as Authorization: Bearer <key>; whoever manages the org's access makes one with POST /v1/orgs/<org>/keys. Local mode, with no credential, answers only requests made on the computer that runs the runtime, to 127.0.0.1; this one came to {host}."
-        ),
-    ))
+        )
+    };
+    Err(Problem::new(Reason::Unauthorized, detail))
 }
 
 /// The value of `Bearer <value>`, the scheme in any case; none for another scheme or shape.

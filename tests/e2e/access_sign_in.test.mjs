@@ -99,9 +99,10 @@ describe('sign-in through the runtime as authorization server', () => {
     assert.equal(as.issuer, base);
     assert.deepEqual(as.code_challenge_methods_supported, ['S256']);
     assert.equal(as.client_id_metadata_document_supported, true);
-    // Local mode is off once sign-in is on, even on loopback.
+    // Local mode is off once sign-in is on, even on loopback, and the refusal says to sign in.
     const local = await fetch(`${base}/v1/orgs/local/playbooks`);
     assert.equal(local.status, 401);
+    assert.match((await local.json()).detail, /Sign in from your MCP client/);
   });
 
   test('a browser client of an allowed origin may send a credential and read the challenge; another origin is refused', async () => {
