@@ -12,7 +12,7 @@ use worker::{Env, Url};
 use super::access::NAME;
 use super::do_rpc;
 use super::env::{self, Settings, ACCESS};
-use crate::core::access::key::{self, digest, same_digest, KeyCommand, KeyRecord};
+use crate::core::access::key::{self, KeyCommand, KeyRecord};
 use crate::core::access::oauth::metadata;
 use crate::core::access::oauth::resource::{token_serves, Resource};
 use crate::core::access::oauth::secret;
@@ -55,12 +55,12 @@ pub async fn resolve(
         ));
     };
     if let Some(admin) = settings.admin_token.as_deref() {
-        if same_digest(&digest(credential), &digest(admin)) {
+        if secret::same(&secret::digest(credential), &secret::digest(admin)) {
             return Ok(Caller::operator(&path_org(url)));
         }
     }
     if key::well_formed(credential) {
-        return by_key(env, &digest(credential)).await;
+        return by_key(env, &secret::digest(credential)).await;
     }
     if credential.starts_with(secret::ACCESS_PREFIX) && settings.public_url.is_some() {
         return by_token(env, credential, url.path()).await;

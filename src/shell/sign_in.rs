@@ -28,6 +28,7 @@ use crate::core::access::oauth::exchange::{Fresh, TokenResponse};
 use crate::core::access::oauth::form::Form;
 use crate::core::access::oauth::grant::Grant;
 use crate::core::access::oauth::metadata::{self, AUTHORIZE_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH};
+use crate::core::access::oauth::url as oauth_url;
 use crate::core::access::oauth::{pkce, secret, token};
 use crate::core::access::oidc::{self, Provider};
 use crate::core::access::store::{Consent, Pending, SignInCommand};
@@ -505,7 +506,7 @@ fn fresh_text() -> Result<String, Problem> {
 }
 
 fn is_loopback_url(url: &str) -> bool {
-    ["http://127.0.0.1", "http://localhost", "http://[::1]"].iter().any(|p| url.starts_with(p))
+    oauth_url::parse(url).and_then(|u| u.authority).is_some_and(|a| a.host.is_loopback())
 }
 
 fn cookie_value(header: Option<&str>, name: &str) -> Option<String> {

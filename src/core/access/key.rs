@@ -6,9 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
-use subtle::ConstantTimeEq;
 
+use super::oauth::secret::digest;
 use crate::core::actor::Actor;
 use crate::core::caller::{Caller, Principal, Scope};
 use crate::core::ids::is_playbook_id;
@@ -43,16 +42,6 @@ pub fn well_formed(key: &str) -> bool {
     }
     let (rest, check) = key.split_at(LENGTH - CHECK);
     !rest[PREFIX.len()..].contains('_') && base62(&crc32(rest.as_bytes()).to_be_bytes(), CHECK) == check
-}
-
-/// The hex SHA-256 of a secret: the only form a key or token is kept in.
-pub fn digest(secret: &str) -> String {
-    Sha256::digest(secret.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Compares two digests in constant time, so timing tells nothing of how much matched.
-pub fn same_digest(a: &str, b: &str) -> bool {
-    a.len() == b.len() && bool::from(a.as_bytes().ct_eq(b.as_bytes()))
 }
 
 /// A fixed-width base62 rendering of big-endian bytes.
@@ -262,6 +251,7 @@ fn is_before(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::access::oauth::secret::same;
 
     const NOW: &str = "2026-12-04T10:00:00.000Z";
 
@@ -282,7 +272,7 @@ mod tests {
     fn digests_compare_whole() {
         let d = digest("pbk_x");
         assert_eq!(d.len(), 64);
-        assert!(same_digest(&d, &digest("pbk_x")) && !same_digest(&d, &digest("pbk_y")) && !same_digest(&d, "ab"));
+        assert!(same(&d, &digest("pbk_x")) && !same(&d, &digest("pbk_y")) && !same(&d, "ab"));
     }
 
     fn record(expires_at: Option<&str>) -> KeyRecord {

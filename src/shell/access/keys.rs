@@ -3,7 +3,8 @@
 use serde_json::{json, Value};
 
 use super::{encode, AccessObject};
-use crate::core::access::key::{same_digest, KeyCommand, KeyRecord};
+use crate::core::access::key::{KeyCommand, KeyRecord};
+use crate::core::access::oauth::secret::same;
 use crate::core::Problem;
 
 const BY_DIGEST: &str = "SELECT record FROM keys WHERE digest = ?";
@@ -65,7 +66,7 @@ impl AccessObject {
                 let Some(mut record) = self.record::<KeyRecord>(BY_DIGEST, &[&digest])? else {
                     return Ok(Value::Null);
                 };
-                if !same_digest(&record.digest, &digest) || record.caller(&now).is_none() {
+                if !same(&record.digest, &digest) || record.caller(&now).is_none() {
                     return Ok(Value::Null);
                 }
                 if record.touch_due(&now) {
