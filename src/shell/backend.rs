@@ -18,7 +18,7 @@ use crate::core::run::store::{AnswerRun, IndexCommand, RequestCommand, RequestPa
 use crate::core::run::{check_run_id, Run};
 use crate::core::Caller;
 use crate::core::Problem;
-use crate::tools::{Backend, Ctx};
+use crate::ops::{Backend, Ctx};
 use serde_json::Value;
 
 pub struct Objects<'e> {

@@ -23,7 +23,7 @@ use crate::core::playbook::Playbook;
 use crate::core::run::store::IndexCommand;
 use crate::core::run::store::RequestCommand;
 use crate::core::Problem;
-use crate::tools::Backend;
+use crate::ops::Backend;
 use serde_json::Value;
 
 /// How long the alarm waits before it tries again to start what a trigger owes, after a failure.

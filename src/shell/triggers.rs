@@ -18,8 +18,8 @@ use crate::core::model::ModelSettings;
 use crate::core::text::{cap, quote, SUMMARY_MAX};
 use crate::core::workflow::{next_due, Declared, Fired};
 use crate::core::Problem;
-use crate::tools::run_start::{start, Asked};
-use crate::tools::Backend;
+use crate::ops::run_start::{start, Asked};
+use crate::ops::Backend;
 
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS triggers (

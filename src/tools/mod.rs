@@ -5,7 +5,6 @@ mod access;
 mod answer_interaction;
 mod args;
 mod assign_role;
-mod backend;
 mod cancel_run;
 mod create_definition;
 mod create_key;
@@ -37,7 +36,6 @@ mod retire_definition;
 mod retire_playbook;
 mod revoke_key;
 mod run_definition;
-pub mod run_start;
 mod run_words;
 mod send_run_event;
 mod unassign_role;
@@ -45,7 +43,7 @@ mod update_definition;
 mod update_playbook;
 
 pub use args::check_args;
-pub use backend::{Backend, Ctx};
+pub use crate::ops::{Backend, Ctx};
 pub use get_guide::find as find_guide;
 
 use futures::future::LocalBoxFuture;

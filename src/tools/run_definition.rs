@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use super::definition_words::{check_name, name_arg, served_kind, type_arg};
 use super::playbook_summary::playbook_arg;
-use super::run_start::{start, Asked};
+use crate::ops::run_start::{start, Asked};
 use super::run_words::started;
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;

@@ -12,7 +12,7 @@ use playbook_runtime::core::playbook::{name_key, Playbook};
 use playbook_runtime::core::run::store::{AnswerRun, RequestPage, RunPage, RunQuery, StartRun};
 use playbook_runtime::core::run::Run;
 use playbook_runtime::core::{Caller, Problem};
-use playbook_runtime::tools::{Backend, Ctx};
+use playbook_runtime::ops::{Backend, Ctx};
 
 /// What the host tests do not keep: the Durable Objects do, and the end-to-end tests cover them.
 fn kept_elsewhere<'a, T: 'a>(what: &'static str) -> LocalBoxFuture<'a, Result<T, Problem>> {

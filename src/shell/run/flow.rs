@@ -22,8 +22,8 @@ use crate::core::text::quote;
 use crate::core::workflow::state::event_waits;
 use crate::core::workflow::{decide, view, words, Action, Command, Flow, Outcome, Plan, StepStatus};
 use crate::core::Problem;
-use crate::tools::run_start::{self, start_viewed, Asked};
-use crate::tools::Backend;
+use crate::ops::run_start::{self, start_viewed, Asked};
+use crate::ops::Backend;
 
 /// How often a running step's function is asked how it stands, in case its report was lost.
 const HEARTBEAT_MILLIS: i64 = 5_000;

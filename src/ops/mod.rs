@@ -1,0 +1,8 @@
+//! The operations layer: the ports an operation reaches storage and the world through, and the
+//! operations that both a tool and a Durable Object start, such as starting a run. Tools call down
+//! into it, and so do the objects' alarms (a trigger, a workflow's step); it calls only `core`.
+
+mod backend;
+pub mod run_start;
+
+pub use backend::{Backend, Ctx};
