@@ -5,7 +5,7 @@ use worker::{Env, Stub};
 
 use super::do_rpc::{
     self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET, PLAYBOOK_REQUESTS,
-    PLAYBOOK_RUNS, RUN_ANSWER, RUN_CANCEL, RUN_EVENT, RUN_GET, RUN_START,
+    PLAYBOOK_RUNS,
 };
 use super::env::{ACCESS, CATALOG, ORGANIZATIONS, PLAYBOOKS, RUNS};
 use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
@@ -14,7 +14,9 @@ use crate::core::directory::{unknown_playbook, Change, Command, ListPage, ListQu
 use crate::core::event::EventCommand;
 use crate::core::ids::is_playbook_id;
 use crate::core::playbook::Playbook;
-use crate::core::run::store::{AnswerRun, IndexCommand, RequestCommand, RequestPage, RunPage, RunQuery, StartRun};
+use crate::core::run::store::{
+    AnswerRun, CancelRun, GetRun, IndexCommand, RequestCommand, RequestPage, RunPage, RunQuery, SentEvent, StartRun,
+};
 use crate::core::run::{check_run_id, Run};
 use crate::core::Caller;
 use crate::core::Problem;
@@ -144,7 +146,7 @@ impl Backend for Objects<'_> {
             // The run's object lists the run in the index itself, with what it reports, before it
             // answers; a start cut off before the object kept the run leaves nothing listed.
             let object = self.run_object(org, pb, &start.run.run_id)?;
-            do_rpc::call(&object, RUN_START, &start).await
+            do_rpc::send(&object, &start).await
         })
     }
 
@@ -156,7 +158,7 @@ impl Backend for Objects<'_> {
     ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
         Box::pin(async move {
             let object = self.run_object(org, pb, &answer.run_id)?;
-            do_rpc::call(&object, RUN_ANSWER, &answer).await
+            do_rpc::send(&object, &answer).await
         })
     }
 
@@ -168,7 +170,7 @@ impl Backend for Objects<'_> {
     ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
         Box::pin(async move {
             let object = self.run_object(org, pb, run_id)?;
-            do_rpc::call(&object, RUN_CANCEL, &serde_json::json!({ "run_id": run_id })).await
+            do_rpc::send(&object, &CancelRun { run_id: run_id.to_string() }).await
         })
     }
 
@@ -182,8 +184,8 @@ impl Backend for Objects<'_> {
     ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
         Box::pin(async move {
             let object = self.run_object(org, pb, run_id)?;
-            let sent = serde_json::json!({ "run_id": run_id, "name": name, "data": data });
-            do_rpc::call(&object, RUN_EVENT, &sent).await
+            let sent = SentEvent { run_id: run_id.to_string(), name: name.to_string(), data };
+            do_rpc::send(&object, &sent).await
         })
     }
 
@@ -229,7 +231,7 @@ impl Backend for Objects<'_> {
     fn get_run<'a>(&'a self, org: &'a str, pb: &'a str, run_id: &'a str) -> LocalBoxFuture<'a, Result<Run, Problem>> {
         Box::pin(async move {
             let object = self.run_object(org, pb, run_id)?;
-            do_rpc::call(&object, RUN_GET, &serde_json::json!({ "run_id": run_id })).await
+            do_rpc::send(&object, &GetRun { run_id: run_id.to_string() }).await
         })
     }
 

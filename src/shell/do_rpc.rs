@@ -15,15 +15,26 @@ pub const PLAYBOOK_DEFINITIONS: &str = "/definitions";
 pub const PLAYBOOK_RUNS: &str = "/runs";
 pub const PLAYBOOK_EVENTS: &str = "/events";
 pub const PLAYBOOK_REQUESTS: &str = "/requests";
-pub const RUN_ANSWER: &str = "/answer";
-pub const RUN_CANCEL: &str = "/cancel";
-pub const RUN_START: &str = "/start";
-pub const RUN_GET: &str = "/get";
-pub const RUN_CHILD: &str = "/child";
-pub const RUN_EVENT: &str = "/event";
 pub const ACCESS_KEYS: &str = "/keys";
 pub const ACCESS_SIGN_IN: &str = "/sign-in";
 pub const ACCESS_ROLES: &str = "/roles";
+
+/// One request to an object's endpoint, typed on both sides: the caller sends it with `send`, the
+/// object reads it with `read`, and both name the endpoint and the reply by the request's type.
+pub trait Call: Serialize + DeserializeOwned {
+    const PATH: &'static str;
+    type Reply: Serialize + DeserializeOwned;
+}
+
+/// Sends a typed request to its endpoint and reads the reply its type names.
+pub async fn send<C: Call>(stub: &Stub, request: &C) -> Result<C::Reply, Problem> {
+    call(stub, C::PATH, request).await
+}
+
+/// Reads a typed request the object's endpoint was sent.
+pub async fn read<C: Call>(req: &mut Request) -> Result<C, Problem> {
+    read_body(req).await
+}
 
 /// Sends `body` to the object's `endpoint` and reads its reply.
 pub async fn call<T: DeserializeOwned>(stub: &Stub, endpoint: &str, body: &impl Serialize) -> Result<T, Problem> {

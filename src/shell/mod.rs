@@ -4,6 +4,7 @@
 mod access;
 mod backend;
 mod caller;
+mod calls;
 mod catalog;
 mod cors;
 mod definitions;

@@ -7,16 +7,17 @@
 
 use std::cell::Cell;
 
-use serde::Deserialize;
 use serde_json::{json, Value};
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
-use super::do_rpc::{self, RUN_ANSWER, RUN_CANCEL, RUN_CHILD, RUN_EVENT, RUN_GET, RUN_START};
+use super::do_rpc::{self, Call};
 use super::playbook::{kept_record, storage};
 use crate::core::definition::reasoning::{prepare, Prepared};
 use crate::core::definition::{computation, interaction, lookup, prediction, spec, Kind, Spec};
 use crate::core::run::record::Record;
-use crate::core::run::store::{AnswerRun, OpenRequest, Report, RequestCommand, StartRun};
+use crate::core::run::store::{
+    AnswerRun, CancelRun, ChildEnded, GetRun, OpenRequest, Report, RequestCommand, SentEvent, StartRun,
+};
 use crate::core::run::words::FINISHED_EVENT;
 use crate::core::run::{decide_start, Run, RunError, RunStatus, Start};
 use crate::core::text::{capitalized, quote};
@@ -58,11 +59,6 @@ enum Begun {
     Later(Run),
 }
 
-#[derive(Deserialize)]
-struct Named {
-    run_id: String,
-}
-
 impl DurableObject for RunObject {
     fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
@@ -99,27 +95,27 @@ impl DurableObject for RunObject {
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
         let result = match req.path().as_str() {
-            RUN_START => match do_rpc::read_body::<StartRun>(&mut req).await {
+            StartRun::PATH => match do_rpc::read::<StartRun>(&mut req).await {
                 Ok(start) => self.begin(start).await,
                 Err(p) => Err(p),
             },
-            RUN_GET => match do_rpc::read_body::<Named>(&mut req).await {
+            GetRun::PATH => match do_rpc::read::<GetRun>(&mut req).await {
                 Ok(n) => self.existing(&n.run_id),
                 Err(p) => Err(p),
             },
-            RUN_ANSWER => match do_rpc::read_body::<AnswerRun>(&mut req).await {
+            AnswerRun::PATH => match do_rpc::read::<AnswerRun>(&mut req).await {
                 Ok(a) => self.answer(a),
                 Err(p) => Err(p),
             },
-            RUN_CANCEL => match do_rpc::read_body::<Named>(&mut req).await {
+            CancelRun::PATH => match do_rpc::read::<CancelRun>(&mut req).await {
                 Ok(n) => self.cancel(&n.run_id),
                 Err(p) => Err(p),
             },
-            RUN_CHILD => match do_rpc::read_body::<flow::ChildEnded>(&mut req).await {
+            ChildEnded::PATH => match do_rpc::read::<ChildEnded>(&mut req).await {
                 Ok(c) => self.child_ended(c),
                 Err(p) => Err(p),
             },
-            RUN_EVENT => match do_rpc::read_body::<flow::SentEvent>(&mut req).await {
+            SentEvent::PATH => match do_rpc::read::<SentEvent>(&mut req).await {
                 Ok(e) => self.event_sent(e),
                 Err(p) => Err(p),
             },

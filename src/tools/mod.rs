@@ -42,8 +42,8 @@ mod unassign_role;
 mod update_definition;
 mod update_playbook;
 
-pub use args::check_args;
 pub use crate::ops::{Backend, Ctx};
+pub use args::check_args;
 pub use get_guide::find as find_guide;
 
 use futures::future::LocalBoxFuture;

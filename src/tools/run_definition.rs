@@ -5,7 +5,6 @@ use serde_json::{json, Value};
 
 use super::definition_words::{check_name, name_arg, served_kind, type_arg};
 use super::playbook_summary::playbook_arg;
-use crate::ops::run_start::{start, Asked};
 use super::run_words::started;
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
@@ -13,6 +12,7 @@ use crate::core::definition::Ref;
 use crate::core::run::store::check_back_seconds;
 use crate::core::run::{check_run_id, run_id, RunStatus};
 use crate::core::Problem;
+use crate::ops::run_start::{start, Asked};
 
 pub const TOOL: Tool = Tool {
     name: "run_definition",

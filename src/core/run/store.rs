@@ -165,12 +165,42 @@ pub enum Report {
     },
 }
 
+/// A read of a run as it stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GetRun {
+    pub run_id: String,
+}
+
+/// A cancel of a run that is still going.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CancelRun {
+    pub run_id: String,
+}
+
 /// A person's answer to the request of a waiting run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AnswerRun {
     pub run_id: String,
     pub answer: serde_json::Value,
     pub by: crate::core::actor::Actor,
+}
+
+/// A step's run ended after its start answered.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct ChildEnded {
+    pub run_id: String,
+    pub step: String,
+    pub child: String,
+    pub outcome: crate::core::workflow::Outcome,
+}
+
+/// An event sent to the run with `send_run_event`.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct SentEvent {
+    pub run_id: String,
+    pub name: String,
+    #[serde(default)]
+    pub data: serde_json::Value,
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use super::{noun, RunObject};
 use crate::core::definition::store::DefinitionView;
 use crate::core::definition::workflow::plan as plan_of;
 use crate::core::definition::Ref;
-use crate::core::run::store::Report;
+use crate::core::run::store::{ChildEnded, Report, SentEvent};
 use crate::core::run::{Run, RunError, RunStatus, Within};
 use crate::core::text::quote;
 use crate::core::workflow::state::event_waits;
@@ -29,24 +29,6 @@ use crate::ops::Backend;
 const HEARTBEAT_MILLIS: i64 = 5_000;
 /// How often a round of actions hands its history to the playbook while steps keep starting.
 const REPORT_EVERY_MILLIS: u64 = 250;
-
-/// A step's run ended after its start answered.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct ChildEnded {
-    pub run_id: String,
-    pub step: String,
-    pub child: String,
-    pub outcome: Outcome,
-}
-
-/// An event sent to the run with `send_run_event`.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct SentEvent {
-    pub run_id: String,
-    pub name: String,
-    #[serde(default)]
-    pub data: Value,
-}
 
 #[derive(Deserialize)]
 struct Kept {

@@ -6,9 +6,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::super::backend::{playbook as playbook_object, run as run_object};
-use super::super::do_rpc::{self, PLAYBOOK_EVENTS, PLAYBOOK_REQUESTS, PLAYBOOK_RUNS, RUN_CHILD};
+use super::super::do_rpc::{self, PLAYBOOK_EVENTS, PLAYBOOK_REQUESTS, PLAYBOOK_RUNS};
 use super::super::playbook::storage;
-use super::{flow, RunObject};
+use super::RunObject;
 use crate::core::event::{EventCommand, NewEvent};
 use crate::core::run::store::{IndexCommand, Report};
 use crate::core::run::Run;
@@ -139,8 +139,13 @@ impl RunObject {
             }
             Report::Parent { within, child, outcome } => {
                 let parent = run_object(&self.env, &run.org, &run.playbook, &within.run_id)?;
-                let ended = flow::ChildEnded { run_id: within.run_id.clone(), step: within.step, child, outcome };
-                match do_rpc::call::<Value>(&parent, RUN_CHILD, &ended).await {
+                let ended = crate::core::run::store::ChildEnded {
+                    run_id: within.run_id.clone(),
+                    step: within.step,
+                    child,
+                    outcome,
+                };
+                match do_rpc::send(&parent, &ended).await {
                     Ok(_) => {}
                     // A refusal is not answered by asking again; the parent's heartbeat reads the
                     // child's end itself.
