@@ -56,6 +56,11 @@ pub fn append_if_room(mut summary: String, extra: &str) -> String {
     summary
 }
 
+/// A time as runs and events write it: RFC 3339 in UTC with milliseconds.
+pub fn stamp(at: chrono::DateTime<chrono::Utc>) -> String {
+    at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

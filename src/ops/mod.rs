@@ -3,6 +3,7 @@
 //! into it, and so do the objects' alarms (a trigger, a workflow's step); it calls only `core`.
 
 mod backend;
+pub mod run;
 pub mod run_start;
 
 pub use backend::{Backend, Ctx};

@@ -5,13 +5,7 @@ use std::time::Duration;
 use futures::future::{select, Either};
 use worker::{AbortController, Delay, Fetch, Headers, Method, Request, RequestInit};
 
-/// Why a request got no answer.
-pub enum Unanswered {
-    /// No answer within the deadline.
-    Timeout,
-    /// It could not be reached, or its answer was over the bound; the words say which.
-    Unreachable(String),
-}
+pub use crate::ops::run::Unanswered;
 
 pub struct Outgoing<'a> {
     pub method: Method,

@@ -1,6 +1,10 @@
 //! An in-memory backend that applies the directory's own `decide`, so host tests drive the tools
 //! and the MCP dispatch exactly as the Durable Objects would, without workerd.
 
+#![allow(dead_code)] // each test crate that includes `common` uses part of it
+
+pub mod world;
+
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 

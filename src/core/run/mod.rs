@@ -2,6 +2,7 @@
 //! and the rules of retrying under a run id. Each type's evaluation sits by its checker, in
 //! `definition::<type>`.
 
+pub mod life;
 pub mod record;
 pub mod store;
 pub mod words;

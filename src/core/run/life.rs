@@ -1,0 +1,252 @@
+//! A run's life as a pure machine, as a workflow's is: given the run as it stands and one input
+//! (its start, a person's answer, a cancel, its model's outcome, a call a restart cut off, a
+//! workflow's end), it decides how the run stands next and what it reports, in order. The run's
+//! object keeps both before any await, then does what `Then` says.
+
+use serde_json::{json, Value};
+
+use super::record::{Reasoned, Record};
+use super::store::{OpenRequest, Report, RequestCommand, StartRun};
+use super::words::{started_event, FINISHED_EVENT};
+use super::{decide_start, Run, RunError, RunStatus, Start};
+use crate::core::actor::Actor;
+use crate::core::definition::reasoning::{prepare, Prepared};
+use crate::core::definition::{computation, interaction, lookup, prediction, spec, Spec};
+use crate::core::event::NewEvent;
+use crate::core::text::{capitalized, quote};
+use crate::core::workflow::{Outcome, Plan};
+use crate::core::Problem;
+
+/// One input to a run that exists.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// A person's answer to the request the run waits on.
+    Answer {
+        answer: Value,
+        by: Actor,
+    },
+    Cancel,
+    /// The model answered (`answered` says whether it gave an answer to read) or failed.
+    Model {
+        record: Box<Reasoned>,
+        answered: bool,
+        outcome: Result<Value, RunError>,
+    },
+    /// The alarm found the model call still under way after a restart: its answer is lost.
+    Interrupted,
+    /// A workflow run's machine finished or failed it.
+    FlowEnded(RunStatus),
+}
+
+/// What to do once the run and its reports are kept.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)] // lives for one input; boxing would buy nothing
+pub enum Then {
+    /// Nothing more: answer the run as it stands.
+    Answer,
+    /// Ask the model now, while the start waits for it.
+    Ask(Prepared),
+    /// A workflow step's model call: the alarm makes it, so the workflow is not held up.
+    Defer(Prepared),
+    /// A workflow run begins its plan.
+    Flow(Plan),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    pub run: Run,
+    /// Whether the run changed and must be kept again.
+    pub changed: bool,
+    /// What the run records and hands on, in the order it happened.
+    pub reports: Vec<Report>,
+    pub then: Then,
+}
+
+impl Decision {
+    fn unchanged(run: Run) -> Decision {
+        Decision { run, changed: false, reports: Vec::new(), then: Then::Answer }
+    }
+}
+
+/// A start under the run's id. The same start again answers the run as it stands and runs
+/// nothing; a new one records its start and runs what can run at once.
+pub fn start(existing: Option<&Run>, start: StartRun, now: &str) -> Result<Decision, Problem> {
+    let StartRun { mut run, source, material, events } = start;
+    if let Start::Existing(run) = decide_start(existing, &run.definition, &run.input)? {
+        return Ok(Decision::unchanged(run));
+    }
+    let mut reports = vec![event(
+        &run,
+        "run_started",
+        &run.started_at,
+        started_event(&run.definition),
+        json!({ "input": run.input }),
+    )];
+    let failed = |error| RunStatus::Failed { error, finished_at: now.to_string() };
+    let mut then = Then::Answer;
+    // The document is checked again here, the only way to the spec the run follows.
+    run.status = match spec(run.definition.kind, &source) {
+        Err(p) => {
+            run.record = Record::unchecked(run.definition.kind, material.len(), events.len());
+            failed(RunError { reason: "document".into(), detail: p.detail })
+        }
+        Ok(Spec::Workflow(w)) => {
+            then = Then::Flow(w.plan().clone());
+            RunStatus::Started { waiting: None }
+        }
+        Ok(Spec::Reasoning(s)) => match prepare(&s, &run.input) {
+            Ok(prepared) if run.within.is_some() => {
+                then = Then::Defer(prepared);
+                RunStatus::Started { waiting: None }
+            }
+            Ok(prepared) => {
+                then = Then::Ask(prepared);
+                RunStatus::Started { waiting: None }
+            }
+            Err(error) => failed(error),
+        },
+        Ok(Spec::Interaction(s)) => match interaction::ask(&s, &run.input, now) {
+            Ok(request) => RunStatus::Started { waiting: Some(request) },
+            Err(error) => failed(error),
+        },
+        Ok(Spec::Prediction(s)) => {
+            let evaluation = prediction::evaluate(&s, &run.input, &events);
+            evaluated(&mut run, evaluation, now)
+        }
+        Ok(Spec::Lookup(s)) => {
+            let evaluation = lookup::evaluate(&s, &run.input, &material);
+            evaluated(&mut run, evaluation, now)
+        }
+        Ok(Spec::Computation(s)) => {
+            let evaluation = computation::evaluate(&s, &run.input);
+            evaluated(&mut run, evaluation, now)
+        }
+    };
+    reports.extend(outcome_reports(&run, now));
+    Ok(Decision { run, changed: true, reports, then })
+}
+
+/// How a run that answers at once ended, keeping its record.
+fn evaluated(run: &mut Run, (result, record): (Result<Value, RunError>, Record), now: &str) -> RunStatus {
+    run.record = Some(record);
+    match result {
+        Ok(output) => RunStatus::Succeeded { output, finished_at: now.to_string() },
+        Err(error) => RunStatus::Failed { error, finished_at: now.to_string() },
+    }
+}
+
+/// One input to a run that exists. A run ends once: an input to a run that ended changes nothing
+/// (a cancel that came while the model answered stands, and the answer is dropped).
+pub fn decide(mut run: Run, input: Input, now: &str) -> Result<Decision, Problem> {
+    let going = matches!(run.status, RunStatus::Started { .. });
+    let finished_at = now.to_string();
+    let mut reports = Vec::new();
+    match input {
+        Input::Answer { answer, by } => {
+            let RunStatus::Started { waiting: Some(request) } = &run.status else {
+                return Err(Problem::conflict(format!(
+                    "The run {} is {} and waits for no answer; list_interactions lists the requests still open.",
+                    run.run_id,
+                    run.status.word()
+                ))
+                .with_field("/run_id", "names a run that waits for no answer"));
+            };
+            interaction::check_answer(request, &answer)?;
+            let data = json!({ "answer": answer, "answered_by": by });
+            reports.push(event(&run, "interaction_answered", now, "A person answered the request.".into(), data));
+            reports.push(Report::Request(RequestCommand::Close { run_id: run.run_id.clone() }));
+            run.answered_by = Some(by);
+            run.status = RunStatus::Succeeded { output: answer, finished_at };
+        }
+        Input::Cancel if going => run.status = RunStatus::Cancelled { finished_at },
+        Input::Model { record, answered, outcome } => {
+            if answered {
+                let words = format!("The model {} answered.", quote(&record.model));
+                reports.push(event(&run, "model_answered", now, words, record.answered_event()));
+            }
+            if !going {
+                return Ok(Decision { run, changed: false, reports, then: Then::Answer });
+            }
+            run.record = Some(Record::Reasoning(*record));
+            run.status = match outcome {
+                Ok(output) => RunStatus::Succeeded { output, finished_at },
+                Err(error) => RunStatus::Failed { error, finished_at },
+            };
+        }
+        Input::Interrupted if going => {
+            let error = RunError {
+                reason: "interrupted".into(),
+                detail: "The runtime stopped while the model was answering, so its answer was lost. Start a new run; this run id is never run again.".into(),
+            };
+            run.status = RunStatus::Failed { error, finished_at };
+        }
+        Input::FlowEnded(status) if going => run.status = status,
+        Input::Cancel | Input::Interrupted | Input::FlowEnded(_) => return Ok(Decision::unchanged(run)),
+    }
+    reports.extend(outcome_reports(&run, now));
+    reports.extend(parent_report(&run));
+    Ok(Decision { run, changed: true, reports, then: Then::Answer })
+}
+
+/// What a run records where it now stands: the request it opens, or how it ended.
+fn outcome_reports(run: &Run, now: &str) -> Vec<Report> {
+    let noun = format!("the {} {}", run.definition.kind.noun(), quote(&run.definition.name));
+    match &run.status {
+        RunStatus::Started { waiting: Some(request) } => vec![
+            Report::Request(RequestCommand::Open(OpenRequest {
+                run_id: run.run_id.clone(),
+                definition: run.definition.clone(),
+                question: request.question.clone(),
+                answer_schema: request.answer_schema.clone(),
+                asked_at: request.asked_at.clone(),
+            })),
+            event(
+                run,
+                "interaction_requested",
+                now,
+                format!("{} asks a person and waits for the answer.", capitalized(noun)),
+                json!({ "question": request.question, "answer_schema": request.answer_schema }),
+            ),
+        ],
+        RunStatus::Started { waiting: None } => Vec::new(),
+        RunStatus::Succeeded { output, .. } => {
+            vec![event(run, "run_succeeded", now, FINISHED_EVENT.into(), json!({ "output": output }))]
+        }
+        RunStatus::Failed { error, .. } => vec![event(
+            run,
+            "run_failed",
+            now,
+            format!("A run of {noun} failed: {}", error.detail),
+            json!({ "error": error }),
+        )],
+        RunStatus::Cancelled { .. } => vec![
+            Report::Request(RequestCommand::Close { run_id: run.run_id.clone() }),
+            event(run, "run_cancelled", now, format!("A run of {noun} was cancelled."), json!({})),
+        ],
+    }
+}
+
+/// A run a workflow's step started, ended after its start answered: the workflow hears of it
+/// through the outbox, so a workflow that cannot be reached at once hears later.
+fn parent_report(run: &Run) -> Option<Report> {
+    let within = run.within.clone()?;
+    let outcome = Outcome::of(run)?;
+    Some(Report::Parent { within, child: run.run_id.clone(), outcome })
+}
+
+/// An event of the run, in its family's history.
+pub fn event(run: &Run, kind: &str, at: &str, summary: String, data: Value) -> Report {
+    Report::Event(NewEvent {
+        kind: kind.into(),
+        at: at.into(),
+        summary,
+        run_id: Some(run.run_id.clone()),
+        data,
+        family: Some(run.family().to_string()),
+        key: None,
+    })
+}
+
+#[cfg(test)]
+#[path = "life_tests.rs"]
+mod tests;

@@ -1,0 +1,59 @@
+//! What a run's object reaches beyond its own storage: the clock and its alarm, the playbook it
+//! reports to, the workflow run a step reports to, the model providers, and, for a workflow's
+//! steps, the other runs through the `Backend` port. The shell implements it over the platform;
+//! tests implement it in memory.
+
+use chrono::{DateTime, Utc};
+use futures::future::LocalBoxFuture;
+
+use super::super::Backend;
+use crate::core::event::NewEvent;
+use crate::core::model::wire::Outbound;
+use crate::core::model::ModelSettings;
+use crate::core::run::store::{ChildEnded, RequestCommand};
+use crate::core::run::Run;
+use crate::core::Problem;
+
+/// Why a request got no answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unanswered {
+    /// No answer within the deadline.
+    Timeout,
+    /// It could not be reached, or its answer was over the bound; the words say which.
+    Unreachable(String),
+}
+
+pub trait RunHost {
+    fn now(&self) -> DateTime<Utc>;
+    /// Sets the object's alarm to `at`, milliseconds since the epoch.
+    fn wake(&self, at: i64) -> LocalBoxFuture<'_, ()>;
+    /// When the alarm is set to ring, if it is.
+    fn alarm(&self) -> LocalBoxFuture<'_, Option<i64>>;
+
+    /// Appends events to the run's playbook, with the run itself when its index must hear.
+    fn append<'a>(
+        &'a self,
+        run: &'a Run,
+        events: Vec<NewEvent>,
+        index: Option<Box<Run>>,
+    ) -> LocalBoxFuture<'a, Result<(), Problem>>;
+    /// Records the run in the playbook's index as it stands, for lists and lookups.
+    fn index<'a>(&'a self, run: &'a Run, current: Box<Run>) -> LocalBoxFuture<'a, Result<(), Problem>>;
+    /// Opens or closes the request a run waits on, in the playbook's list of requests.
+    fn request<'a>(&'a self, run: &'a Run, command: RequestCommand) -> LocalBoxFuture<'a, Result<(), Problem>>;
+    /// Asks the playbook to deliver events of `kind` to this workflow run.
+    fn await_events<'a>(&'a self, run: &'a Run, kind: String) -> LocalBoxFuture<'a, Result<(), Problem>>;
+    /// Tells a workflow run that a step's run ended.
+    fn tell_parent<'a>(&'a self, run: &'a Run, ended: ChildEnded) -> LocalBoxFuture<'a, Result<(), Problem>>;
+
+    fn models(&self) -> ModelSettings;
+    /// Sends one request to a model provider and reads its status and body, within the deadline.
+    fn ask<'a>(
+        &'a self,
+        out: &'a Outbound,
+        timeout_seconds: u64,
+    ) -> LocalBoxFuture<'a, Result<(u16, String), Unanswered>>;
+    /// The other runs of the playbook, which a workflow's steps start, read and cancel.
+    fn backend(&self) -> &dyn Backend;
+    fn log(&self, line: &str);
+}

@@ -1,0 +1,183 @@
+//! One run's object, as the platform-free loop it runs: load the run, let `core::run::life` (or,
+//! for a workflow, `core::workflow`) decide, keep the new state and its reports before any
+//! await, then act: hand the reports to the playbook, ask a model, start a step. The Run
+//! Durable Object only reads requests into `Asked` and hands this its store and its host.
+//!
+//! What a run records waits in its outbox until the playbook has kept it with the run's state,
+//! so nothing is lost when the playbook cannot be reached for a moment: every later call to the
+//! run reports what still waits, before it answers.
+
+mod flow;
+mod host;
+mod model;
+mod outbox;
+mod store;
+
+use std::cell::Cell;
+
+pub use host::{RunHost, Unanswered};
+#[cfg(not(target_arch = "wasm32"))]
+pub use store::Mem;
+pub use store::RunStore;
+
+use crate::core::definition::Kind;
+use crate::core::run::life::{self, Decision, Input, Then};
+use crate::core::run::store::{AnswerRun, ChildEnded, SentEvent, StartRun};
+use crate::core::run::{Run, RunStatus};
+use crate::core::Problem;
+
+/// How long a run whose report failed waits before its alarm tries again.
+const REPORT_RETRY_MILLIS: i64 = 5_000;
+
+/// What a run's object is asked.
+#[derive(Debug)]
+pub enum Asked {
+    Start(Box<StartRun>),
+    Get {
+        run_id: String,
+    },
+    Answer(AnswerRun),
+    Cancel {
+        run_id: String,
+    },
+    /// A step's run ended after its start answered.
+    Child(ChildEnded),
+    /// An event sent to a workflow run with `send_run_event`.
+    Event(SentEvent),
+}
+
+/// What the object remembers while it is loaded, beside what it keeps.
+#[derive(Default)]
+pub struct Memory {
+    /// Whether an alarm is carrying out a workflow's actions; another waits for it to finish.
+    driving: Cell<bool>,
+    /// One report of the outbox to the playbook at a time.
+    reporting: futures::lock::Mutex<()>,
+    /// The status the playbook's index last heard from this object, since it was loaded.
+    indexed: Cell<Option<&'static str>>,
+}
+
+pub struct Runner<'a> {
+    pub store: &'a dyn RunStore,
+    pub host: &'a dyn RunHost,
+    pub memory: &'a Memory,
+}
+
+pub fn unknown_run(run_id: &str) -> Problem {
+    Problem::not_found(format!("This playbook has no run {run_id}. list_runs lists its runs, newest first."))
+        .with_field("/run_id", "names no run of this playbook")
+}
+
+impl Runner<'_> {
+    /// Answers one request: decided and kept first, then reported to the playbook before the
+    /// answer, so what a caller is told has happened is in the playbook's history too.
+    pub async fn handle(&self, asked: Asked) -> Result<Run, Problem> {
+        let result = match asked {
+            Asked::Start(start) => self.begin(*start).await,
+            Asked::Get { run_id } => self.existing(&run_id),
+            Asked::Answer(a) => self.input(&a.run_id, Input::Answer { answer: a.answer, by: a.by }),
+            Asked::Cancel { run_id } => self.cancel(&run_id),
+            Asked::Child(c) => self.child_ended(c),
+            Asked::Event(e) => self.event_sent(e),
+        };
+        let run = result?;
+        // A workflow's alarm is set before anything else is awaited: a restart in the middle of
+        // the report must not leave a kept state with nothing to move it on. A read sets one too,
+        // if it is missing, and never moves one later.
+        if run.definition.kind == Kind::Workflow {
+            if let Err(p) = self.schedule(false).await {
+                self.host.log(&format!("run alarm: {}", p.detail));
+            }
+        }
+        if let Err(p) = self.report(&run).await {
+            // Kept, but not yet with the playbook: the alarm hands it over later, even if the
+            // caller never asks again. (A model call under way has its own alarm.)
+            let asking = run.definition.kind == Kind::Reasoning && matches!(run.status, RunStatus::Started { .. });
+            if !asking {
+                self.host.wake(self.host.now().timestamp_millis() + REPORT_RETRY_MILLIS).await;
+            }
+            return Err(p);
+        }
+        Ok(if run.definition.kind == Kind::Workflow { self.shown(run) } else { run })
+    }
+
+    /// The alarm carries a run on: a workflow's next actions, times and heartbeat, or a step's
+    /// model call; and it fails a model call a restart cut off.
+    pub async fn alarm(&self) -> Result<(), Problem> {
+        let Some(run) = self.store.run()? else { return Ok(()) };
+        match run.definition.kind {
+            Kind::Workflow => self.drive().await,
+            Kind::Reasoning => self.model_alarm(run).await,
+            _ => self.report(&run).await,
+        }
+    }
+
+    fn existing(&self, run_id: &str) -> Result<Run, Problem> {
+        self.store.run()?.ok_or_else(|| unknown_run(run_id))
+    }
+
+    /// Keeps what the machine decided, the run and its reports, as one batch: the one place a
+    /// decision is written.
+    fn keep(&self, decision: &Decision) -> Result<(), Problem> {
+        self.store.batch(&mut || {
+            if decision.changed {
+                self.store.keep(&decision.run)?;
+            }
+            decision.reports.iter().try_for_each(|report| self.store.push(report))
+        })
+    }
+
+    /// One input to the run as it stands, kept.
+    fn input(&self, run_id: &str, input: Input) -> Result<Run, Problem> {
+        let run = self.existing(run_id)?;
+        let decision = life::decide(run, input, &self.stamp())?;
+        self.keep(&decision)?;
+        Ok(decision.run)
+    }
+
+    async fn begin(&self, start: StartRun) -> Result<Run, Problem> {
+        // Everything up to the first await is synchronous: no other request reaches this object
+        // between reading the id and keeping the run, so concurrent duplicates start one run.
+        let existing = self.store.run()?;
+        let Decision { mut run, changed, reports, then } = life::start(existing.as_ref(), start, &self.stamp())?;
+        self.store.batch(&mut || {
+            self.keep(&Decision { run: run.clone(), changed, reports: reports.clone(), then: Then::Answer })?;
+            match &then {
+                Then::Flow(plan) => self.start_flow(&mut run, plan.clone()),
+                Then::Defer(prepared) => self.store.defer(prepared),
+                Then::Answer | Then::Ask(_) => Ok(()),
+            }
+        })?;
+        match then {
+            Then::Answer | Then::Flow(_) => Ok(run),
+            Then::Defer(_) => {
+                self.host.wake(self.host.now().timestamp_millis()).await;
+                Ok(run)
+            }
+            Then::Ask(prepared) => {
+                // The start is reported first: while the model answers, the run is listed as
+                // started and its history shows it.
+                self.report(&run).await?;
+                self.ask_model(run, prepared).await
+            }
+        }
+    }
+
+    /// Stops a run that is still going; a run that ended stays as it ended.
+    fn cancel(&self, run_id: &str) -> Result<Run, Problem> {
+        let mut run = self.existing(run_id)?;
+        let mut cancelled = None;
+        self.store.batch(&mut || {
+            if run.definition.kind == Kind::Workflow && matches!(run.status, RunStatus::Started { .. }) {
+                self.cancel_flow(&mut run)?;
+            }
+            cancelled = Some(self.input(run_id, Input::Cancel)?);
+            Ok(())
+        })?;
+        cancelled.ok_or_else(|| Problem::internal("a cancel kept nothing"))
+    }
+
+    fn stamp(&self) -> String {
+        crate::core::text::stamp(self.host.now())
+    }
+}

@@ -1,0 +1,118 @@
+//! The run's host over the platform: the clock and the object's alarm, the playbook's object and
+//! a workflow run's object reached by their stubs, model providers by outbound fetch.
+
+use chrono::{DateTime, Utc};
+use futures::future::LocalBoxFuture;
+use serde_json::{json, Value};
+use worker::{Env, State};
+
+use super::super::backend::{playbook as playbook_object, run as run_object, Objects};
+use super::super::do_rpc::{self, PLAYBOOK_EVENTS, PLAYBOOK_REQUESTS, PLAYBOOK_RUNS};
+use super::super::{env, models};
+use crate::core::event::{EventCommand, NewEvent};
+use crate::core::model::wire::Outbound;
+use crate::core::model::ModelSettings;
+use crate::core::run::store::{ChildEnded, IndexCommand, RequestCommand};
+use crate::core::run::Run;
+use crate::core::Problem;
+use crate::ops::run::{RunHost, Unanswered};
+use crate::ops::Backend;
+
+pub struct Shell<'a> {
+    pub state: &'a State,
+    pub env: &'a Env,
+    pub objects: Objects<'a>,
+}
+
+impl Shell<'_> {
+    async fn to_playbook<T: serde::de::DeserializeOwned>(
+        &self,
+        run: &Run,
+        endpoint: &str,
+        command: impl serde::Serialize,
+    ) -> Result<T, Problem> {
+        let body = json!({ "playbook": run.playbook, "command": command });
+        do_rpc::call(&playbook_object(self.env, &run.org, &run.playbook)?, endpoint, &body).await
+    }
+}
+
+impl RunHost for Shell<'_> {
+    fn now(&self) -> DateTime<Utc> {
+        env::instant()
+    }
+
+    /// (An `i64` handed to `set_alarm` is read as an offset from now, so the time goes as a date.)
+    fn wake(&self, at: i64) -> LocalBoxFuture<'_, ()> {
+        Box::pin(async move {
+            let at = DateTime::from_timestamp_millis(at).unwrap_or_default();
+            if let Err(e) = self.state.storage().set_alarm(at).await {
+                worker::console_error!("run alarm could not be set: {e}");
+            }
+        })
+    }
+
+    fn alarm(&self) -> LocalBoxFuture<'_, Option<i64>> {
+        Box::pin(async move { self.state.storage().get_alarm().await.ok().flatten() })
+    }
+
+    fn append<'a>(
+        &'a self,
+        run: &'a Run,
+        events: Vec<NewEvent>,
+        index: Option<Box<Run>>,
+    ) -> LocalBoxFuture<'a, Result<(), Problem>> {
+        Box::pin(async move {
+            let _: Value = self.to_playbook(run, PLAYBOOK_EVENTS, EventCommand::Append { events, run: index }).await?;
+            Ok(())
+        })
+    }
+
+    fn index<'a>(&'a self, run: &'a Run, current: Box<Run>) -> LocalBoxFuture<'a, Result<(), Problem>> {
+        Box::pin(async move {
+            let _: Option<Value> = self.to_playbook(run, PLAYBOOK_RUNS, IndexCommand::Record(current)).await?;
+            Ok(())
+        })
+    }
+
+    fn request<'a>(&'a self, run: &'a Run, command: RequestCommand) -> LocalBoxFuture<'a, Result<(), Problem>> {
+        Box::pin(async move {
+            let _: Option<Value> = self.to_playbook(run, PLAYBOOK_REQUESTS, command).await?;
+            Ok(())
+        })
+    }
+
+    fn await_events<'a>(&'a self, run: &'a Run, kind: String) -> LocalBoxFuture<'a, Result<(), Problem>> {
+        Box::pin(async move {
+            let command = EventCommand::Await { org: run.org.clone(), run_id: run.run_id.clone(), kind };
+            let _: Value = self.to_playbook(run, PLAYBOOK_EVENTS, command).await?;
+            Ok(())
+        })
+    }
+
+    fn tell_parent<'a>(&'a self, run: &'a Run, ended: ChildEnded) -> LocalBoxFuture<'a, Result<(), Problem>> {
+        Box::pin(async move {
+            let parent = run_object(self.env, &run.org, &run.playbook, &ended.run_id)?;
+            do_rpc::send(&parent, &ended).await.map(|_| ())
+        })
+    }
+
+    fn models(&self) -> ModelSettings {
+        models::settings(self.env)
+    }
+
+    fn ask<'a>(
+        &'a self,
+        out: &'a Outbound,
+        timeout_seconds: u64,
+    ) -> LocalBoxFuture<'a, Result<(u16, String), Unanswered>> {
+        Box::pin(models::send(out, timeout_seconds))
+    }
+
+    fn backend(&self) -> &dyn Backend {
+        &self.objects
+    }
+
+    fn log(&self, line: &str) {
+        worker::console_error!("{line}");
+    }
+}

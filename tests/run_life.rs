@@ -1,0 +1,354 @@
+//! A run's whole life on the host, through the same `ops::run::Runner` the Run object uses, over
+//! stores in memory: each type's start, an interaction's answer and cancel, a model's answer,
+//! failure and lost call, a workflow's steps, and the outbox when the playbook cannot be reached
+//! or the runtime stops between two writes.
+
+mod common;
+
+use common::world::{World, ORG, PLAYBOOK};
+use futures::executor::block_on;
+use playbook_runtime::core::actor::Actor;
+use playbook_runtime::core::definition::{Kind, Ref};
+use playbook_runtime::core::run::record::Record;
+use playbook_runtime::core::run::store::AnswerRun;
+use playbook_runtime::core::run::{Run, RunStatus};
+use playbook_runtime::ops::run::{Asked, RunStore, Unanswered};
+use playbook_runtime::ops::run_start::{self, Asked as StartAsked};
+use playbook_runtime::ops::Backend;
+use serde_json::{json, Value};
+
+const ADD_VAT: &str = "---
+description: Adds VAT to a net amount
+input:
+  schema: { type: object, properties: { net: { type: number } }, required: [net] }
+output:
+  schema: { type: object, properties: { vat: { type: number }, gross: { type: number } }, required: [vat, gross] }
+compute:
+  vat: input.net * 0.2
+  gross: input.net + vat
+---
+";
+
+const APPROVE: &str = "---
+description: Asks the campaign owner to approve a reviewed brief
+input:
+  schema: { type: object, properties: { title: { type: string } }, required: [title] }
+ask:
+  deliver: agent
+  answer:
+    schema:
+      type: object
+      properties:
+        verdict: { type: string, enum: [approve, revise] }
+        note: { type: string }
+      required: [verdict]
+---
+Approve the brief {{ input.title }}?
+";
+
+const REVIEW: &str = "---
+description: Reviews a campaign brief and recommends Ready or Revise
+model: openai/gpt-4o-mini
+input:
+  schema: { type: object, properties: { file: { type: string } }, required: [file] }
+output:
+  schema: { type: object, properties: { recommendation: { enum: [Ready, Revise] } }, required: [recommendation] }
+max_tokens: 300
+---
+Brief: {{ input.file }}
+";
+
+const REVIEW_AND_APPROVE: &str = include_str!("fixtures/review-and-approve.md");
+
+fn person() -> Actor {
+    Actor::of(&playbook_runtime::core::Caller::local(None))
+}
+
+fn start(
+    world: &World,
+    kind: Kind,
+    name: &str,
+    run_id: &str,
+    input: Value,
+) -> Result<Run, playbook_runtime::core::Problem> {
+    let asked = StartAsked {
+        org: ORG.into(),
+        playbook: PLAYBOOK.into(),
+        definition: Ref { kind, name: name.into() },
+        input,
+        run_id: run_id.into(),
+        now: playbook_runtime::core::text::stamp(world.now()),
+        within: None,
+        by: person(),
+    };
+    block_on(run_start::start(world, &RunHostModels::settings(), asked))
+}
+
+/// The model settings the world's host answers with.
+struct RunHostModels;
+
+impl RunHostModels {
+    fn settings() -> playbook_runtime::core::model::ModelSettings {
+        playbook_runtime::core::model::ModelSettings::read(|name| match name {
+            "OPENAI_API_KEY" => Some("sk-test".into()),
+            "OPENAI_BASE_URL" => Some("http://127.0.0.1:9/v1".into()),
+            _ => None,
+        })
+    }
+}
+
+fn openai(text: &str) -> Result<(u16, String), Unanswered> {
+    let body = json!({
+        "choices": [{ "message": { "role": "assistant", "content": text }, "finish_reason": "stop" }],
+        "usage": { "prompt_tokens": 12, "completion_tokens": 5 },
+    });
+    Ok((200, body.to_string()))
+}
+
+fn lines(world: &World) -> Vec<String> {
+    world.playbook.borrow().clone()
+}
+
+#[test]
+fn a_computation_answers_at_once_and_its_history_reaches_the_playbook_in_one_call() {
+    let world = World::new();
+    world.define(Kind::Computation, "add-vat", ADD_VAT);
+    let run = start(&world, Kind::Computation, "add-vat", "r1", json!({"net": 100})).unwrap();
+    assert_eq!(
+        run.status,
+        RunStatus::Succeeded {
+            output: json!({"vat": 20.0, "gross": 120.0}),
+            finished_at: run.status.finished_at().unwrap().into()
+        }
+    );
+    assert!(matches!(run.record, Some(Record::Computation { .. })));
+    assert_eq!(lines(&world), ["r1 events run_started,run_succeeded +index succeeded"]);
+    assert!(world.object("r1").store.reports().is_empty(), "nothing waits once the playbook has it");
+
+    // The same start again answers the same run and records nothing.
+    let again = start(&world, Kind::Computation, "add-vat", "r1", json!({"net": 100})).unwrap();
+    assert_eq!(again, run);
+    assert_eq!(lines(&world).len(), 1);
+    let other = start(&world, Kind::Computation, "add-vat", "r1", json!({"net": 5})).unwrap_err();
+    assert_eq!((other.status(), other.errors[0].pointer.as_str()), (409, "/run_id"));
+}
+
+#[test]
+fn a_document_that_fails_its_check_again_fails_the_run_with_an_empty_record() {
+    let world = World::new();
+    let start_run = playbook_runtime::core::run::store::StartRun {
+        run: start_shape("r2", Kind::Computation, "broken"),
+        source: "---\ndescription: no compute\n---\n".into(),
+        material: Vec::new(),
+        events: Vec::new(),
+    };
+    let run = block_on(world.call("r2", Asked::Start(Box::new(start_run)))).unwrap();
+    let RunStatus::Failed { error, .. } = &run.status else { panic!("{run:?}") };
+    assert_eq!(error.reason, "document");
+    assert_eq!(run.record, Some(Record::Computation { values: Vec::new() }));
+    assert_eq!(world.kinds(), ["r2 run_started", "r2 run_failed"]);
+}
+
+fn start_shape(run_id: &str, kind: Kind, name: &str) -> Run {
+    Run {
+        run_id: run_id.into(),
+        org: ORG.into(),
+        playbook: PLAYBOOK.into(),
+        definition: Ref { kind, name: name.into() },
+        version: 1,
+        input: json!({}),
+        status: RunStatus::Started { waiting: None },
+        started_at: "2026-12-02T10:00:00.000Z".into(),
+        within: None,
+        steps: None,
+        started_by: None,
+        answered_by: None,
+        record: None,
+    }
+}
+
+#[test]
+fn an_interaction_waits_takes_one_answer_that_fits_and_refuses_the_rest() {
+    let world = World::new();
+    world.define(Kind::Interaction, "approve", APPROVE);
+    let run = start(&world, Kind::Interaction, "approve", "ask-1", json!({"title": "Autumn"})).unwrap();
+    let RunStatus::Started { waiting: Some(request) } = &run.status else { panic!("{run:?}") };
+    assert_eq!(request.question, "Approve the brief Autumn?");
+    assert_eq!(
+        lines(&world),
+        ["ask-1 events run_started +index started", "ask-1 request open", "ask-1 events interaction_requested"]
+    );
+
+    let answer = |value: Value| {
+        block_on(world.answer_run(ORG, PLAYBOOK, AnswerRun { run_id: "ask-1".into(), answer: value, by: person() }))
+    };
+    let wrong = answer(json!({"verdict": "maybe"})).unwrap_err();
+    assert_eq!(wrong.status(), 400, "{wrong:?}");
+    assert_eq!(lines(&world).len(), 3, "a refused answer records nothing");
+
+    let done = answer(json!({"verdict": "approve"})).unwrap();
+    assert!(matches!(done.status, RunStatus::Succeeded { .. }));
+    assert_eq!(done.answered_by, Some(person()));
+    assert_eq!(
+        lines(&world)[3..],
+        [
+            "ask-1 events interaction_answered +index succeeded".to_string(),
+            "ask-1 request close".into(),
+            "ask-1 events run_succeeded".into(),
+        ]
+    );
+    let again = answer(json!({"verdict": "revise"})).unwrap_err();
+    assert_eq!(again.status(), 409);
+    assert_eq!(world.kinds().iter().filter(|k| k.ends_with("run_succeeded")).count(), 1);
+}
+
+#[test]
+fn a_cancel_stops_a_waiting_run_once_and_closes_its_request() {
+    let world = World::new();
+    world.define(Kind::Interaction, "approve", APPROVE);
+    start(&world, Kind::Interaction, "approve", "ask-2", json!({"title": "x"})).unwrap();
+    let cancelled = block_on(world.cancel_run(ORG, PLAYBOOK, "ask-2")).unwrap();
+    assert!(matches!(cancelled.status, RunStatus::Cancelled { .. }));
+    let after = lines(&world)[3..].to_vec();
+    assert_eq!(after, ["ask-2 request close", "ask-2 events run_cancelled +index cancelled"]);
+    let again = block_on(world.cancel_run(ORG, PLAYBOOK, "ask-2")).unwrap();
+    assert_eq!(again.status, cancelled.status, "a run that ended stays as it ended");
+    assert_eq!(lines(&world).len(), 5);
+}
+
+#[test]
+fn a_reasoning_run_keeps_what_its_model_said_or_why_it_failed() {
+    let world = World::new();
+    world.define(Kind::Reasoning, "review", REVIEW);
+    world.answers.borrow_mut().push_back(openai(r#"{"recommendation": "Ready"}"#));
+    let run = start(&world, Kind::Reasoning, "review", "m1", json!({"file": "brief.md"})).unwrap();
+    assert_eq!(run.status.word(), "succeeded", "{run:?}");
+    let RunStatus::Succeeded { output, .. } = &run.status else { unreachable!() };
+    assert_eq!(output, &json!({"recommendation": "Ready"}));
+    let Some(Record::Reasoning(record)) = &run.record else { panic!("{run:?}") };
+    assert_eq!((record.input_tokens, record.output_tokens), (Some(12), Some(5)));
+    assert_eq!(world.kinds(), ["m1 run_started", "m1 model_answered", "m1 run_succeeded"]);
+    assert!(world.asked.borrow()[0].url.ends_with("/chat/completions"));
+
+    // No answer within the deadline: the run fails with the provider's reason.
+    let timed_out = start(&world, Kind::Reasoning, "review", "m2", json!({"file": "b"})).unwrap();
+    let RunStatus::Failed { error, .. } = &timed_out.status else { panic!("{timed_out:?}") };
+    assert_eq!(error.reason, "provider_timeout");
+    assert_eq!(world.kinds()[3..], ["m2 run_started".to_string(), "m2 run_failed".into()]);
+}
+
+#[test]
+fn a_report_the_playbook_missed_is_sent_by_the_alarm_once() {
+    let world = World::new();
+    world.define(Kind::Computation, "add-vat", ADD_VAT);
+    world.playbook_down.set(1);
+    let refused = start(&world, Kind::Computation, "add-vat", "r3", json!({"net": 10})).unwrap_err();
+    assert_eq!(refused.status(), 503);
+    let object = world.object("r3");
+    assert_eq!(object.store.reports().len(), 2, "the run's history waits in its outbox");
+    assert_eq!(object.store.run().unwrap().unwrap().status.word(), "succeeded", "the run itself is kept");
+    assert_eq!(object.alarm.get(), Some(world.clock.get() + 5_000), "the alarm tries again");
+
+    block_on(world.pass(5_000));
+    assert_eq!(lines(&world), ["r3 events run_started,run_succeeded +index succeeded"]);
+    assert!(object.store.reports().is_empty());
+    block_on(world.call("r3", Asked::Get { run_id: "r3".into() })).unwrap();
+    assert_eq!(lines(&world).len(), 1, "a read after sends nothing again");
+}
+
+#[test]
+fn a_stop_between_two_writes_leaves_the_start_whole_or_undone() {
+    for at in 1..=3 {
+        let world = World::new();
+        world.define(Kind::Computation, "add-vat", ADD_VAT);
+        world.object("r4").store.stop_at(at);
+        let stopped = start(&world, Kind::Computation, "add-vat", "r4", json!({"net": 10})).unwrap_err();
+        assert_eq!(stopped.status(), 503, "stop at write {at}");
+        let store = &world.object("r4").store;
+        assert!(store.run().unwrap().is_none() && store.reports().is_empty(), "nothing of the start stays ({at})");
+        world.restart();
+        let run = start(&world, Kind::Computation, "add-vat", "r4", json!({"net": 10})).unwrap();
+        assert_eq!(run.status.word(), "succeeded");
+        assert_eq!(world.kinds(), ["r4 run_started", "r4 run_succeeded"], "stop at write {at}");
+    }
+}
+
+#[test]
+fn a_stop_after_the_playbook_took_a_report_sends_it_again_and_the_playbook_keeps_it_once() {
+    let world = World::new();
+    world.define(Kind::Computation, "add-vat", ADD_VAT);
+    // Writes: the run, its two events, then the outbox cleared once the playbook took them.
+    world.object("r5").store.stop_at(4);
+    start(&world, Kind::Computation, "add-vat", "r5", json!({"net": 10})).unwrap_err();
+    assert_eq!(world.object("r5").store.reports().len(), 2, "the playbook took them, the outbox still holds them");
+    world.restart();
+    block_on(world.call("r5", Asked::Get { run_id: "r5".into() })).unwrap();
+    assert_eq!(lines(&world).len(), 2, "sent again after the restart");
+    assert_eq!(world.kinds(), ["r5 run_started", "r5 run_succeeded"], "kept once, by the events' keys");
+    assert!(world.object("r5").store.reports().is_empty());
+}
+
+#[test]
+fn a_workflow_runs_its_steps_in_their_own_runs_and_ends_with_their_outputs() {
+    let world = World::new();
+    define_review_and_approve(&world);
+    let run =
+        start(&world, Kind::Workflow, "review-and-approve", "wf1", json!({"file": "b.md", "title": "Autumn"})).unwrap();
+    assert_eq!(run.status.word(), "started");
+    world.answers.borrow_mut().push_back(openai(r#"{"recommendation": "Ready"}"#));
+    block_on(world.pass(1_000));
+
+    let step = waiting_step(&world);
+    let answered = AnswerRun { run_id: step.clone(), answer: json!({"verdict": "approve"}), by: person() };
+    block_on(world.answer_run(ORG, PLAYBOOK, answered)).unwrap();
+    block_on(world.pass(1_000));
+
+    let done = block_on(world.call("wf1", Asked::Get { run_id: "wf1".into() })).unwrap();
+    let RunStatus::Succeeded { output, .. } = &done.status else { panic!("{done:?}") };
+    assert_eq!(output, &json!({"review": {"recommendation": "Ready"}, "approval": {"verdict": "approve"}}));
+    let steps = done.steps.as_ref().unwrap();
+    assert_eq!(steps.len(), 2);
+    let kinds = world.kinds();
+    assert_eq!(kinds.first().map(String::as_str), Some("wf1 run_started"));
+    assert_eq!(kinds.last().map(String::as_str), Some("wf1 run_succeeded"));
+    assert_eq!(kinds.iter().filter(|k| k.ends_with("run_succeeded")).count(), 3, "{kinds:?}");
+}
+
+#[test]
+fn a_steps_model_call_a_restart_cut_off_fails_the_step_and_the_workflow_rather_than_hang() {
+    let world = World::new();
+    define_review_and_approve(&world);
+    start(&world, Kind::Workflow, "review-and-approve", "wf2", json!({"file": "b.md", "title": "T"})).unwrap();
+    block_on(world.ring("wf2")).unwrap();
+    let child = world.objects.borrow().keys().find(|k| *k != "wf2").cloned().unwrap();
+    // The call is marked asked, then the runtime stops before the answer is kept.
+    world.answers.borrow_mut().push_back(openai(r#"{"recommendation": "Ready"}"#));
+    world.object(&child).store.stop_at(2);
+    block_on(world.ring(&child)).unwrap_err();
+    world.restart();
+    block_on(world.pass(200_000));
+
+    let step = block_on(world.get_run(ORG, PLAYBOOK, &child)).unwrap();
+    let RunStatus::Failed { error, .. } = &step.status else { panic!("{step:?}") };
+    assert_eq!(error.reason, "interrupted");
+    assert_eq!(world.asked.borrow().len(), 1, "the model is never asked twice");
+    let workflow = block_on(world.get_run(ORG, PLAYBOOK, "wf2")).unwrap();
+    assert_eq!(workflow.status.word(), "failed", "{workflow:?}");
+}
+
+fn define_review_and_approve(world: &World) {
+    world.define(Kind::Reasoning, "review-campaign-brief", REVIEW);
+    world.define(Kind::Interaction, "approve-campaign-brief", APPROVE);
+    world.define(Kind::Workflow, "review-and-approve", REVIEW_AND_APPROVE);
+}
+
+/// The step's run that waits for a person.
+fn waiting_step(world: &World) -> String {
+    let ids: Vec<String> = world.objects.borrow().keys().cloned().collect();
+    ids.into_iter()
+        .find(|id| {
+            let run = world.object(id).store.run().unwrap();
+            run.is_some_and(|r| matches!(r.status, RunStatus::Started { waiting: Some(_) }))
+        })
+        .expect("a step waits for a person")
+}
