@@ -12,6 +12,7 @@ use playbook_runtime::core::definition::{Kind, Ref};
 use playbook_runtime::core::run::record::Record;
 use playbook_runtime::core::run::store::AnswerRun;
 use playbook_runtime::core::run::{Run, RunStatus};
+use playbook_runtime::core::ErrorCode;
 use playbook_runtime::ops::run::{Asked, RunStore, Unanswered};
 use playbook_runtime::ops::run_start::{self, Asked as StartAsked};
 use playbook_runtime::ops::Backend;
@@ -144,7 +145,7 @@ fn a_document_that_fails_its_check_again_fails_the_run_with_an_empty_record() {
     };
     let run = block_on(world.call("r2", Asked::Start(Box::new(start_run)))).unwrap();
     let RunStatus::Failed { error, .. } = &run.status else { panic!("{run:?}") };
-    assert_eq!(error.reason, "document");
+    assert_eq!(error.reason, ErrorCode::Document);
     assert_eq!(run.record, Some(Record::Computation { values: Vec::new() }));
     assert_eq!(world.kinds(), ["r2 run_started", "r2 run_failed"]);
 }
@@ -233,7 +234,7 @@ fn a_reasoning_run_keeps_what_its_model_said_or_why_it_failed() {
     // No answer within the deadline: the run fails with the provider's reason.
     let timed_out = start(&world, Kind::Reasoning, "review", "m2", json!({"file": "b"})).unwrap();
     let RunStatus::Failed { error, .. } = &timed_out.status else { panic!("{timed_out:?}") };
-    assert_eq!(error.reason, "provider_timeout");
+    assert_eq!(error.reason, ErrorCode::ProviderTimeout);
     assert_eq!(world.kinds()[3..], ["m2 run_started".to_string(), "m2 run_failed".into()]);
 }
 
@@ -330,7 +331,7 @@ fn a_steps_model_call_a_restart_cut_off_fails_the_step_and_the_workflow_rather_t
 
     let step = block_on(world.get_run(ORG, PLAYBOOK, &child)).unwrap();
     let RunStatus::Failed { error, .. } = &step.status else { panic!("{step:?}") };
-    assert_eq!(error.reason, "interrupted");
+    assert_eq!(error.reason, ErrorCode::Interrupted);
     assert_eq!(world.asked.borrow().len(), 1, "the model is never asked twice");
     let workflow = block_on(world.get_run(ORG, PLAYBOOK, "wf2")).unwrap();
     assert_eq!(workflow.status.word(), "failed", "{workflow:?}");

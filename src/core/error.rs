@@ -127,7 +127,7 @@ pub struct Problem {
     pub errors: Vec<FieldError>,
     /// A finer kind within the reason, such as `input_schema`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
+    pub kind: Option<super::code::ErrorCode>,
     /// The scope a refused caller lacks, which an OAuth client asks for again (kind
     /// `insufficient_scope`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -187,13 +187,13 @@ impl Problem {
 
     /// A refusal for want of a scope, which it names.
     pub fn needs(mut self, scope: &str) -> Self {
-        self.kind = Some("insufficient_scope".into());
+        self.kind = Some(super::code::ErrorCode::InsufficientScope);
         self.scope = Some(scope.to_string());
         self
     }
 
-    pub fn with_kind(mut self, kind: impl Into<String>) -> Self {
-        self.kind = Some(kind.into());
+    pub fn with_kind(mut self, kind: super::code::ErrorCode) -> Self {
+        self.kind = Some(kind);
         self
     }
 

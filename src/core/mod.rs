@@ -3,6 +3,7 @@
 pub mod access;
 pub mod actor;
 pub mod caller;
+pub mod code;
 pub mod definition;
 pub mod directory;
 pub mod error;
@@ -18,4 +19,5 @@ pub mod text;
 pub mod workflow;
 
 pub use caller::Caller;
+pub use code::ErrorCode;
 pub use error::{FieldError, Problem, Reason};

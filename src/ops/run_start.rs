@@ -124,7 +124,7 @@ fn reachable(models: &ModelSettings, spec: &ReasoningSpec, name: &str) -> Result
             quote(name),
             join_and(&tools)
         ))
-        .with_kind("tool_unavailable"));
+        .with_kind(crate::core::ErrorCode::ToolUnavailable));
     }
     Ok(())
 }

@@ -195,7 +195,7 @@ fn problems_fit_the_problem_schema() {
         FieldError::new("/name", "is required"),
         FieldError::new("/steps/0", "is wrong").at(3, 5).within("source"),
     ]);
-    fields.kind = Some("input_schema".into());
+    fields.kind = Some(crate::core::ErrorCode::InputSchema);
     for p in [fields, Problem::not_found("No such thing."), Problem::unavailable("Later.")] {
         assert_fits(&doc, "Problem", &p.document());
     }
@@ -320,7 +320,10 @@ fn runs_fit_their_schemas() {
         RunStatus::Started { waiting: None },
         RunStatus::Started { waiting: Some(waiting) },
         RunStatus::Succeeded { output: json!({ "verdict": "approve" }), finished_at: at() },
-        RunStatus::Failed { error: RunError { reason: "input".into(), detail: "d".into() }, finished_at: at() },
+        RunStatus::Failed {
+            error: RunError { reason: crate::core::ErrorCode::Input, detail: "d".into() },
+            finished_at: at(),
+        },
         RunStatus::Cancelled { finished_at: at() },
     ] {
         let r = run(status);

@@ -102,7 +102,7 @@ impl Kind {
             self.as_str(),
             super::text::join_and(&functions)
         ))
-        .with_kind("type_not_served")
+        .with_kind(crate::core::ErrorCode::TypeNotServed)
         .with_field("/type", format!("{} is not served yet", self.as_str()))
     }
 }

@@ -140,7 +140,7 @@ pub fn decide_save(
             ),
         )
         .within("source")])
-        .with_kind("unknown_definition"));
+        .with_kind(crate::core::ErrorCode::UnknownDefinition));
     }
     match (creating, existing) {
         (true, Some((def, _))) => Err(Problem::conflict(match def.status {

@@ -48,7 +48,7 @@ pub fn resolve(settings: &ModelSettings, reference: &str) -> Result<Target, Prob
             "The model {} is not one the operator of this runtime allows, so no provider was called. list_models lists the models a function may name; name one of them, or ask whoever runs the runtime to add {reference} to ALLOWED_MODELS.",
             quote(reference)
         ))
-        .with_kind("model_not_allowed"));
+        .with_kind(crate::core::ErrorCode::ModelNotAllowed));
     }
     let resolved = alias_target(settings, reference).unwrap_or_else(|| reference.to_string());
     let (prefix, model) = resolved.split_once('/').unwrap_or((resolved.as_str(), ""));
@@ -63,7 +63,7 @@ pub fn resolve(settings: &ModelSettings, reference: &str) -> Result<Target, Prob
             quote(reference),
             quote(prefix)
         ))
-        .with_kind("model_not_configured"));
+        .with_kind(crate::core::ErrorCode::ModelNotConfigured));
     };
     if model.is_empty() || model.contains('*') {
         return Err(Problem::unavailable(format!(
@@ -71,7 +71,7 @@ pub fn resolve(settings: &ModelSettings, reference: &str) -> Result<Target, Prob
             quote(reference),
             quote(prefix)
         ))
-        .with_kind("model_not_configured"));
+        .with_kind(crate::core::ErrorCode::ModelNotConfigured));
     }
     Ok(Target { provider: provider.clone(), model: model.to_string(), resolved: resolved.clone() })
 }
@@ -107,14 +107,14 @@ mod tests {
     fn refusals_say_what_to_set() {
         let s = settings();
         let p = resolve(&s, "mistral/large").unwrap_err();
-        assert_eq!(p.kind.as_deref(), Some("model_not_configured"));
+        assert_eq!(p.kind, Some(crate::core::ErrorCode::ModelNotConfigured));
         assert!(p.detail.contains("ANTHROPIC_API_KEY") && p.detail.contains("MODEL_GATEWAYS"), "{}", p.detail);
         let p = resolve(&s, "lost/one").unwrap_err();
         assert!(p.detail.contains("which the alias “lost/one” sends to “vertex/gemini”"), "{}", p.detail);
         let mut narrowed = s.clone();
         narrowed.allowed = Some(vec!["house/fast".into()]);
         let p = resolve(&narrowed, "anthropic/claude-sonnet-4-5").unwrap_err();
-        assert_eq!(p.kind.as_deref(), Some("model_not_allowed"));
+        assert_eq!(p.kind, Some(crate::core::ErrorCode::ModelNotAllowed));
         assert!(resolve(&narrowed, "house/fast").is_ok());
     }
 }

@@ -139,10 +139,6 @@ pub fn models_request(provider: &Provider) -> Outbound {
     Outbound { method: "GET", url, headers, body: None }
 }
 
-fn fail(reason: &str, detail: String) -> RunError {
-    RunError { reason: reason.into(), detail }
-}
-
 /// What a provider's error answer says, in its own shape: `{error: {type, message}}` for both.
 fn provider_error(prefix: &str, status: u16, body: &str) -> RunError {
     let parsed: Value = serde_json::from_str(body).unwrap_or(Value::Null);
@@ -162,7 +158,10 @@ fn provider_error(prefix: &str, status: u16, body: &str) -> RunError {
         500..=599 => " The provider failed or is overloaded: start the run again later.",
         _ => "",
     };
-    fail("provider_error", format!("The provider {prefix} answered {status}{said}.{advice}"))
+    RunError::new(
+        crate::core::ErrorCode::ProviderError,
+        format!("The provider {prefix} answered {status}{said}.{advice}"),
+    )
 }
 
 fn clip(s: &str) -> String {
@@ -179,8 +178,8 @@ pub fn answer(provider: &Provider, status: u16, body: &str) -> Result<Answer, Ru
         return Err(provider_error(&provider.prefix, status, body));
     }
     let unreadable = |why: &str| {
-        fail(
-            "provider_error",
+        RunError::new(
+            crate::core::ErrorCode::ProviderError,
             format!("The provider {} answered in a shape this runtime cannot read: {why}.", provider.prefix),
         )
     };

@@ -88,7 +88,7 @@ pub fn start(existing: Option<&Run>, start: StartRun, now: &str) -> Result<Decis
     run.status = match spec(run.definition.kind, &source) {
         Err(p) => {
             run.record = Record::unchecked(run.definition.kind, material.len(), events.len());
-            failed(RunError { reason: "document".into(), detail: p.detail })
+            failed(RunError { reason: crate::core::ErrorCode::Document, detail: p.detail })
         }
         Ok(Spec::Workflow(w)) => {
             then = Then::Flow(w.plan().clone());
@@ -175,7 +175,7 @@ pub fn decide(mut run: Run, input: Input, now: &str) -> Result<Decision, Problem
         }
         Input::Interrupted if going => {
             let error = RunError {
-                reason: "interrupted".into(),
+                reason: crate::core::ErrorCode::Interrupted,
                 detail: "The runtime stopped while the model was answering, so its answer was lost. Start a new run; this run id is never run again.".into(),
             };
             run.status = RunStatus::Failed { error, finished_at };

@@ -96,7 +96,7 @@ fn a_run_ends_once() {
 fn a_lost_model_call_fails_with_words_that_say_so() {
     let d = decide(run(Kind::Reasoning, RunStatus::Started { waiting: None }), Input::Interrupted, NOW).unwrap();
     let RunStatus::Failed { error, finished_at } = &d.run.status else { panic!("{:?}", d.run) };
-    assert_eq!((error.reason.as_str(), finished_at.as_str()), ("interrupted", NOW));
+    assert_eq!((error.reason, finished_at.as_str()), (crate::core::ErrorCode::Interrupted, NOW));
     assert!(error.detail.contains("never run again"), "{}", error.detail);
     assert_eq!(kinds(&d.reports), ["run_failed", "parent"]);
 }

@@ -70,8 +70,14 @@ pub struct Request {
 /// Why a run failed: a stable reason and the words that explain it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunError {
-    pub reason: String,
+    pub reason: super::code::ErrorCode,
     pub detail: String,
+}
+
+impl RunError {
+    pub fn new(reason: super::code::ErrorCode, detail: impl Into<String>) -> Self {
+        RunError { reason, detail: detail.into() }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -178,7 +184,7 @@ pub fn check_input(schema: &Value, input: &Value) -> Result<(), Problem> {
     if errors.is_empty() {
         Ok(())
     } else {
-        Err(Problem::invalid_fields(errors).with_kind("input_schema"))
+        Err(Problem::invalid_fields(errors).with_kind(crate::core::ErrorCode::InputSchema))
     }
 }
 
@@ -214,7 +220,7 @@ mod tests {
         assert!(matches!(decide_start(Some(&ok), &def, &json!({"net": 100})), Ok(Start::Existing(_))));
         assert!(decide_start(Some(&ok), &def, &json!({"net": 5})).is_err());
         let failed = run(RunStatus::Failed {
-            error: RunError { reason: "x".into(), detail: "y".into() },
+            error: RunError { reason: crate::core::ErrorCode::Internal, detail: "y".into() },
             finished_at: "t1".into(),
         });
         let p = decide_start(Some(&failed), &def, &json!({"net": 100})).unwrap_err();
@@ -225,7 +231,7 @@ mod tests {
     fn input_problems_point_into_input() {
         let schema = json!({"type": "object", "properties": {"net": {"type": "number"}}, "required": ["net"]});
         let p = check_input(&schema, &json!({"net": "x"})).unwrap_err();
-        assert_eq!((p.errors[0].pointer.as_str(), p.kind.as_deref()), ("/input/net", Some("input_schema")));
+        assert_eq!((p.errors[0].pointer.as_str(), p.kind), ("/input/net", Some(crate::core::ErrorCode::InputSchema)));
         assert!(check_run_id("order-42_b").is_ok() && check_run_id("no spaces").is_err());
         assert!(run_id([1; RANDOM_CHARS]).starts_with("run_"));
     }

@@ -49,7 +49,7 @@ impl Outcome {
             RunStatus::Failed { error, .. } => Some(Outcome::Failed { error: error.clone() }),
             RunStatus::Cancelled { .. } => Some(Outcome::Failed {
                 error: RunError {
-                    reason: "cancelled".into(),
+                    reason: crate::core::ErrorCode::Cancelled,
                     detail: format!("The run {} was cancelled.", run.run_id),
                 },
             }),

@@ -19,8 +19,10 @@ pub fn decide(plan: &Plan, flow: &Flow, command: Command, now: DateTime<Utc>) ->
         plan.steps.len() == flow.steps.len() && plan.steps.iter().zip(&flow.steps).all(|(p, s)| p.id == s.id);
     if !same_steps && !flow.ended() {
         // The run keeps the version it started with; a state of another version cannot be read.
-        let error =
-            RunError { reason: "plan".into(), detail: "The run's state does not match its workflow's steps.".into() };
+        let error = RunError {
+            reason: crate::core::ErrorCode::Plan,
+            detail: "The run's state does not match its workflow's steps.".into(),
+        };
         let mut failed = flow.clone();
         failed.status = FlowStatus::Failed { error: error.clone() };
         return Decision { flow: failed, actions: vec![Action::Fail { error }] };
@@ -112,7 +114,7 @@ impl Machine<'_> {
                         }
                         StepStatus::Waiting { on: Awaiting::Event { filter, .. }, started_at } => {
                             let detail = format!("no event {} came in time", filter.kind);
-                            self.fail(i, RunError { reason: "timeout".into(), detail }, 1, started_at)
+                            self.fail(i, RunError { reason: crate::core::ErrorCode::Timeout, detail }, 1, started_at)
                         }
                         StepStatus::Retrying { attempt, started_at, .. } => self.start(i, attempt + 1, started_at),
                         _ => {}
@@ -156,7 +158,11 @@ impl Machine<'_> {
                         Some(when) => match eval::holds(&when, &eval::scope(&self.flow)) {
                             Ok(true) => self.start(i, 1, self.now),
                             Ok(false) => self.skip(i, "its condition was false"),
-                            Err(e) => self.fail_at_once(i, "condition", format!("its condition has no value: {e}")),
+                            Err(e) => self.fail_at_once(
+                                i,
+                                crate::core::ErrorCode::Condition,
+                                format!("its condition has no value: {e}"),
+                            ),
                         },
                         None => self.start(i, 1, self.now),
                     },
@@ -174,7 +180,10 @@ impl Machine<'_> {
                     self.tail.push(Action::Finish { output });
                 }
                 Err(e) => {
-                    let error = RunError { reason: "output".into(), detail: format!("The output has no value: {e}") };
+                    let error = RunError {
+                        reason: crate::core::ErrorCode::Output,
+                        detail: format!("The output has no value: {e}"),
+                    };
                     self.flow.status = FlowStatus::Failed { error: error.clone() };
                     self.tail.push(Action::Fail { error });
                 }
@@ -243,7 +252,7 @@ impl Machine<'_> {
                     self.record("step_waiting", words::waits_for_function(&id), data);
                     self.tail.push(Action::StartChild { step: id, definition: function, input, run_id });
                 }
-                Err(e) => self.fail_at_once(i, "input", format!("its input has no value: {e}")),
+                Err(e) => self.fail_at_once(i, crate::core::ErrorCode::Input, format!("its input has no value: {e}")),
             },
             Do::Wait(Wait::Event { filter, timeout_seconds }) => {
                 if let Some(k) = self.flow.inbox.iter().position(|a| filter.matches(&a.name, &a.data)) {
@@ -269,7 +278,9 @@ impl Machine<'_> {
                         self.succeed(i, json!({ "at": words::time(at.with_timezone(&Utc)) }), 1, started_at)
                     }
                     Ok(at) => self.wait_until(i, at.with_timezone(&Utc), started_at),
-                    Err(e) => self.fail_at_once(i, "input", format!("its time has no value: {e}")),
+                    Err(e) => {
+                        self.fail_at_once(i, crate::core::ErrorCode::Input, format!("its time has no value: {e}"))
+                    }
                 }
             }
         }
@@ -294,12 +305,12 @@ impl Machine<'_> {
     }
 
     /// A failure no retry mends: the step's input, time or condition has no value.
-    fn fail_at_once(&mut self, i: usize, reason: &str, detail: String) {
+    fn fail_at_once(&mut self, i: usize, reason: crate::core::ErrorCode, detail: String) {
         let id = self.plan.steps[i].id.clone();
         if !self.flow.started.contains(&id) {
             self.flow.started.push(id);
         }
-        self.settle_failure(i, RunError { reason: reason.into(), detail }, 1, self.now);
+        self.settle_failure(i, RunError { reason, detail }, 1, self.now);
     }
 
     /// A call or a wait failed: try again while attempts remain, else the step fails.
@@ -323,8 +334,10 @@ impl Machine<'_> {
         let data = json!({ "step": id, "attempt": attempt, "error": error });
         self.record("step_failed", words::failed(&id, &error.detail), data);
         if self.plan.steps[i].on_failure == OnFailure::Fail {
-            let error =
-                RunError { reason: "step_failed".into(), detail: words::step_failed_detail(&id, &error.detail) };
+            let error = RunError {
+                reason: crate::core::ErrorCode::StepFailed,
+                detail: words::step_failed_detail(&id, &error.detail),
+            };
             self.flow.status = FlowStatus::Failed { error: error.clone() };
             let run_ids = self.flow.running_children();
             for j in 0..self.flow.steps.len() {

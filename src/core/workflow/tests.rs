@@ -60,7 +60,7 @@ fn ok(step: &str, run_id: &str, output: Value) -> Command {
 }
 
 fn failed(step: &str, run_id: &str) -> Command {
-    let error = RunError { reason: "provider".into(), detail: "The model did not answer.".into() };
+    let error = RunError { reason: crate::core::ErrorCode::ProviderError, detail: "The model did not answer.".into() };
     Command::ChildFinished { step: step.into(), run_id: run_id.into(), outcome: Outcome::Failed { error } }
 }
 
@@ -135,7 +135,10 @@ fn a_failed_call_is_tried_again_with_backoff_then_fails_the_run() {
     assert_eq!(a.last(), Some(&Action::SetTimer { at: t0() + Duration::seconds(110) }));
     assert_eq!(started(&run.give(Command::TimerFired, 110)), ["wf1-review-3"]);
     let a = run.give(failed("review", "wf1-review-3"), 120);
-    assert!(matches!(a.last(), Some(Action::Fail { error }) if error.reason == "step_failed"), "{a:?}");
+    assert!(
+        matches!(a.last(), Some(Action::Fail { error }) if error.reason == crate::core::ErrorCode::StepFailed),
+        "{a:?}"
+    );
     assert!(summaries(&a)[0].ends_with("; the workflow ended."));
     assert!(matches!(run.flow.status, FlowStatus::Failed { .. }));
     assert_eq!(view::steps(&run.plan, &run.flow)[0].attempt, Some(3));
@@ -335,5 +338,5 @@ fn a_state_of_other_steps_fails_the_run_rather_than_misreading_it() {
     let plan = plan(PARALLEL).unwrap();
     let flow = Flow::new("wf1", &crate::core::definition::workflow::plan(EXAMPLE).unwrap());
     let d = decide(&plan, &flow, Command::Start { input: json!({}) }, t0());
-    assert!(matches!(&d.actions[..], [Action::Fail { error }] if error.reason == "plan"));
+    assert!(matches!(&d.actions[..], [Action::Fail { error }] if error.reason == crate::core::ErrorCode::Plan));
 }

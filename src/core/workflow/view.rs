@@ -83,8 +83,7 @@ fn view(flow: &Flow, id: &str, status: &StepStatus, calls: bool) -> StepView {
     }
     // A step that called a function keeps its child's id after it ends; one whose input had no
     // value called nothing.
-    let called =
-        !matches!(status, StepStatus::Failed { error, .. } if error.reason == "input" || error.reason == "condition");
+    let called = !matches!(status, StepStatus::Failed { error, .. } if matches!(error.reason, crate::core::ErrorCode::Input | crate::core::ErrorCode::Condition));
     if let (true, true, None, Some(attempt)) = (calls, called, &v.run_id, status.attempt()) {
         if status.started_at().is_some() {
             v.run_id = Some(super::state::child_run_id(&flow.run_id, id, attempt));

@@ -256,7 +256,7 @@ impl Runner<'_> {
                         return Outcome::of(&existing);
                     }
                 }
-                let reason = p.kind.clone().unwrap_or_else(|| p.reason.as_str().to_string());
+                let reason = crate::core::ErrorCode::of(p.reason, p.kind);
                 Some(Outcome::Failed { error: RunError { reason, detail: p.detail } })
             }
         }
@@ -272,7 +272,7 @@ impl Runner<'_> {
                 Ok(child) => Outcome::of(&child),
                 Err(p) if p.status() == 404 => Some(Outcome::Failed {
                     error: RunError {
-                        reason: "lost".into(),
+                        reason: crate::core::ErrorCode::Lost,
                         detail: format!("The run {run_id} this step started was not found."),
                     },
                 }),

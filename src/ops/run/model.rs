@@ -8,7 +8,7 @@ use crate::core::model::{resolve, wire};
 use crate::core::run::life::Input;
 use crate::core::run::record::Reasoned;
 use crate::core::run::{Run, RunError, RunStatus};
-use crate::core::Problem;
+use crate::core::{ErrorCode, Problem};
 
 /// How long past its provider's deadline a call's alarm waits before it takes the call as lost.
 const LOST_AFTER_SECONDS: i64 = 30;
@@ -37,9 +37,7 @@ impl Runner<'_> {
         let mut record = Box::new(Reasoned::asked(&prepared));
         let mut answered = false;
         let outcome = match resolve(&self.host.models(), &prepared.model) {
-            Err(p) => {
-                Err(RunError { reason: p.kind.unwrap_or_else(|| "model_not_configured".into()), detail: p.detail })
-            }
+            Err(p) => Err(RunError { reason: p.kind.unwrap_or(ErrorCode::ModelNotConfigured), detail: p.detail }),
             Ok(target) => {
                 record.resolved_to = Some(target.resolved.clone());
                 let deadline = target.provider.timeout_seconds;
@@ -49,11 +47,11 @@ impl Runner<'_> {
                 let prefix = &target.provider.prefix;
                 match self.host.ask(&out, deadline).await {
                     Err(Unanswered::Timeout) => Err(RunError {
-                        reason: "provider_timeout".into(),
+                        reason: ErrorCode::ProviderTimeout,
                         detail: format!("The provider {prefix} gave no answer within {deadline} seconds."),
                     }),
                     Err(Unanswered::Unreachable(why)) => Err(RunError {
-                        reason: "provider_unreachable".into(),
+                        reason: ErrorCode::ProviderUnreachable,
                         detail: format!("The provider {prefix} could not be reached: {why}."),
                     }),
                     Ok((status, body)) => wire::answer(&target.provider, status, &body).and_then(|answer| {

@@ -8,10 +8,6 @@ use crate::core::definition::template::environment;
 use crate::core::run::record::{FieldValue, Record};
 use crate::core::run::RunError;
 
-fn fail(reason: &str, detail: String) -> RunError {
-    RunError { reason: reason.into(), detail }
-}
-
 /// The output, or why there is none, and the record of each value computed.
 pub fn evaluate(spec: &ComputationSpec, input: &Value) -> (Result<Value, RunError>, Record) {
     let mut values = Vec::new();
@@ -25,26 +21,32 @@ fn compute(spec: &ComputationSpec, input: &Value, values: &mut Vec<FieldValue>) 
     scope.insert("input".into(), input.clone());
     let mut output = Map::new();
     for (field, text) in &spec.fields {
-        let expression = env.compile_expression(text).map_err(|e| fail("expression", format!("{field}: {e}")))?;
+        let expression = env
+            .compile_expression(text)
+            .map_err(|e| RunError::new(crate::core::ErrorCode::Expression, format!("{field}: {e}")))?;
         let value = expression.eval(&scope).map_err(|e| {
-            fail(
-                "expression",
+            RunError::new(
+                crate::core::ErrorCode::Expression,
                 format!("computing {field} failed: {}", e.detail().unwrap_or("it could not be evaluated")),
             )
         })?;
-        let json = serde_json::to_value(&value)
-            .map_err(|e| fail("expression", format!("{field} gave a value that is not JSON: {e}")))?;
+        let json = serde_json::to_value(&value).map_err(|e| {
+            RunError::new(crate::core::ErrorCode::Expression, format!("{field} gave a value that is not JSON: {e}"))
+        })?;
         values.push(FieldValue { field: field.clone(), value: json.clone() });
         scope.insert(field.clone(), json.clone());
         output.insert(field.clone(), json);
     }
     let output = Value::Object(output);
-    let validator =
-        crate::core::schema::compiled(&spec.output_schema).map_err(|e| fail("output_schema", e.to_string()))?;
+    let validator = crate::core::schema::compiled(&spec.output_schema)
+        .map_err(|e| RunError::new(crate::core::ErrorCode::OutputSchema, e.to_string()))?;
     let problems: Vec<String> =
         validator.iter_errors(&output).map(|e| format!("{}: {e}", e.instance_path().as_str())).collect();
     if !problems.is_empty() {
-        return Err(fail("output_schema", format!("the output does not fit output.schema: {}", problems.join("; "))));
+        return Err(RunError::new(
+            crate::core::ErrorCode::OutputSchema,
+            format!("the output does not fit output.schema: {}", problems.join("; ")),
+        ));
     }
     Ok(output)
 }
@@ -73,8 +75,8 @@ mod tests {
             json!({"type": "computation", "values": [{"field": "vat", "value": 20.0}, {"field": "gross", "value": 120.0}]})
         );
         let e = run(DOC, &json!({})).0.unwrap_err();
-        assert_eq!(e.reason, "expression");
+        assert_eq!(e.reason, crate::core::ErrorCode::Expression);
         let e = run(&DOC.replace("input.net + vat", "\"'lots'\""), &json!({"net": 1})).0.unwrap_err();
-        assert_eq!(e.reason, "output_schema");
+        assert_eq!(e.reason, crate::core::ErrorCode::OutputSchema);
     }
 }

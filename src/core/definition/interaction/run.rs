@@ -8,24 +8,23 @@ use crate::core::definition::template::environment;
 use crate::core::error::{FieldError, Problem};
 use crate::core::run::{Request, RunError};
 
-fn fail(reason: &str, detail: String) -> RunError {
-    RunError { reason: reason.into(), detail }
-}
-
 /// The request an `ask` interaction makes, or why it cannot be made.
 pub fn ask(spec: &InteractionSpec, input: &Value, now: &str) -> Result<Request, RunError> {
     let answer_schema = match &spec.reach {
         Reach::Ask { answer_schema } => answer_schema.clone(),
         Reach::Notify => {
-            return Err(fail(
-                "not_served",
-                "a notification is sent through a tool server, and this version reaches none yet".into(),
+            return Err(RunError::new(
+                crate::core::ErrorCode::NotServed,
+                "a notification is sent through a tool server, and this version reaches none yet",
             ))
         }
     };
     let env = environment();
     let question = env.render_str(&spec.body, minijinja::context! { input => input }).map_err(|e| {
-        fail("template", format!("the question could not be written: {}", e.detail().unwrap_or("it failed")))
+        RunError::new(
+            crate::core::ErrorCode::Template,
+            format!("the question could not be written: {}", e.detail().unwrap_or("it failed")),
+        )
     })?;
     Ok(Request { question: question.trim().to_string(), answer_schema, asked_at: now.to_string() })
 }
@@ -41,7 +40,7 @@ pub fn check_answer(request: &Request, answer: &Value) -> Result<(), Problem> {
     if errors.is_empty() {
         Ok(())
     } else {
-        Err(Problem::invalid_fields(errors).with_kind("answer_schema"))
+        Err(Problem::invalid_fields(errors).with_kind(crate::core::ErrorCode::AnswerSchema))
     }
 }
 
@@ -66,7 +65,10 @@ mod tests {
         assert_eq!(r.question, "Approve the brief Autumn?");
         assert!(check_answer(&r, &json!({"verdict": "approve"})).is_ok());
         let p = check_answer(&r, &json!({"verdict": "maybe"})).unwrap_err();
-        assert_eq!((p.errors[0].pointer.as_str(), p.kind.as_deref()), ("/answer/verdict", Some("answer_schema")));
-        assert_eq!(asked(DOC, &json!({})).unwrap_err().reason, "template");
+        assert_eq!(
+            (p.errors[0].pointer.as_str(), p.kind),
+            ("/answer/verdict", Some(crate::core::ErrorCode::AnswerSchema))
+        );
+        assert_eq!(asked(DOC, &json!({})).unwrap_err().reason, crate::core::ErrorCode::Template);
     }
 }

@@ -8,10 +8,6 @@ use crate::core::definition::template::environment;
 use crate::core::run::record::Record;
 use crate::core::run::{Run, RunError, RunStatus};
 
-fn fail(reason: &str, detail: String) -> RunError {
-    RunError { reason: reason.into(), detail }
-}
-
 /// The runs as the `where` expression and the output see them.
 pub fn run_view(run: &Run) -> Value {
     let mut v = json!({
@@ -32,9 +28,9 @@ pub fn evaluate(spec: &LookupSpec, input: &Value, runs: &[Run]) -> (Result<Value
     let (result, query) = match &spec.read {
         Read::Runs(q) => (find(q, input, runs), q.said.clone()),
         Read::Tool => (
-            Err(fail(
-                "not_served",
-                "a lookup through a tool needs a tool server, and this runtime reaches none".into(),
+            Err(RunError::new(
+                crate::core::ErrorCode::NotServed,
+                "a lookup through a tool needs a tool server, and this runtime reaches none",
             )),
             Value::Null,
         ),
@@ -46,7 +42,10 @@ pub fn evaluate(spec: &LookupSpec, input: &Value, runs: &[Run]) -> (Result<Value
 fn find(q: &RunsQuery, input: &Value, runs: &[Run]) -> Result<Value, RunError> {
     let env = environment();
     let condition = match &q.condition {
-        Some(text) => Some(env.compile_expression(text).map_err(|e| fail("expression", e.to_string()))?),
+        Some(text) => Some(
+            env.compile_expression(text)
+                .map_err(|e| RunError::new(crate::core::ErrorCode::Expression, e.to_string()))?,
+        ),
         None => None,
     };
     let mut found = Vec::new();
@@ -60,8 +59,8 @@ fn find(q: &RunsQuery, input: &Value, runs: &[Run]) -> Result<Value, RunError> {
             scope.insert("input".into(), input.clone());
             scope.insert("run".into(), view.clone());
             let keep = c.eval(&scope).map_err(|e| {
-                fail(
-                    "expression",
+                RunError::new(
+                    crate::core::ErrorCode::Expression,
                     format!(
                         "where failed on run {}: {}",
                         run.run_id,

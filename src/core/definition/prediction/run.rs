@@ -20,10 +20,6 @@ use crate::core::run::RunError;
 const MOVING_WINDOW: usize = 3;
 const MIN_PERIODS: usize = 3;
 
-fn fail(reason: &str, detail: String) -> RunError {
-    RunError { reason: reason.into(), detail }
-}
-
 /// The start of the period `at` falls in.
 fn period_start(at: DateTime<Utc>, every: Period) -> Option<DateTime<Utc>> {
     let day = Utc.with_ymd_and_hms(at.year(), at.month(), at.day(), 0, 0, 0).single()?;
@@ -77,7 +73,9 @@ fn predict(spec: &PredictionSpec, input: &Value, events: &[Event]) -> Result<Val
     let path = &spec.field;
     let env = environment();
     let condition = match &spec.condition {
-        Some(t) => Some(env.compile_expression(t).map_err(|e| fail("expression", e.to_string()))?),
+        Some(t) => Some(
+            env.compile_expression(t).map_err(|e| RunError::new(crate::core::ErrorCode::Expression, e.to_string()))?,
+        ),
         None => None,
     };
 
@@ -118,8 +116,8 @@ fn predict(spec: &PredictionSpec, input: &Value, events: &[Event]) -> Result<Val
         series.drain(..series.len() - history);
     }
     if series.len() < MIN_PERIODS {
-        return Err(fail(
-            "not_enough_history",
+        return Err(RunError::new(
+            crate::core::ErrorCode::NotEnoughHistory,
             format!(
                 "a forecast needs events in at least {MIN_PERIODS} periods of a {}, and it found {}",
                 every.as_str(),
@@ -258,6 +256,6 @@ mod tests {
         assert_eq!(out["forecast"][0]["period"], "2026-05-01T00:00:00Z");
         assert!(out["forecast"][1]["upper"].as_f64() > out["forecast"][1]["lower"].as_f64());
         let few = run(doc, &events[..1]).0.unwrap_err();
-        assert_eq!(few.reason, "not_enough_history");
+        assert_eq!(few.reason, crate::core::ErrorCode::NotEnoughHistory);
     }
 }

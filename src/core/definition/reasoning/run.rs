@@ -8,10 +8,6 @@ use crate::core::definition::template::environment;
 use crate::core::model::wire::{Answer, Call, Stop};
 use crate::core::run::RunError;
 
-fn fail(reason: &str, detail: String) -> RunError {
-    RunError { reason: reason.into(), detail }
-}
-
 /// What one run of the function asks its model.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Prepared {
@@ -25,7 +21,10 @@ pub fn prepare(spec: &ReasoningSpec, input: &Value) -> Result<Prepared, RunError
     let env = environment();
     let render = |part: &str, text: &str| {
         env.render_str(text, minijinja::context! { input => input }).map(|s| s.trim().to_string()).map_err(|e| {
-            fail("template", format!("the {part} part could not be written: {}", e.detail().unwrap_or("it failed")))
+            RunError::new(
+                crate::core::ErrorCode::Template,
+                format!("the {part} part could not be written: {}", e.detail().unwrap_or("it failed")),
+            )
         })
     };
     let system = spec.system.as_deref().map(|s| render("system", s)).transpose()?.filter(|s| !s.is_empty());
@@ -54,8 +53,7 @@ fn json_text(text: &str) -> &str {
 /// The run's output from the model's answer, or why the answer does not make one.
 pub fn finish(answer: &Answer, call: &Call) -> Result<Value, RunError> {
     let cut = || {
-        fail(
-            "max_tokens",
+        RunError::new(crate::core::ErrorCode::MaxTokens,
             format!(
                 "The model's answer was cut off at max_tokens ({}) before it ended; raise max_tokens in the function, or ask for a shorter answer.",
                 call.max_tokens
@@ -66,7 +64,10 @@ pub fn finish(answer: &Answer, call: &Call) -> Result<Value, RunError> {
         Stop::Refused => {
             let said = crate::core::text::cap(answer.text.trim(), 300);
             let said = if said.is_empty() { String::new() } else { format!(": {said}") };
-            return Err(fail("model_refused", format!("The model declined to answer{said}")));
+            return Err(RunError::new(
+                crate::core::ErrorCode::ModelRefused,
+                format!("The model declined to answer{said}"),
+            ));
         }
         Stop::Cut if call.output_schema.is_none() => return Err(cut()),
         _ => {}
@@ -78,14 +79,15 @@ pub fn finish(answer: &Answer, call: &Call) -> Result<Value, RunError> {
         Ok(v) => v,
         Err(_) if answer.stop == Stop::Cut => return Err(cut()),
         Err(e) => {
-            return Err(fail(
-                "output_schema",
+            return Err(RunError::new(
+                crate::core::ErrorCode::OutputSchema,
                 format!("The model's answer is not JSON ({e}), so it does not fit the output schema."),
             ))
         }
     };
-    let validator = crate::core::schema::compiled(schema)
-        .map_err(|e| fail("document", format!("the saved output schema does not compile: {e}")))?;
+    let validator = crate::core::schema::compiled(schema).map_err(|e| {
+        RunError::new(crate::core::ErrorCode::Document, format!("the saved output schema does not compile: {e}"))
+    })?;
     let problems: Vec<String> = validator
         .iter_errors(&value)
         .take(3)
@@ -94,8 +96,8 @@ pub fn finish(answer: &Answer, call: &Call) -> Result<Value, RunError> {
     if problems.is_empty() {
         Ok(value)
     } else {
-        Err(fail(
-            "output_schema",
+        Err(RunError::new(
+            crate::core::ErrorCode::OutputSchema,
             format!("The model's answer does not fit the output schema: {}.", problems.join("; ")),
         ))
     }
@@ -127,7 +129,7 @@ mod tests {
         assert_eq!(p.call.system.as_deref(), Some("Review a.txt closely."));
         assert_eq!((p.call.user.as_str(), p.call.max_tokens), ("File: a.txt", 50));
         let e = prepared(SOURCE, &json!({})).unwrap_err();
-        assert_eq!(e.reason, "template");
+        assert_eq!(e.reason, crate::core::ErrorCode::Template);
     }
 
     #[test]
@@ -136,10 +138,13 @@ mod tests {
         let ok = finish(&answer("```json\n{\"verdict\": \"ready\"}\n```", Stop::Done), &call).unwrap();
         assert_eq!(ok, json!({"verdict": "ready"}));
         let e = finish(&answer("{\"verdict\": \"maybe\"}", Stop::Done), &call).unwrap_err();
-        assert_eq!(e.reason, "output_schema");
+        assert_eq!(e.reason, crate::core::ErrorCode::OutputSchema);
         assert!(e.detail.contains("at /output/verdict"), "{}", e.detail);
-        assert_eq!(finish(&answer("{\"verd", Stop::Cut), &call).unwrap_err().reason, "max_tokens");
-        assert_eq!(finish(&answer("Sure! Here", Stop::Done), &call).unwrap_err().reason, "output_schema");
+        assert_eq!(finish(&answer("{\"verd", Stop::Cut), &call).unwrap_err().reason, crate::core::ErrorCode::MaxTokens);
+        assert_eq!(
+            finish(&answer("Sure! Here", Stop::Done), &call).unwrap_err().reason,
+            crate::core::ErrorCode::OutputSchema
+        );
         let e = finish(&answer("I can't help with that.", Stop::Refused), &call).unwrap_err();
         assert_eq!(e.detail, "The model declined to answer: I can't help with that.");
         let text = Call { output_schema: None, ..call };
