@@ -171,3 +171,8 @@ async fn pay(
     let events = vec![owed.refused(&why, now)];
     backend.events(&owed.org, playbook, EventCommand::Append { events, run: None }).await.map(|_| ())
 }
+
+#[cfg(test)]
+mod memory;
+#[cfg(test)]
+mod tests;
