@@ -112,7 +112,8 @@ impl Owed {
         Actor::trigger(&self.workflow, self.idx)
     }
 
-    /// The playbook's record that this run was not started, `why` being a refusal's detail.
+    /// The playbook's record that this run was not started, `why` being a refusal's detail. It
+    /// is kept once however often it is recorded: the alarm records it again after a restart.
     pub fn refused(&self, why: &str, at: String) -> NewEvent {
         let sentence = format!(
             "A trigger of the workflow {} did not start a run: {}",
@@ -126,7 +127,7 @@ impl Owed {
             run_id: None,
             data: json!({ "workflow": self.workflow, "trigger": self.idx, "run_id": self.run_id, "detail": why }),
             family: None,
-            key: None,
+            key: Some(format!("{}#refused", self.run_id)),
         }
     }
 }
@@ -251,6 +252,7 @@ mod tests {
             e.data.to_string(),
             r#"{"workflow":"on-order","trigger":0,"run_id":"t614ff959-e3-0","detail":"The input is missing order."}"#
         );
+        assert_eq!(e.key.as_deref(), Some("t614ff959-e3-0#refused"));
         let long = owed.refused(&no_input(&"x".repeat(500)), String::new());
         assert_eq!(long.summary.chars().count(), SUMMARY_MAX);
         assert!(long.summary.ends_with("\u{2026}."), "{}", long.summary);

@@ -590,6 +590,7 @@ fn a_restart_between_any_two_writes_of_the_alarm_loses_no_run_and_starts_none_tw
             let said = format!("with a restart after {n} writes of step {at}");
             assert_eq!(w.runs(), expected, "{said}");
             assert!(w.runtime.starts.get() <= whole.runtime.starts.get() + 1, "{said}");
+            assert_eq!(w.refusals(), whole.refusals(), "a refusal is kept once, {said}");
             // An event is delivered at least once: a restart after the run took it and before the
             // delivery was marked made sends it again, and the run's object decides what a repeat does.
             let (sent, once) = (w.runtime.sent.borrow(), whole.runtime.sent.borrow());
