@@ -1,9 +1,12 @@
 //! The operations layer: the ports an operation reaches storage and the world through, and the
 //! operations that both a tool and a Durable Object start, such as starting a run. Tools call down
 //! into it, and so do the objects' alarms (a trigger, a workflow's step); it calls only `core`.
+//! Work an object does over its own tables, such as keeping triggers, reaches them through a
+//! store trait the object implements.
 
 mod backend;
 pub mod run;
 pub mod run_start;
+pub mod triggers;
 
 pub use backend::{Backend, Ctx};

@@ -13,7 +13,7 @@ use super::do_rpc::{
 use super::events::{self, Events};
 use super::requests::{self, Requests};
 use super::runs_index::{self, RunsIndex};
-use super::triggers::{self, start_due, Due, Triggers};
+use super::triggers::{self, Triggers};
 use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionView};
 use crate::core::definition::Kind;
 use crate::core::directory::{unknown_playbook, Save};
@@ -23,7 +23,6 @@ use crate::core::playbook::Playbook;
 use crate::core::run::store::IndexCommand;
 use crate::core::run::store::RequestCommand;
 use crate::core::Problem;
-use crate::ops::Backend;
 use serde_json::Value;
 
 /// How long the alarm waits before it tries again to start what a trigger owes, after a failure.
@@ -208,7 +207,7 @@ impl PlaybookObject {
         };
         if view.definition.kind == Kind::Workflow && view.changed {
             let triggers = Triggers { sql: &self.sql };
-            triggers.sync(&a.org, &view, super::env::instant()).map_err(Answer::Refused)?;
+            crate::ops::triggers::sync(&triggers, &a.org, &view, super::env::instant()).map_err(Answer::Refused)?;
         }
         Ok(view)
     }
@@ -219,7 +218,7 @@ impl PlaybookObject {
         let (events, run) = match command {
             EventCommand::Append { events, run } => (events, run),
             EventCommand::Await { org, run_id, kind } => {
-                Triggers { sql: &self.sql }.wait(&org, &run_id, &kind)?;
+                crate::ops::triggers::wait(&Triggers { sql: &self.sql }, &org, &run_id, &kind)?;
                 return Ok((Value::Null, false));
             }
             other => return Ok((Events { sql: &self.sql }.run(other)?, false)),
@@ -235,11 +234,9 @@ impl PlaybookObject {
             .filter(|((_, new), _)| *new)
             .filter_map(|((k, _), e)| Some((position(&k.event_id)?, e)))
             .collect();
-        let triggers = Triggers { sql: &self.sql };
-        let started = triggers.take_events(&fresh)?;
-        let delivered = triggers.take_waits(&fresh.into_iter().map(|(_, e)| e).collect::<Vec<_>>())?;
+        let owed = crate::ops::triggers::take_events(&Triggers { sql: &self.sql }, &fresh)?;
         let answer: Vec<Event> = kept.into_iter().map(|(e, _)| e).collect();
-        Ok((serde_json::to_value(answer).unwrap_or_default(), started || delivered))
+        Ok((serde_json::to_value(answer).unwrap_or_default(), owed))
     }
 
     /// Starts what the triggers owe now: the time triggers due, then the runs events owe.
@@ -248,28 +245,13 @@ impl PlaybookObject {
         let backend = Objects { env: &self.env };
         let models = super::models::settings(&self.env);
         let triggers = Triggers { sql: &self.sql };
-        triggers.take_due(super::env::instant())?;
-        for owed in triggers.owed()? {
-            let seq = owed.seq;
-            start_due(&backend, &models, &playbook.id, Due::of(owed)).await?;
-            triggers.paid(seq)?;
-        }
-        for d in triggers.deliveries()? {
-            let data = serde_json::from_str(&d.data).unwrap_or(Value::Null);
-            match backend.send_run_event(&d.org, &playbook.id, &d.run_id, &d.kind, data).await {
-                Ok(_) => triggers.delivered(&d, false)?,
-                Err(p) if p.status() < 500 => triggers.delivered(&d, true)?,
-                Err(p) => return Err(p),
-            }
-        }
-        Ok(())
+        crate::ops::triggers::fire(&triggers, &backend, &models, &playbook.id, super::env::instant()).await
     }
 
     /// Sets the alarm to the soonest trigger, and no sooner than `delay` milliseconds from now.
     async fn schedule(&self, delay: i64) -> Result<(), Problem> {
         let now = super::env::instant();
-        let Some(at) = (Triggers { sql: &self.sql }).soonest(now)? else { return Ok(()) };
-        let at = chrono::DateTime::from_timestamp_millis(at.max(now.timestamp_millis() + delay)).unwrap_or(now);
+        let Some(at) = crate::ops::triggers::alarm_at(&Triggers { sql: &self.sql }, now, delay)? else { return Ok(()) };
         self.state.storage().set_alarm(at).await.map_err(|e| Problem::internal(format!("the playbook's alarm: {e}")))
     }
 

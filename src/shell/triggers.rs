@@ -1,25 +1,18 @@
-//! A playbook's triggers, in its Durable Object: each active workflow's triggers with the next
-//! time each is due, and the runs event triggers owe. The playbook's single alarm rings at the
-//! soonest; it starts what is due under ids made from the trigger and the time or event, so a
-//! ring repeated after a restart starts nothing twice.
+//! A playbook's trigger tables in its Durable Object's SQL storage: each active workflow's
+//! triggers with the next time each is due, the runs that wait for events, and the runs and
+//! events owed. `ops::triggers` decides what goes in and out; this only keeps it.
 
 use chrono::{DateTime, Utc};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use worker::SqlStorage;
 
 use super::playbook::storage;
-use crate::core::definition::record::DefinitionStatus;
-use crate::core::definition::store::DefinitionView;
-use crate::core::definition::workflow::plan;
-use crate::core::definition::{Kind, Ref};
-use crate::core::event::{EventCommand, NewEvent};
-use crate::core::model::ModelSettings;
-use crate::core::text::{cap, quote, SUMMARY_MAX};
-use crate::core::workflow::{next_due, Declared, Fired};
+use crate::core::workflow::owed::{Armed, Delivery, Owed, Waiter};
+use crate::core::workflow::Declared;
 use crate::core::Problem;
-use crate::ops::run_start::{start, Asked};
-use crate::ops::Backend;
+use crate::ops::triggers::{TriggerStore, PAID_PER_RING};
 
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS triggers (
@@ -39,7 +32,7 @@ CREATE TABLE IF NOT EXISTS fired (
 ";
 
 #[derive(Deserialize)]
-struct Row {
+struct TriggerRow {
     workflow: String,
     idx: i64,
     org: String,
@@ -48,52 +41,30 @@ struct Row {
 }
 
 #[derive(Deserialize)]
-pub struct Owed {
-    pub seq: i64,
-    pub workflow: String,
-    pub idx: i64,
-    pub org: String,
-    pub run_id: String,
-    pub input: Option<String>,
-    pub refused: Option<String>,
-}
-
-/// A run a trigger starts now.
-pub struct Due {
-    pub workflow: String,
-    pub idx: i64,
-    pub org: String,
-    pub run_id: String,
-    /// The input, or why the trigger gives none.
-    pub input: Result<Value, String>,
+struct FiredRow {
+    seq: i64,
+    workflow: String,
+    idx: i64,
+    org: String,
+    run_id: String,
+    input: Option<String>,
+    refused: Option<String>,
 }
 
 #[derive(Deserialize)]
-struct Waiter {
+struct WaiterRow {
     run_id: String,
     kind: String,
     org: String,
 }
 
-/// A playbook event owed to a workflow run that waits for its kind.
 #[derive(Deserialize)]
-pub struct Delivery {
-    pub seq: i64,
-    pub run_id: String,
-    pub kind: String,
-    pub org: String,
-    pub data: String,
-}
-
-#[derive(Deserialize)]
-struct Soonest {
-    at: Option<i64>,
-}
-
-/// The start of the ids of the runs a workflow's triggers start: `t` and 8 hex digits of its name.
-fn prefix(workflow: &str) -> String {
-    let hash = workflow.bytes().fold(0x811c_9dc5_u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193));
-    format!("t{hash:08x}")
+struct DeliveryRow {
+    seq: i64,
+    run_id: String,
+    kind: String,
+    org: String,
+    data: String,
 }
 
 pub struct Triggers<'s> {
@@ -101,241 +72,128 @@ pub struct Triggers<'s> {
 }
 
 impl Triggers<'_> {
-    /// Keeps a workflow's triggers as its latest save and state say: an active workflow's, each
-    /// next due after `now` (so a resume has no backlog); none for a paused or retired one.
-    pub fn sync(&self, org: &str, view: &DefinitionView, now: DateTime<Utc>) -> Result<(), Problem> {
-        let name = &view.definition.name;
-        self.sql.exec("DELETE FROM triggers WHERE workflow = ?", vec![name.clone().into()]).map_err(storage)?;
-        if view.definition.kind != Kind::Workflow || view.definition.status != DefinitionStatus::Active {
-            return Ok(());
-        }
-        let Ok(plan) = plan(&view.document) else { return Ok(()) };
-        for (i, declared) in plan.triggers.iter().enumerate() {
-            let text =
-                serde_json::to_string(declared).map_err(|e| Problem::internal(format!("could not encode: {e}")))?;
-            let next = next_due(&declared.trigger, now).map(|t| t.timestamp_millis());
-            self.sql
-                .exec(
-                    "INSERT INTO triggers (workflow, idx, org, declared, next_at) VALUES (?, ?, ?, ?, ?)",
-                    vec![name.clone().into(), (i as i64).into(), org.into(), text.into(), next.into()],
-                )
-                .map_err(storage)?;
-        }
-        Ok(())
+    fn rows<T: DeserializeOwned>(&self, query: &str, args: Vec<worker::SqlStorageValue>) -> Result<Vec<T>, Problem> {
+        self.sql.exec(query, args).and_then(|c| c.to_array()).map_err(storage)
     }
 
-    /// Owes a run to each time trigger due by `now`, and moves it on to its next time after `now`,
-    /// in one go: a restart finds the run owed, never a time passed with no run. A trigger whose
-    /// times passed while the runtime was down owes one run, not one per missed time.
-    pub fn take_due(&self, now: DateTime<Utc>) -> Result<(), Problem> {
-        let rows: Vec<Row> = self
-            .sql
-            .exec(
-                "SELECT * FROM triggers WHERE next_at IS NOT NULL AND next_at <= ?",
-                vec![now.timestamp_millis().into()],
-            )
-            .and_then(|c| c.to_array())
-            .map_err(storage)?;
-        for row in rows {
-            let Ok(declared) = serde_json::from_str::<Declared>(&row.declared) else { continue };
-            let at = row.next_at.and_then(DateTime::from_timestamp_millis).unwrap_or(now);
-            let next = next_due(&declared.trigger, now).map(|t| t.timestamp_millis());
-            self.sql
-                .exec(
-                    "UPDATE triggers SET next_at = ? WHERE workflow = ? AND idx = ?",
-                    vec![next.into(), row.workflow.clone().into(), row.idx.into()],
-                )
-                .map_err(storage)?;
-            let run_id = format!("{}-{}-{}", prefix(&row.workflow), row.idx, at.timestamp());
-            self.owe(&row, run_id, declared.input(Fired::Time(at)))?;
-        }
-        Ok(())
+    fn write(&self, query: &str, args: Vec<worker::SqlStorageValue>) -> Result<(), Problem> {
+        self.sql.exec(query, args).map(|_| ()).map_err(storage)
+    }
+}
+
+/// Times are kept as milliseconds since the epoch, which SQL compares and orders.
+fn millis(at: Option<DateTime<Utc>>) -> Option<i64> {
+    at.map(|t| t.timestamp_millis())
+}
+
+impl TriggerStore for Triggers<'_> {
+    fn armed(&self) -> Result<Vec<Armed>, Problem> {
+        let rows: Vec<TriggerRow> = self.rows("SELECT * FROM triggers ORDER BY workflow, idx", vec![])?;
+        // A trigger kept by an older release that this one cannot read is left unarmed.
+        Ok(rows
+            .into_iter()
+            .filter_map(|r| {
+                let declared = serde_json::from_str::<Declared>(&r.declared).ok()?;
+                let next_at = r.next_at.and_then(DateTime::from_timestamp_millis);
+                Some(Armed { workflow: r.workflow, idx: r.idx, org: r.org, declared, next_at })
+            })
+            .collect())
     }
 
-    fn owe(&self, row: &Row, run_id: String, input: Result<Value, String>) -> Result<(), Problem> {
-        let (input, refused) = match input {
+    fn disarm(&self, workflow: &str) -> Result<(), Problem> {
+        self.write("DELETE FROM triggers WHERE workflow = ?", vec![workflow.into()])
+    }
+
+    fn arm(&self, a: &Armed) -> Result<(), Problem> {
+        let text =
+            serde_json::to_string(&a.declared).map_err(|e| Problem::internal(format!("could not encode: {e}")))?;
+        self.write(
+            "INSERT INTO triggers (workflow, idx, org, declared, next_at) VALUES (?, ?, ?, ?, ?)",
+            vec![a.workflow.clone().into(), a.idx.into(), a.org.clone().into(), text.into(), millis(a.next_at).into()],
+        )
+    }
+
+    fn move_on(&self, workflow: &str, idx: i64, next_at: Option<DateTime<Utc>>) -> Result<(), Problem> {
+        self.write(
+            "UPDATE triggers SET next_at = ? WHERE workflow = ? AND idx = ?",
+            vec![millis(next_at).into(), workflow.into(), idx.into()],
+        )
+    }
+
+    fn owe(&self, o: &Owed) -> Result<(), Problem> {
+        let (input, refused) = match &o.input {
             Ok(v) => (Some(v.to_string()), None),
-            Err(why) => (None, Some(why)),
+            Err(why) => (None, Some(why.clone())),
         };
-        self.sql
-            .exec(
-                "INSERT INTO fired (workflow, idx, org, run_id, input, refused) VALUES (?, ?, ?, ?, ?, ?)",
-                vec![
-                    row.workflow.clone().into(),
-                    row.idx.into(),
-                    row.org.clone().into(),
-                    run_id.into(),
-                    input.into(),
-                    refused.into(),
-                ],
-            )
-            .map_err(storage)?;
-        Ok(())
+        self.write(
+            "INSERT INTO fired (workflow, idx, org, run_id, input, refused) VALUES (?, ?, ?, ?, ?, ?)",
+            vec![
+                o.workflow.clone().into(),
+                o.idx.into(),
+                o.org.clone().into(),
+                o.run_id.clone().into(),
+                input.into(),
+                refused.into(),
+            ],
+        )
     }
 
-    /// Owes a run to each event trigger the kept events match; the alarm starts them. An event
-    /// recorded by a run a workflow's own trigger started never starts that workflow again.
-    pub fn take_events(&self, events: &[(i64, NewEvent)]) -> Result<bool, Problem> {
-        let rows: Vec<Row> = self
-            .sql
-            .exec("SELECT * FROM triggers WHERE next_at IS NULL", None)
-            .and_then(|c| c.to_array())
-            .map_err(storage)?;
-        let mut owed = false;
-        for row in rows {
-            let Ok(declared) = serde_json::from_str::<Declared>(&row.declared) else { continue };
-            let own = prefix(&row.workflow);
-            for (position, e) in events {
-                let family = e.family.as_deref().or(e.run_id.as_deref()).unwrap_or_default();
-                if !declared.takes(&e.kind, &e.data) || family.starts_with(&own) {
-                    continue;
-                }
-                let run_id = format!("{own}-e{position}-{}", row.idx);
-                self.owe(&row, run_id, declared.input(Fired::Event { kind: &e.kind, data: &e.data }))?;
-                owed = true;
-            }
-        }
-        Ok(owed)
+    fn owed(&self) -> Result<Vec<(i64, Owed)>, Problem> {
+        let rows: Vec<FiredRow> =
+            self.rows("SELECT * FROM fired ORDER BY seq LIMIT ?", vec![(PAID_PER_RING as i64).into()])?;
+        Ok(rows
+            .into_iter()
+            .map(|r| {
+                let input = match (r.input, r.refused) {
+                    (_, Some(why)) => Err(why),
+                    (Some(text), None) => serde_json::from_str::<Value>(&text).map_err(|e| e.to_string()),
+                    (None, None) => Ok(Value::Object(Default::default())),
+                };
+                (r.seq, Owed { workflow: r.workflow, idx: r.idx, org: r.org, run_id: r.run_id, input })
+            })
+            .collect())
     }
 
-    /// Keeps that a workflow run waits for events of `kind`, until a delivery is refused.
-    pub fn wait(&self, org: &str, run_id: &str, kind: &str) -> Result<(), Problem> {
-        self.sql
-            .exec(
-                "INSERT OR IGNORE INTO waiters (run_id, kind, org) VALUES (?, ?, ?)",
-                vec![run_id.into(), kind.into(), org.into()],
-            )
-            .map_err(storage)?;
-        Ok(())
+    fn paid(&self, seq: i64) -> Result<(), Problem> {
+        self.write("DELETE FROM fired WHERE seq = ?", vec![seq.into()])
     }
 
-    /// Owes each waiting run the kept events of the kind it waits for, but its own.
-    pub fn take_waits(&self, events: &[NewEvent]) -> Result<bool, Problem> {
-        let waiters: Vec<Waiter> =
-            self.sql.exec("SELECT * FROM waiters", None).and_then(|c| c.to_array()).map_err(storage)?;
-        let mut owed = false;
-        for w in &waiters {
-            for e in events.iter().filter(|e| e.kind == w.kind) {
-                if e.family.as_deref().or(e.run_id.as_deref()) == Some(w.run_id.as_str()) {
-                    continue;
-                }
-                self.sql
-                    .exec(
-                        "INSERT INTO deliveries (run_id, kind, org, data) VALUES (?, ?, ?, ?)",
-                        vec![
-                            w.run_id.clone().into(),
-                            w.kind.clone().into(),
-                            w.org.clone().into(),
-                            e.data.to_string().into(),
-                        ],
-                    )
-                    .map_err(storage)?;
-                owed = true;
-            }
-        }
-        Ok(owed)
+    fn wait(&self, w: &Waiter) -> Result<(), Problem> {
+        self.write(
+            "INSERT OR IGNORE INTO waiters (run_id, kind, org) VALUES (?, ?, ?)",
+            vec![w.run_id.clone().into(), w.kind.clone().into(), w.org.clone().into()],
+        )
     }
 
-    pub fn deliveries(&self) -> Result<Vec<Delivery>, Problem> {
-        self.sql
-            .exec("SELECT * FROM deliveries ORDER BY seq LIMIT 50", None)
-            .and_then(|c| c.to_array())
-            .map_err(storage)
+    fn waiters(&self) -> Result<Vec<Waiter>, Problem> {
+        let rows: Vec<WaiterRow> = self.rows("SELECT * FROM waiters", vec![])?;
+        Ok(rows.into_iter().map(|r| Waiter { run_id: r.run_id, kind: r.kind, org: r.org }).collect())
     }
 
-    /// A delivery made, or refused; a refused one also ends the wait, since nothing waits now.
-    pub fn delivered(&self, d: &Delivery, refused: bool) -> Result<(), Problem> {
-        self.sql.exec("DELETE FROM deliveries WHERE seq = ?", vec![d.seq.into()]).map_err(storage)?;
-        if refused {
-            self.sql
-                .exec(
-                    "DELETE FROM waiters WHERE run_id = ? AND kind = ?",
-                    vec![d.run_id.clone().into(), d.kind.clone().into()],
-                )
-                .map_err(storage)?;
-        }
-        Ok(())
+    fn unwait(&self, run_id: &str, kind: &str) -> Result<(), Problem> {
+        self.write("DELETE FROM waiters WHERE run_id = ? AND kind = ?", vec![run_id.into(), kind.into()])
     }
 
-    pub fn owed(&self) -> Result<Vec<Owed>, Problem> {
-        self.sql.exec("SELECT * FROM fired ORDER BY seq LIMIT 50", None).and_then(|c| c.to_array()).map_err(storage)
+    fn deliver(&self, d: &Delivery) -> Result<(), Problem> {
+        self.write(
+            "INSERT INTO deliveries (run_id, kind, org, data) VALUES (?, ?, ?, ?)",
+            vec![d.run_id.clone().into(), d.kind.clone().into(), d.org.clone().into(), d.data.to_string().into()],
+        )
     }
 
-    pub fn paid(&self, seq: i64) -> Result<(), Problem> {
-        self.sql.exec("DELETE FROM fired WHERE seq = ?", vec![seq.into()]).map_err(storage)?;
-        Ok(())
+    fn deliveries(&self) -> Result<Vec<(i64, Delivery)>, Problem> {
+        let rows: Vec<DeliveryRow> =
+            self.rows("SELECT * FROM deliveries ORDER BY seq LIMIT ?", vec![(PAID_PER_RING as i64).into()])?;
+        Ok(rows
+            .into_iter()
+            .map(|r| {
+                let data = serde_json::from_str(&r.data).unwrap_or(Value::Null);
+                (r.seq, Delivery { run_id: r.run_id, kind: r.kind, org: r.org, data })
+            })
+            .collect())
     }
 
-    /// When the alarm should ring next: now while runs are owed, else the soonest trigger.
-    pub fn soonest(&self, now: DateTime<Utc>) -> Result<Option<i64>, Problem> {
-        if !self.owed()?.is_empty() || !self.deliveries()?.is_empty() {
-            return Ok(Some(now.timestamp_millis()));
-        }
-        let rows: Vec<Soonest> = self
-            .sql
-            .exec("SELECT MIN(next_at) AS at FROM triggers", None)
-            .and_then(|c| c.to_array())
-            .map_err(storage)?;
-        Ok(rows.first().and_then(|r| r.at))
+    fn delivered(&self, seq: i64) -> Result<(), Problem> {
+        self.write("DELETE FROM deliveries WHERE seq = ?", vec![seq.into()])
     }
-}
-
-impl Due {
-    pub fn of(owed: Owed) -> Due {
-        let input = match (owed.input, owed.refused) {
-            (_, Some(why)) => Err(why),
-            (Some(text), None) => serde_json::from_str::<Value>(&text).map_err(|e| e.to_string()),
-            (None, None) => Ok(Value::Object(Default::default())),
-        };
-        Due { workflow: owed.workflow, idx: owed.idx, org: owed.org, run_id: owed.run_id, input }
-    }
-
-    pub fn definition(&self) -> Ref {
-        Ref { kind: Kind::Workflow, name: self.workflow.clone() }
-    }
-}
-
-/// Starts a run a trigger owes, as `run_definition` would; a refusal (an input the workflow's
-/// schema refuses, a workflow paused meanwhile) is recorded in the playbook's history instead.
-pub async fn start_due(backend: &dyn Backend, models: &ModelSettings, playbook: &str, due: Due) -> Result<(), Problem> {
-    let now = super::env::now();
-    let refusal = match due.input.clone() {
-        Err(why) => Some(format!("its input has no value: {why}")),
-        Ok(input) => {
-            let asked = Asked {
-                org: due.org.clone(),
-                playbook: playbook.to_string(),
-                definition: due.definition(),
-                input,
-                run_id: due.run_id.clone(),
-                now: now.clone(),
-                within: None,
-                by: crate::core::actor::Actor::trigger(&due.workflow, due.idx),
-            };
-            match start(backend, models, asked).await {
-                Ok(_) => None,
-                Err(p) if p.status() >= 500 => return Err(p),
-                Err(p) => Some(p.detail),
-            }
-        }
-    };
-    let Some(why) = refusal else { return Ok(()) };
-    let summary = cap(
-        &format!(
-            "A trigger of the workflow {} did not start a run: {}",
-            quote(&due.workflow),
-            why.trim_end_matches('.')
-        ),
-        SUMMARY_MAX - 1,
-    ) + ".";
-    let event = NewEvent {
-        kind: "trigger_refused".into(),
-        at: now,
-        summary,
-        run_id: None,
-        data: json!({ "workflow": due.workflow, "trigger": due.idx, "run_id": due.run_id, "detail": why }),
-        family: None,
-        key: None,
-    };
-    backend.events(&due.org, playbook, EventCommand::Append { events: vec![event], run: None }).await.map(|_| ())
 }
