@@ -2,21 +2,17 @@
 // overview and diagram a save of it needs, and the spec's review-and-approve workflow.
 import { readFileSync } from 'node:fs';
 
-/** The add-vat computation at a VAT rate (a changed rate is a changed document). */
-export const addVat = (rate = '0.2') => `---
-description: Adds VAT to a net amount
-input:
-  schema: { type: object, properties: { net: { type: number } }, required: [net] }
-output:
-  schema: { type: object, properties: { vat: { type: number }, gross: { type: number } }, required: [vat, gross] }
-compute:
-  vat: input.net * ${rate}
-  gross: input.net + vat
----
-`;
+const fixture = (name) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
+
+/** The add-vat computation at a VAT rate (a changed rate is a changed document); the host tests
+ * run the same file. */
+export const addVat = (rate = '0.2') => fixture('add-vat.md').replace('input.net * 0.2', `input.net * ${rate}`);
 export const ADD_VAT = addVat();
 export const ADD_VAT_OVERVIEW = 'Adds 20% VAT to a net amount and answers the VAT and the gross amount.';
 export const ADD_VAT_DIAGRAM = 'flowchart LR\n  A[net] --> B[vat = net x 0.2] --> C[gross = net + vat]';
 
 /** The spec's review-and-approve workflow: the one copy the host tests include too. */
-export const REVIEW_AND_APPROVE = readFileSync(new URL('../fixtures/review-and-approve.md', import.meta.url), 'utf8');
+export const REVIEW_AND_APPROVE = fixture('review-and-approve.md');
+
+/** The interaction step of review-and-approve, which the host tests run too. */
+export const APPROVE_CAMPAIGN_BRIEF = fixture('approve-campaign-brief.md');

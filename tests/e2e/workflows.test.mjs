@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { assertToolFailure, assertToolSuccess, runtimeUrl, uniqueName } from './helpers.mjs';
-import { ADD_VAT, REVIEW_AND_APPROVE } from './fixtures.mjs';
+import { ADD_VAT, APPROVE_CAMPAIGN_BRIEF as APPROVE, REVIEW_AND_APPROVE } from './fixtures.mjs';
 
 const ANTHROPIC = process.env.STANDIN_ANTHROPIC_URL;
 const q = (s) => `“${s}”`;
@@ -28,23 +28,6 @@ input:
 max_tokens: 300
 ---
 Review the campaign brief in {{ input.file }} and answer Ready or Revise, with the reason.
-`;
-
-export const APPROVE = `---
-description: Asks the campaign owner, in the team chat, to approve a reviewed brief
-input:
-  schema: { type: object, properties: { title: { type: string }, review: { type: string } }, required: [title, review] }
-ask:
-  deliver: agent
-  answer:
-    schema:
-      type: object
-      properties:
-        verdict: { type: string, enum: [approve, revise] }
-        note: { type: string }
-      required: [verdict]
----
-Approve the brief {{ input.title }}? The review says: {{ input.review }}
 `;
 
 const WAIT_THEN_PRICE = `---
