@@ -21,6 +21,28 @@ pub fn compiled(schema: &Value) -> Result<Rc<Validator>, ValidationError<'static
     COMPILED.with(|memo| memo.get_or_try(&schema.to_string(), || jsonschema::validator_for(schema).map(Rc::new)))
 }
 
+/// Checks `value` against a kept schema, as a refusal whose problems point under `at` (such as
+/// `/input`) and carry `kind`. A schema that no longer compiles is an internal failure.
+pub fn check(
+    schema: &Value,
+    value: &Value,
+    at: &str,
+    kind: crate::core::ErrorCode,
+) -> Result<(), crate::core::Problem> {
+    use crate::core::{FieldError, Problem};
+    let validator =
+        compiled(schema).map_err(|e| Problem::internal(format!("a saved schema for {at} does not compile: {e}")))?;
+    let errors: Vec<FieldError> = validator
+        .iter_errors(value)
+        .map(|e| FieldError::new(format!("{at}{}", e.instance_path().as_str()), e.to_string()))
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(Problem::invalid_fields(errors).with_kind(kind))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

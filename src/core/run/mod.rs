@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::actor::Actor;
 use super::definition::Ref;
-use super::error::{FieldError, Problem};
+use super::error::Problem;
 use super::ids::RANDOM_CHARS;
 
 pub const RUN_ID_MAX: usize = 64;
@@ -175,17 +175,7 @@ pub fn decide_start(existing: Option<&Run>, definition: &Ref, input: &Value) -> 
 
 /// Checks an input against the function's input schema; each problem points into `input`.
 pub fn check_input(schema: &Value, input: &Value) -> Result<(), Problem> {
-    let validator = crate::core::schema::compiled(schema)
-        .map_err(|e| Problem::internal(format!("the saved input schema does not compile: {e}")))?;
-    let errors: Vec<FieldError> = validator
-        .iter_errors(input)
-        .map(|e| FieldError::new(format!("/input{}", e.instance_path().as_str()), e.to_string()))
-        .collect();
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(Problem::invalid_fields(errors).with_kind(crate::core::ErrorCode::InputSchema))
-    }
+    crate::core::schema::check(schema, input, "/input", super::code::ErrorCode::InputSchema)
 }
 
 #[cfg(test)]

@@ -67,8 +67,8 @@ fn failed(step: &str, run_id: &str) -> Command {
 #[test]
 fn the_review_and_approval_run_records_the_spec_events() {
     let mut run = Run::new(EXAMPLE);
-    // Only what the machine records: run_started and run_succeeded are written by the shell
-    // (shell/run.rs) and asserted end to end in tests/e2e/workflows.test.mjs.
+    // Only what the machine records: run_started and run_succeeded are the run's own, written by
+    // core::run::life and asserted in tests/run_life.rs and tests/e2e/workflows.test.mjs.
     let mut events = Vec::new();
     let a = run.give(Command::Start { input: json!({"file": "briefs/autumn.md", "title": "Autumn launch"}) }, 0);
     assert_eq!(

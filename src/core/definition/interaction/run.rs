@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::{InteractionSpec, Reach};
 use crate::core::definition::template::environment;
-use crate::core::error::{FieldError, Problem};
+use crate::core::error::Problem;
 use crate::core::run::{Request, RunError};
 
 /// The request an `ask` interaction makes, or why it cannot be made.
@@ -31,17 +31,7 @@ pub fn ask(spec: &InteractionSpec, input: &Value, now: &str) -> Result<Request, 
 
 /// Checks an answer against the request's schema; each problem points into `answer`.
 pub fn check_answer(request: &Request, answer: &Value) -> Result<(), Problem> {
-    let validator = crate::core::schema::compiled(&request.answer_schema)
-        .map_err(|e| Problem::internal(format!("the saved answer schema does not compile: {e}")))?;
-    let errors: Vec<FieldError> = validator
-        .iter_errors(answer)
-        .map(|e| FieldError::new(format!("/answer{}", e.instance_path().as_str()), e.to_string()))
-        .collect();
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(Problem::invalid_fields(errors).with_kind(crate::core::ErrorCode::AnswerSchema))
-    }
+    crate::core::schema::check(&request.answer_schema, answer, "/answer", crate::core::ErrorCode::AnswerSchema)
 }
 
 #[cfg(test)]
