@@ -124,6 +124,14 @@ pub fn unknown_playbook(id: &str) -> Problem {
     .with_field("/playbook", "names no playbook of this org")
 }
 
+/// The refusal of a change to a retired playbook, or to anything in it, such as a definition.
+pub fn retired_playbook(name: &str) -> Problem {
+    Problem::conflict(format!(
+        "The playbook {} is retired, and nothing in a retired playbook changes. Restore it with restore_playbook first.",
+        super::text::quote(name)
+    ))
+}
+
 pub fn decide(command: &Command, current: Option<&Playbook>, name_held_by: Option<&str>) -> Result<Decision, Problem> {
     let taken = |name: &str| {
         Problem::conflict(format!(
@@ -162,10 +170,7 @@ pub fn decide(command: &Command, current: Option<&Playbook>, name_held_by: Optio
         (_, None) => Err(unknown_playbook(command.id())),
         (Command::Update { id, changes, now, by }, Some(cur)) => {
             if cur.is_retired() {
-                return Err(Problem::conflict(format!(
-                    "The playbook {} is retired, and nothing in a retired playbook changes. Restore it with restore_playbook first.",
-                    super::text::quote(&cur.name)
-                )));
+                return Err(retired_playbook(&cur.name));
             }
             let name = changes.name.clone().unwrap_or_else(|| cur.name.clone());
             if changes.name.is_some() && held_by_other(id) {

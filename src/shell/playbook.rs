@@ -16,7 +16,7 @@ use super::runs_index::{self, RunsIndex};
 use super::triggers::{self, start_due, Due, Triggers};
 use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionView};
 use crate::core::definition::Kind;
-use crate::core::directory::{unknown_playbook, Save};
+use crate::core::directory::{retired_playbook, unknown_playbook, Save};
 use crate::core::event::EventCommand;
 use crate::core::event::{position, Event, NewEvent};
 use crate::core::playbook::Playbook;
@@ -193,14 +193,7 @@ struct AddressedRuns {
 impl PlaybookObject {
     fn definitions(&self, a: Addressed) -> Result<DefinitionView, Answer> {
         let playbook = self.load(&a.playbook).map_err(Answer::Refused)?;
-        let writable = if playbook.is_retired() {
-            Err(Problem::conflict(format!(
-                "The playbook {} is retired, and nothing in a retired playbook changes. Restore it with restore_playbook first.",
-                crate::core::text::quote(&playbook.name)
-            )))
-        } else {
-            Ok(())
-        };
+        let writable = if playbook.is_retired() { Err(retired_playbook(&playbook.name)) } else { Ok(()) };
         let store = Definitions { sql: &self.sql };
         let view = match a.command {
             DefinitionCommand::List(q) => return Err(store.list(q).map_or_else(Answer::Refused, Answer::Page)),
