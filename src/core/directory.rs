@@ -27,6 +27,12 @@ pub struct Change {
     pub command: Command,
 }
 
+/// A read of a playbook, from its own object.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GetPlaybook {
+    pub id: String,
+}
+
 /// What the directory asks a playbook's object to keep: the whole record, or all of it but the
 /// page, which only the playbook holds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -3,16 +3,14 @@
 use futures::future::LocalBoxFuture;
 use worker::{Env, Stub};
 
-use super::do_rpc::{
-    self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET, PLAYBOOK_REQUESTS,
-    PLAYBOOK_RUNS,
-};
+use super::do_rpc::{self, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_REQUESTS, PLAYBOOK_RUNS};
 use super::env::{ACCESS, CATALOG, ORGANIZATIONS, PLAYBOOKS, RUNS};
 use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
 use crate::core::definition::Ref;
-use crate::core::directory::{unknown_playbook, Change, Command, ListPage, ListQuery};
+use crate::core::directory::{unknown_playbook, Change, Command, GetPlaybook, ListPage, ListQuery};
 use crate::core::event::EventCommand;
 use crate::core::ids::is_playbook_id;
+use crate::core::model::catalog::ReadLists;
 use crate::core::playbook::Playbook;
 use crate::core::run::store::{
     AnswerRun, CancelRun, GetRun, IndexCommand, RequestCommand, RequestPage, RunPage, RunQuery, SentEvent, StartRun,
@@ -224,7 +222,7 @@ impl Backend for Objects<'_> {
                 return Ok(Default::default());
             }
             let catalog = stub(self.env, CATALOG, "catalog")?;
-            do_rpc::call(&catalog, "/lists", &serde_json::json!({ "providers": providers })).await
+            do_rpc::send(&catalog, &ReadLists { providers }).await
         })
     }
 
@@ -267,18 +265,15 @@ impl Backend for Objects<'_> {
             if !is_playbook_id(command.id()) {
                 return Err(unknown_playbook(command.id()));
             }
-            do_rpc::call(&organization(self.env, org)?, DIRECTORY_CHANGE, &Change { org: org.to_string(), command })
-                .await
+            do_rpc::send(&organization(self.env, org)?, &Change { org: org.to_string(), command }).await
         })
     }
 
     fn list<'a>(&'a self, org: &'a str, query: ListQuery) -> LocalBoxFuture<'a, Result<ListPage, Problem>> {
-        Box::pin(async move { do_rpc::call(&organization(self.env, org)?, DIRECTORY_LIST, &query).await })
+        Box::pin(async move { do_rpc::send(&organization(self.env, org)?, &query).await })
     }
 
     fn get<'a>(&'a self, org: &'a str, id: &'a str) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
-        Box::pin(async move {
-            do_rpc::call(&playbook(self.env, org, id)?, PLAYBOOK_GET, &serde_json::json!({ "id": id })).await
-        })
+        Box::pin(async move { do_rpc::send(&playbook(self.env, org, id)?, &GetPlaybook { id: id.to_string() }).await })
     }
 }

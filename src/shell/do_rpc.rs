@@ -7,10 +7,6 @@ use worker::{Method, Request, RequestInit, Response, Stub};
 
 use crate::core::Problem;
 
-pub const DIRECTORY_CHANGE: &str = "/change";
-pub const DIRECTORY_LIST: &str = "/list";
-pub const PLAYBOOK_GET: &str = "/get";
-pub const PLAYBOOK_SAVE: &str = "/save";
 pub const PLAYBOOK_DEFINITIONS: &str = "/definitions";
 pub const PLAYBOOK_RUNS: &str = "/runs";
 pub const PLAYBOOK_EVENTS: &str = "/events";
@@ -34,6 +30,19 @@ pub async fn send<C: Call>(stub: &Stub, request: &C) -> Result<C::Reply, Problem
 /// Reads a typed request the object's endpoint was sent.
 pub async fn read<C: Call>(req: &mut Request) -> Result<C, Problem> {
     read_body(req).await
+}
+
+/// The object side of one endpoint: reads the request, has `handle` answer it, and replies with
+/// the answer or the refusal.
+pub async fn serve<C: Call>(
+    req: &mut Request,
+    handle: impl AsyncFnOnce(C) -> Result<C::Reply, Problem>,
+) -> worker::Result<Response> {
+    let answer = match read::<C>(req).await {
+        Ok(request) => handle(request).await,
+        Err(p) => Err(p),
+    };
+    reply(answer)
 }
 
 /// Sends `body` to the object's `endpoint` and reads its reply.

@@ -7,16 +7,14 @@ use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, 
 
 use super::backend::Objects;
 use super::definitions::{self, Definitions};
-use super::do_rpc::{
-    self, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET, PLAYBOOK_REQUESTS, PLAYBOOK_RUNS, PLAYBOOK_SAVE,
-};
+use super::do_rpc::{self, serve, Call, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_REQUESTS, PLAYBOOK_RUNS};
 use super::events::{self, Events};
 use super::requests::{self, Requests};
 use super::runs_index::{self, RunsIndex};
 use super::triggers::{self, start_due, Due, Triggers};
 use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionView};
 use crate::core::definition::Kind;
-use crate::core::directory::{retired_playbook, unknown_playbook, Save};
+use crate::core::directory::{retired_playbook, unknown_playbook, GetPlaybook, Save};
 use crate::core::event::EventCommand;
 use crate::core::event::{position, Event, NewEvent};
 use crate::core::playbook::Playbook;
@@ -34,11 +32,6 @@ pub struct PlaybookObject {
     state: State,
     sql: SqlStorage,
     env: Env,
-}
-
-#[derive(Deserialize)]
-struct Get {
-    id: String,
 }
 
 impl DurableObject for PlaybookObject {
@@ -85,15 +78,9 @@ impl DurableObject for PlaybookObject {
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
         let path = req.path();
-        let result = match path.as_str() {
-            PLAYBOOK_GET => match do_rpc::read_body::<Get>(&mut req).await {
-                Ok(g) => self.load(&g.id),
-                Err(p) => Err(p),
-            },
-            PLAYBOOK_SAVE => match do_rpc::read_body::<Save>(&mut req).await {
-                Ok(save) => self.save(save),
-                Err(p) => Err(p),
-            },
+        match path.as_str() {
+            GetPlaybook::PATH => serve(&mut req, async |g: GetPlaybook| self.load(&g.id)).await,
+            Save::PATH => serve(&mut req, async |save: Save| self.save(save)).await,
             PLAYBOOK_EVENTS => {
                 return match do_rpc::read_body::<AddressedEvents>(&mut req).await {
                     Ok(a) => match self.load(&a.playbook) {
@@ -147,9 +134,8 @@ impl DurableObject for PlaybookObject {
                     Err(p) => do_rpc::reply::<()>(Err(p)),
                 };
             }
-            other => Err(Problem::internal(format!("no endpoint {other}"))),
-        };
-        do_rpc::reply(result)
+            other => do_rpc::reply::<()>(Err(Problem::internal(format!("no endpoint {other}")))),
+        }
     }
 }
 
