@@ -80,6 +80,7 @@ pub struct EventPage {
     pub next_cursor: Option<String>,
 }
 
+/// A write to the playbook's events, from a run, a trigger or `publish_event`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum EventCommand {
@@ -90,21 +91,37 @@ pub enum EventCommand {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         run: Option<Box<crate::core::run::Run>>,
     },
-    List(EventQuery),
-    Get {
-        event_id: String,
-    },
-    /// The newest events of a kind whole, for a prediction to read.
-    Read {
-        kind: String,
-        limit: usize,
-    },
     /// A workflow run's step waits for events of a kind: the playbook delivers those it records.
-    Await {
-        org: String,
-        run_id: String,
-        kind: String,
-    },
+    Await { org: String, run_id: String, kind: String },
+}
+
+/// A write to a playbook's events. It answers the events kept, in order, and none for a wait.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WriteEvents {
+    pub playbook: String,
+    pub command: EventCommand,
+}
+
+/// A page of a playbook's events.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListEvents {
+    pub playbook: String,
+    pub query: EventQuery,
+}
+
+/// A read of one event of a playbook, whole.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GetEvent {
+    pub playbook: String,
+    pub event_id: String,
+}
+
+/// The newest events of a kind whole, newest first, for a prediction to read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReadEvents {
+    pub playbook: String,
+    pub kind: String,
+    pub limit: usize,
 }
 
 /// An event kind a person or a trigger names: lowercase letters, digits, `_`, `.` and `-`.

@@ -4,10 +4,15 @@
 use std::collections::BTreeMap;
 
 use super::do_rpc::Call;
+use crate::core::definition::store::{DefinitionPage, DefinitionView, GetDefinition, ListDefinitions, WriteDefinition};
 use crate::core::directory::{Change, GetPlaybook, ListPage, ListQuery, Save};
+use crate::core::event::{Event, EventPage, GetEvent, ListEvents, ReadEvents, WriteEvents};
 use crate::core::model::catalog::{Kept, ReadLists};
 use crate::core::playbook::Playbook;
-use crate::core::run::store::{AnswerRun, CancelRun, ChildEnded, GetRun, SentEvent, StartRun};
+use crate::core::run::store::{
+    AnswerRun, CancelRun, ChildEnded, GetRun, ListRequests, ListRuns, ReadRuns, RequestPage, RunPage, SentEvent,
+    StartRun, WriteIndex, WriteRequests,
+};
 use crate::core::run::Run;
 
 // The Organization object: the org's directory.
@@ -32,6 +37,97 @@ impl Call for GetPlaybook {
 impl Call for Save {
     const PATH: &'static str = "/save";
     type Reply = Playbook;
+}
+
+/// A request to one playbook's tables, which names the playbook it is for: its object answers
+/// only when it keeps that playbook.
+pub trait ToPlaybook: Call {
+    fn playbook(&self) -> &str;
+}
+
+macro_rules! to_playbook {
+    ($($request:ty),* $(,)?) => {
+        $(impl ToPlaybook for $request {
+            fn playbook(&self) -> &str {
+                &self.playbook
+            }
+        })*
+    };
+}
+
+to_playbook!(
+    WriteDefinition,
+    GetDefinition,
+    ListDefinitions,
+    WriteEvents,
+    ListEvents,
+    GetEvent,
+    ReadEvents,
+    WriteIndex,
+    ListRuns,
+    ReadRuns,
+    WriteRequests,
+    ListRequests,
+);
+
+impl Call for WriteDefinition {
+    const PATH: &'static str = "/definitions";
+    type Reply = DefinitionView;
+}
+
+impl Call for GetDefinition {
+    const PATH: &'static str = "/definition";
+    type Reply = DefinitionView;
+}
+
+impl Call for ListDefinitions {
+    const PATH: &'static str = "/definitions/list";
+    type Reply = DefinitionPage;
+}
+
+impl Call for WriteEvents {
+    const PATH: &'static str = "/events";
+    type Reply = Vec<Event>;
+}
+
+impl Call for ListEvents {
+    const PATH: &'static str = "/events/list";
+    type Reply = EventPage;
+}
+
+impl Call for GetEvent {
+    const PATH: &'static str = "/events/get";
+    type Reply = Event;
+}
+
+impl Call for ReadEvents {
+    const PATH: &'static str = "/events/read";
+    type Reply = Vec<Event>;
+}
+
+impl Call for WriteIndex {
+    const PATH: &'static str = "/runs";
+    type Reply = ();
+}
+
+impl Call for ListRuns {
+    const PATH: &'static str = "/runs/list";
+    type Reply = RunPage;
+}
+
+impl Call for ReadRuns {
+    const PATH: &'static str = "/runs/read";
+    type Reply = Vec<Run>;
+}
+
+impl Call for WriteRequests {
+    const PATH: &'static str = "/requests";
+    type Reply = ();
+}
+
+impl Call for ListRequests {
+    const PATH: &'static str = "/requests/list";
+    type Reply = RequestPage;
 }
 
 // The Catalog object: the providers' lists of models.

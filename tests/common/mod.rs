@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 
 use futures::future::LocalBoxFuture;
 use playbook_runtime::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
+use playbook_runtime::core::definition::Ref;
 use playbook_runtime::core::directory::{decide, unknown_playbook, Command, Cursor, Decision, ListPage, ListQuery};
-use playbook_runtime::core::event::EventCommand;
+use playbook_runtime::core::event::{Event, EventCommand, EventPage, EventQuery};
 use playbook_runtime::core::playbook::{name_key, Playbook};
 use playbook_runtime::core::run::store::{AnswerRun, RequestPage, RunPage, RunQuery, StartRun};
 use playbook_runtime::core::run::Run;
@@ -36,6 +37,15 @@ impl Backend for Memory {
         kept_elsewhere("definitions")
     }
 
+    fn get_definition<'a>(
+        &'a self,
+        _org: &'a str,
+        _playbook: &'a str,
+        _definition: Ref,
+    ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
+        kept_elsewhere("definitions")
+    }
+
     fn pause(&self, _millis: u64) -> LocalBoxFuture<'_, ()> {
         Box::pin(async {})
     }
@@ -45,7 +55,35 @@ impl Backend for Memory {
         _org: &'a str,
         _pb: &'a str,
         _command: EventCommand,
-    ) -> LocalBoxFuture<'a, Result<serde_json::Value, Problem>> {
+    ) -> LocalBoxFuture<'a, Result<Vec<Event>, Problem>> {
+        kept_elsewhere("events")
+    }
+
+    fn list_events<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _query: EventQuery,
+    ) -> LocalBoxFuture<'a, Result<EventPage, Problem>> {
+        kept_elsewhere("events")
+    }
+
+    fn get_event<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _event_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Event, Problem>> {
+        kept_elsewhere("events")
+    }
+
+    fn read_events<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _kind: &'a str,
+        _limit: usize,
+    ) -> LocalBoxFuture<'a, Result<Vec<Event>, Problem>> {
         kept_elsewhere("events")
     }
 
@@ -101,7 +139,7 @@ impl Backend for Memory {
         &'a self,
         _org: &'a str,
         _pb: &'a str,
-        _definition: playbook_runtime::core::definition::Ref,
+        _definition: Ref,
         _limit: usize,
     ) -> LocalBoxFuture<'a, Result<Vec<Run>, Problem>> {
         kept_elsewhere("runs")
