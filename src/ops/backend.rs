@@ -3,6 +3,9 @@
 
 use futures::future::LocalBoxFuture;
 
+use crate::core::access::key::{KeyRecord, KeyView, RevokeKey};
+use crate::core::access::role::RoleAssignment;
+use crate::core::access::store::SetRole;
 use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
 use crate::core::definition::Ref;
 use crate::core::directory::{Command, ListPage};
@@ -132,11 +135,16 @@ pub trait Backend {
         playbook: &'a str,
         query: DefinitionQuery,
     ) -> LocalBoxFuture<'a, Result<DefinitionPage, Problem>>;
-    /// Makes, lists or revokes an org's API keys, in the runtime's key store; answers what the
-    /// command answers.
-    fn keys(&self, command: crate::core::access::key::KeyCommand) -> LocalBoxFuture<'_, Result<Value, Problem>>;
-    /// Lists or changes who holds which role in an org; answers what the command answers.
-    fn roles(&self, command: crate::core::access::store::RoleCommand) -> LocalBoxFuture<'_, Result<Value, Problem>>;
+    /// Keeps a new API key of an org in the runtime's key store.
+    fn make_key(&self, record: KeyRecord) -> LocalBoxFuture<'_, Result<(), Problem>>;
+    /// The org's live keys, newest first.
+    fn list_keys<'a>(&'a self, org: &'a str) -> LocalBoxFuture<'a, Result<Vec<KeyView>, Problem>>;
+    /// Revokes a key at once for every later request; answers it as revoked.
+    fn revoke_key(&self, revoke: RevokeKey) -> LocalBoxFuture<'_, Result<KeyView, Problem>>;
+    /// Who holds which role in an org, by person.
+    fn list_roles<'a>(&'a self, org: &'a str) -> LocalBoxFuture<'a, Result<Vec<RoleAssignment>, Problem>>;
+    /// Gives a person a role in an org, or takes it away; answers the assignment made or taken away.
+    fn set_role(&self, set: SetRole) -> LocalBoxFuture<'_, Result<RoleAssignment, Problem>>;
     /// The kept lists of the model providers named, each read again where it is due.
     fn model_lists(
         &self,

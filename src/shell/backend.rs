@@ -5,6 +5,9 @@ use worker::{Env, Stub};
 
 use super::do_rpc;
 use super::env::{ACCESS, CATALOG, ORGANIZATIONS, PLAYBOOKS, RUNS};
+use crate::core::access::key::{KeyRecord, KeyView, ListKeys, MakeKey, RevokeKey};
+use crate::core::access::role::RoleAssignment;
+use crate::core::access::store::{ListRoles, SetRole};
 use crate::core::definition::store::{
     DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView, GetDefinition, ListDefinitions, WriteDefinition,
 };
@@ -75,6 +78,10 @@ impl Objects<'_> {
     fn run_object(&self, org: &str, playbook: &str, run_id: &str) -> Result<Stub, Problem> {
         run(self.env, org, playbook, run_id)
     }
+
+    fn access(&self) -> Result<Stub, Problem> {
+        stub(self.env, ACCESS, super::access::NAME)
+    }
 }
 
 impl Backend for Objects<'_> {
@@ -82,25 +89,28 @@ impl Backend for Objects<'_> {
         worker::console_error!("internal: {line}");
     }
 
-    fn roles(&self, command: crate::core::access::store::RoleCommand) -> LocalBoxFuture<'_, Result<Value, Problem>> {
+    fn make_key(&self, record: KeyRecord) -> LocalBoxFuture<'_, Result<(), Problem>> {
+        Box::pin(async move { do_rpc::send(&self.access()?, &MakeKey { record }).await })
+    }
+
+    fn list_keys<'a>(&'a self, org: &'a str) -> LocalBoxFuture<'a, Result<Vec<KeyView>, Problem>> {
+        Box::pin(async move { do_rpc::send(&self.access()?, &ListKeys { org: org.to_string() }).await })
+    }
+
+    fn revoke_key(&self, revoke: RevokeKey) -> LocalBoxFuture<'_, Result<KeyView, Problem>> {
         Box::pin(async move {
-            do_rpc::call(&stub(self.env, ACCESS, super::access::NAME)?, do_rpc::ACCESS_ROLES, &command).await
+            let view = do_rpc::send(&self.access()?, &revoke).await?;
+            super::caller::forget(&revoke.id);
+            Ok(view)
         })
     }
 
-    fn keys(&self, command: crate::core::access::key::KeyCommand) -> LocalBoxFuture<'_, Result<Value, Problem>> {
-        Box::pin(async move {
-            let revoked = match &command {
-                crate::core::access::key::KeyCommand::Revoke { id, .. } => Some(id.clone()),
-                _ => None,
-            };
-            let value =
-                do_rpc::call(&stub(self.env, ACCESS, super::access::NAME)?, do_rpc::ACCESS_KEYS, &command).await?;
-            if let Some(id) = revoked {
-                super::caller::forget(&id);
-            }
-            Ok(value)
-        })
+    fn list_roles<'a>(&'a self, org: &'a str) -> LocalBoxFuture<'a, Result<Vec<RoleAssignment>, Problem>> {
+        Box::pin(async move { do_rpc::send(&self.access()?, &ListRoles { org: org.to_string() }).await })
+    }
+
+    fn set_role(&self, set: SetRole) -> LocalBoxFuture<'_, Result<RoleAssignment, Problem>> {
+        Box::pin(async move { do_rpc::send(&self.access()?, &set).await })
     }
 
     fn pause(&self, millis: u64) -> LocalBoxFuture<'_, ()> {

@@ -4,6 +4,15 @@
 use std::collections::BTreeMap;
 
 use super::do_rpc::Call;
+use crate::core::access::key::{KeyRecord, KeyView, ListKeys, MakeKey, RevokeKey, VerifyKey};
+use crate::core::access::oauth::client::Client;
+use crate::core::access::oauth::error::OAuthError;
+use crate::core::access::oauth::exchange::TokenResponse;
+use crate::core::access::role::{Role, RoleAssignment};
+use crate::core::access::store::{
+    BeginSignIn, Consent, GetClient, IssueToken, ListRoles, Pending, PutClient, PutConsent, RevokeToken, RolesOf,
+    SaveGrant, SetRole, TakeConsent, TakePending, Verified, VerifyToken,
+};
 use crate::core::definition::store::{DefinitionPage, DefinitionView, GetDefinition, ListDefinitions, WriteDefinition};
 use crate::core::directory::{Change, GetPlaybook, ListPage, ListQuery, Save};
 use crate::core::event::{Event, EventPage, GetEvent, ListEvents, ReadEvents, WriteEvents};
@@ -128,6 +137,93 @@ impl Call for WriteRequests {
 impl Call for ListRequests {
     const PATH: &'static str = "/requests/list";
     type Reply = RequestPage;
+}
+
+// The Access object: keys, roles, and the authorization server's state.
+
+impl Call for MakeKey {
+    const PATH: &'static str = "/keys/make";
+    type Reply = ();
+}
+
+impl Call for ListKeys {
+    const PATH: &'static str = "/keys/list";
+    type Reply = Vec<KeyView>;
+}
+
+impl Call for RevokeKey {
+    const PATH: &'static str = "/keys/revoke";
+    type Reply = KeyView;
+}
+
+impl Call for VerifyKey {
+    const PATH: &'static str = "/keys/verify";
+    type Reply = Option<KeyRecord>;
+}
+
+impl Call for ListRoles {
+    const PATH: &'static str = "/roles/list";
+    type Reply = Vec<RoleAssignment>;
+}
+
+impl Call for SetRole {
+    const PATH: &'static str = "/roles/set";
+    type Reply = RoleAssignment;
+}
+
+impl Call for PutClient {
+    const PATH: &'static str = "/sign-in/put-client";
+    type Reply = ();
+}
+
+impl Call for GetClient {
+    const PATH: &'static str = "/sign-in/get-client";
+    type Reply = Option<Client>;
+}
+
+impl Call for BeginSignIn {
+    const PATH: &'static str = "/sign-in/begin";
+    type Reply = ();
+}
+
+impl Call for TakePending {
+    const PATH: &'static str = "/sign-in/take-pending";
+    type Reply = Option<Pending>;
+}
+
+impl Call for RolesOf {
+    const PATH: &'static str = "/sign-in/roles-of";
+    type Reply = Vec<(String, Role)>;
+}
+
+impl Call for PutConsent {
+    const PATH: &'static str = "/sign-in/put-consent";
+    type Reply = ();
+}
+
+impl Call for TakeConsent {
+    const PATH: &'static str = "/sign-in/take-consent";
+    type Reply = Option<Consent>;
+}
+
+impl Call for SaveGrant {
+    const PATH: &'static str = "/sign-in/save-grant";
+    type Reply = ();
+}
+
+impl Call for IssueToken {
+    const PATH: &'static str = "/sign-in/token";
+    type Reply = Result<TokenResponse, OAuthError>;
+}
+
+impl Call for RevokeToken {
+    const PATH: &'static str = "/sign-in/revoke";
+    type Reply = Result<(), OAuthError>;
+}
+
+impl Call for VerifyToken {
+    const PATH: &'static str = "/sign-in/verify";
+    type Reply = Option<Verified>;
 }
 
 // The Catalog object: the providers' lists of models.

@@ -14,9 +14,6 @@ use crate::core::Problem;
 pub const PLAYBOOK_RUNS: &str = <WriteIndex as Call>::PATH;
 pub const PLAYBOOK_EVENTS: &str = <WriteEvents as Call>::PATH;
 pub const PLAYBOOK_REQUESTS: &str = <WriteRequests as Call>::PATH;
-pub const ACCESS_KEYS: &str = "/keys";
-pub const ACCESS_SIGN_IN: &str = "/sign-in";
-pub const ACCESS_ROLES: &str = "/roles";
 
 /// One request to an object's endpoint, typed on both sides: the caller sends it with `send`, the
 /// object reads it with `read`, and both name the endpoint and the reply by the request's type.

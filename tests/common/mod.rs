@@ -5,6 +5,9 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use futures::future::LocalBoxFuture;
+use playbook_runtime::core::access::key::{KeyRecord, KeyView, RevokeKey};
+use playbook_runtime::core::access::role::RoleAssignment;
+use playbook_runtime::core::access::store::SetRole;
 use playbook_runtime::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
 use playbook_runtime::core::definition::Ref;
 use playbook_runtime::core::directory::{decide, unknown_playbook, Command, Cursor, Decision, ListPage, ListQuery};
@@ -147,17 +150,23 @@ impl Backend for Memory {
 
     fn log(&self, _line: &str) {}
 
-    fn keys(
-        &self,
-        _command: playbook_runtime::core::access::key::KeyCommand,
-    ) -> LocalBoxFuture<'_, Result<serde_json::Value, Problem>> {
+    fn make_key(&self, _record: KeyRecord) -> LocalBoxFuture<'_, Result<(), Problem>> {
         kept_elsewhere("keys")
     }
 
-    fn roles(
-        &self,
-        _command: playbook_runtime::core::access::store::RoleCommand,
-    ) -> LocalBoxFuture<'_, Result<serde_json::Value, Problem>> {
+    fn list_keys<'a>(&'a self, _org: &'a str) -> LocalBoxFuture<'a, Result<Vec<KeyView>, Problem>> {
+        kept_elsewhere("keys")
+    }
+
+    fn revoke_key(&self, _revoke: RevokeKey) -> LocalBoxFuture<'_, Result<KeyView, Problem>> {
+        kept_elsewhere("keys")
+    }
+
+    fn list_roles<'a>(&'a self, _org: &'a str) -> LocalBoxFuture<'a, Result<Vec<RoleAssignment>, Problem>> {
+        kept_elsewhere("roles")
+    }
+
+    fn set_role(&self, _set: SetRole) -> LocalBoxFuture<'_, Result<RoleAssignment, Problem>> {
         kept_elsewhere("roles")
     }
 
