@@ -227,6 +227,16 @@ mod tests {
         assert!(listed.get("data").is_none());
         assert!(listed["data_size"].as_u64().unwrap() > 3000);
     }
+
+    #[test]
+    fn a_write_reads_the_body_the_run_object_builds() {
+        // Its outbox still sends `{playbook, command}` of its own making to this endpoint.
+        let command = EventCommand::Await { org: "acme".into(), run_id: "r".into(), kind: "month_closed".into() };
+        let body = json!({ "playbook": "pb_x", "command": command });
+        let write: WriteEvents = serde_json::from_value(body.clone()).unwrap();
+        assert_eq!(write.command, command);
+        assert_eq!(serde_json::to_value(&write).unwrap(), body);
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
-//! How the Worker and the Durable Objects talk: named endpoints, JSON bodies, and a reply that is
-//! either the value or the problem document of a refusal.
+//! How the Worker and the Durable Objects talk: one request type per endpoint (`Call`, their list
+//! in `calls`), sent as JSON, and a reply that is the value its type names or the problem document
+//! of a refusal.
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -29,7 +30,8 @@ pub async fn send<C: Call>(stub: &Stub, request: &C) -> Result<C::Reply, Problem
 
 /// Reads a typed request the object's endpoint was sent.
 pub async fn read<C: Call>(req: &mut Request) -> Result<C, Problem> {
-    read_body(req).await
+    let text = req.text().await.map_err(|e| Problem::internal(format!("could not read a call: {e}")))?;
+    serde_json::from_str(&text).map_err(|e| Problem::internal(format!("a call could not be read: {e}")))
 }
 
 /// The object side of one endpoint: reads the request, has `handle` answer it, and replies with
@@ -45,7 +47,8 @@ pub async fn serve<C: Call>(
     reply(answer)
 }
 
-/// Sends `body` to the object's `endpoint` and reads its reply.
+/// Sends `body` to the object's `endpoint` and reads its reply. Only `send` and the Run object's
+/// outbox (until it sends its writes as `Call`s) use it.
 pub async fn call<T: DeserializeOwned>(stub: &Stub, endpoint: &str, body: &impl Serialize) -> Result<T, Problem> {
     let text = serde_json::to_string(body).map_err(|e| Problem::internal(format!("could not encode a call: {e}")))?;
     let mut init = RequestInit::new();
@@ -79,9 +82,4 @@ pub fn reply<T: Serialize>(result: Result<T, Problem>) -> worker::Result<Respons
             Ok(Response::from_json(&p)?.with_status(p.status().max(400)))
         }
     }
-}
-
-pub async fn read_body<T: DeserializeOwned>(req: &mut Request) -> Result<T, Problem> {
-    let text = req.text().await.map_err(|e| Problem::internal(format!("could not read a call: {e}")))?;
-    serde_json::from_str(&text).map_err(|e| Problem::internal(format!("a call could not be read: {e}")))
 }

@@ -266,9 +266,8 @@ mod tests {
         assert_eq!(check_back_seconds(&runs[2..]), 5);
     }
 
-    #[test]
-    fn a_recorded_run_travels_whole() {
-        let run = Run {
+    fn succeeded() -> Run {
+        Run {
             run_id: "r".into(),
             org: "local".into(),
             playbook: "pb_x".into(),
@@ -282,10 +281,28 @@ mod tests {
             started_by: None,
             answered_by: None,
             record: None,
-        };
+        }
+    }
+
+    #[test]
+    fn a_recorded_run_travels_whole() {
+        let run = succeeded();
         let text = serde_json::to_string(&IndexCommand::Record(Box::new(run.clone()))).unwrap();
         assert_eq!(serde_json::from_str::<IndexCommand>(&text).unwrap(), IndexCommand::Record(Box::new(run.clone())));
         let back: Run = serde_json::from_str(&serde_json::to_string(&run).unwrap()).unwrap();
         assert_eq!(back, run);
+    }
+
+    #[test]
+    fn writes_read_the_bodies_the_run_object_builds() {
+        // Its outbox still sends `{playbook, command}` of its own making to these endpoints.
+        let close = serde_json::json!({ "playbook": "pb_x", "command": { "op": "close", "run_id": "r" } });
+        let read: WriteRequests = serde_json::from_value(close.clone()).unwrap();
+        assert_eq!(read.command, RequestCommand::Close { run_id: "r".into() });
+        assert_eq!(serde_json::to_value(&read).unwrap(), close);
+        let run = Box::new(succeeded());
+        let record = serde_json::json!({ "playbook": "pb_x", "command": IndexCommand::Record(run.clone()) });
+        let read: WriteIndex = serde_json::from_value(record).unwrap();
+        assert_eq!(read.command, IndexCommand::Record(run));
     }
 }
