@@ -27,6 +27,12 @@ pub struct Change {
     pub command: Command,
 }
 
+/// A read of a playbook, from its own object.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GetPlaybook {
+    pub id: String,
+}
+
 /// What the directory asks a playbook's object to keep: the whole record, or all of it but the
 /// page, which only the playbook holds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -124,6 +130,14 @@ pub fn unknown_playbook(id: &str) -> Problem {
     .with_field("/playbook", "names no playbook of this org")
 }
 
+/// The refusal of a change to a retired playbook, or to anything in it, such as a definition.
+pub fn retired_playbook(name: &str) -> Problem {
+    Problem::conflict(format!(
+        "The playbook {} is retired, and nothing in a retired playbook changes. Restore it with restore_playbook first.",
+        super::text::quote(name)
+    ))
+}
+
 pub fn decide(command: &Command, current: Option<&Playbook>, name_held_by: Option<&str>) -> Result<Decision, Problem> {
     let taken = |name: &str| {
         Problem::conflict(format!(
@@ -162,10 +176,7 @@ pub fn decide(command: &Command, current: Option<&Playbook>, name_held_by: Optio
         (_, None) => Err(unknown_playbook(command.id())),
         (Command::Update { id, changes, now, by }, Some(cur)) => {
             if cur.is_retired() {
-                return Err(Problem::conflict(format!(
-                    "The playbook {} is retired, and nothing in a retired playbook changes. Restore it with restore_playbook first.",
-                    super::text::quote(&cur.name)
-                )));
+                return Err(retired_playbook(&cur.name));
             }
             let name = changes.name.clone().unwrap_or_else(|| cur.name.clone());
             if changes.name.is_some() && held_by_other(id) {

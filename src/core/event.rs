@@ -80,6 +80,7 @@ pub struct EventPage {
     pub next_cursor: Option<String>,
 }
 
+/// A write to the playbook's events, from a run, a trigger or `publish_event`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum EventCommand {
@@ -90,21 +91,37 @@ pub enum EventCommand {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         run: Option<Box<crate::core::run::Run>>,
     },
-    List(EventQuery),
-    Get {
-        event_id: String,
-    },
-    /// The newest events of a kind whole, for a prediction to read.
-    Read {
-        kind: String,
-        limit: usize,
-    },
     /// A workflow run's step waits for events of a kind: the playbook delivers those it records.
-    Await {
-        org: String,
-        run_id: String,
-        kind: String,
-    },
+    Await { org: String, run_id: String, kind: String },
+}
+
+/// A write to a playbook's events. It answers the events kept, in order, and none for a wait.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WriteEvents {
+    pub playbook: String,
+    pub command: EventCommand,
+}
+
+/// A page of a playbook's events.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListEvents {
+    pub playbook: String,
+    pub query: EventQuery,
+}
+
+/// A read of one event of a playbook, whole.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GetEvent {
+    pub playbook: String,
+    pub event_id: String,
+}
+
+/// The newest events of a kind whole, newest first, for a prediction to read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReadEvents {
+    pub playbook: String,
+    pub kind: String,
+    pub limit: usize,
 }
 
 /// An event kind a person or a trigger names: lowercase letters, digits, `_`, `.` and `-`.
@@ -209,6 +226,16 @@ mod tests {
         let listed = big.listed();
         assert!(listed.get("data").is_none());
         assert!(listed["data_size"].as_u64().unwrap() > 3000);
+    }
+
+    #[test]
+    fn a_write_reads_the_body_of_the_version_before() {
+        // The body keeps the shape run objects of the version before sent, so a call across a deploy reads.
+        let command = EventCommand::Await { org: "acme".into(), run_id: "r".into(), kind: "month_closed".into() };
+        let body = json!({ "playbook": "pb_x", "command": command });
+        let write: WriteEvents = serde_json::from_value(body.clone()).unwrap();
+        assert_eq!(write.command, command);
+        assert_eq!(serde_json::to_value(&write).unwrap(), body);
     }
 }
 

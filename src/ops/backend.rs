@@ -3,10 +3,13 @@
 
 use futures::future::LocalBoxFuture;
 
+use crate::core::access::key::{KeyRecord, KeyView, RevokeKey};
+use crate::core::access::role::RoleAssignment;
+use crate::core::access::store::SetRole;
 use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
 use crate::core::definition::Ref;
 use crate::core::directory::{Command, ListPage};
-use crate::core::event::EventCommand;
+use crate::core::event::{Event, EventCommand, EventPage, EventQuery};
 use crate::core::ids::RANDOM_CHARS;
 use crate::core::playbook::Playbook;
 use crate::core::run::store::{AnswerRun, RequestPage, RunPage, RunQuery, StartRun};
@@ -24,24 +27,52 @@ pub trait Backend {
         query: crate::core::directory::ListQuery,
     ) -> LocalBoxFuture<'a, Result<ListPage, Problem>>;
     fn get<'a>(&'a self, org: &'a str, playbook: &'a str) -> LocalBoxFuture<'a, Result<Playbook, Problem>>;
-    /// A save, a change of state or a read of one definition, in the playbook's object.
+    /// A save or a change of state of one definition, in the playbook's object; answers the
+    /// definition as it stands after.
     fn definition<'a>(
         &'a self,
         org: &'a str,
         playbook: &'a str,
         command: DefinitionCommand,
     ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>>;
+    fn get_definition<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        definition: Ref,
+    ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>>;
     /// Writes a line to the operator's log, such as what an internal failure was.
     fn log(&self, line: &str);
     /// Waits a while, for a bounded wait on a run; the only clock an operation may use.
     fn pause(&self, millis: u64) -> LocalBoxFuture<'_, ()>;
-    /// Appends to, lists or reads the playbook's events; answers what the command answers.
+    /// Appends to the playbook's events, or keeps a run's wait for them; answers the events
+    /// kept, in order, and none for a wait.
     fn events<'a>(
         &'a self,
         org: &'a str,
         playbook: &'a str,
         command: EventCommand,
-    ) -> LocalBoxFuture<'a, Result<Value, Problem>>;
+    ) -> LocalBoxFuture<'a, Result<Vec<Event>, Problem>>;
+    fn list_events<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        query: EventQuery,
+    ) -> LocalBoxFuture<'a, Result<EventPage, Problem>>;
+    fn get_event<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        event_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Event, Problem>>;
+    /// The newest events of a kind whole, newest first, for a prediction to read.
+    fn read_events<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        kind: &'a str,
+        limit: usize,
+    ) -> LocalBoxFuture<'a, Result<Vec<Event>, Problem>>;
     /// Starts a run in its own object, indexed in the playbook; answers it as it stands.
     fn start_run<'a>(
         &'a self,
@@ -104,11 +135,16 @@ pub trait Backend {
         playbook: &'a str,
         query: DefinitionQuery,
     ) -> LocalBoxFuture<'a, Result<DefinitionPage, Problem>>;
-    /// Makes, lists or revokes an org's API keys, in the runtime's key store; answers what the
-    /// command answers.
-    fn keys(&self, command: crate::core::access::key::KeyCommand) -> LocalBoxFuture<'_, Result<Value, Problem>>;
-    /// Lists or changes who holds which role in an org; answers what the command answers.
-    fn roles(&self, command: crate::core::access::store::RoleCommand) -> LocalBoxFuture<'_, Result<Value, Problem>>;
+    /// Keeps a new API key of an org in the runtime's key store.
+    fn make_key(&self, record: KeyRecord) -> LocalBoxFuture<'_, Result<(), Problem>>;
+    /// The org's live keys, newest first.
+    fn list_keys<'a>(&'a self, org: &'a str) -> LocalBoxFuture<'a, Result<Vec<KeyView>, Problem>>;
+    /// Revokes a key at once for every later request; answers it as revoked.
+    fn revoke_key(&self, revoke: RevokeKey) -> LocalBoxFuture<'_, Result<KeyView, Problem>>;
+    /// Who holds which role in an org, by person.
+    fn list_roles<'a>(&'a self, org: &'a str) -> LocalBoxFuture<'a, Result<Vec<RoleAssignment>, Problem>>;
+    /// Gives a person a role in an org, or takes it away; answers the assignment made or taken away.
+    fn set_role(&self, set: SetRole) -> LocalBoxFuture<'_, Result<RoleAssignment, Problem>>;
     /// The kept lists of the model providers named, each read again where it is due.
     fn model_lists(
         &self,

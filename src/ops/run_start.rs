@@ -9,9 +9,8 @@ use crate::core::definition::lookup::READ_MAX;
 use crate::core::definition::prediction::EVENTS_MAX;
 use crate::core::definition::reasoning::ReasoningSpec;
 use crate::core::definition::record::DefinitionStatus;
-use crate::core::definition::store::{DefinitionCommand, DefinitionView};
+use crate::core::definition::store::DefinitionView;
 use crate::core::definition::{spec, Ref, Spec};
-use crate::core::event::EventCommand;
 use crate::core::model::{resolve, ModelSettings};
 use crate::core::run::store::StartRun;
 use crate::core::run::{check_input, Run, RunStatus, Within};
@@ -39,8 +38,7 @@ pub async fn start(backend: &dyn Backend, models: &ModelSettings, asked: Asked) 
 
 /// The definition a run is asked of, as it stands.
 pub async fn read(backend: &dyn Backend, asked: &Asked) -> Result<DefinitionView, Problem> {
-    let get = DefinitionCommand::Get { kind: asked.definition.kind, name: asked.definition.name.clone() };
-    backend.definition(&asked.org, &asked.playbook, get).await
+    backend.get_definition(&asked.org, &asked.playbook, asked.definition.clone()).await
 }
 
 /// `start`, with the definition read already: a workflow reads each of its functions once for
@@ -101,12 +99,7 @@ pub async fn start_viewed(
         _ => Vec::new(),
     };
     let events = match &spec {
-        Spec::Prediction(s) => {
-            let read = EventCommand::Read { kind: s.event_kind().to_string(), limit: EVENTS_MAX };
-            let value = backend.events(&org, &playbook, read).await?;
-            serde_json::from_value(value)
-                .map_err(|e| Problem::internal(format!("the events could not be read: {e}")))?
-        }
+        Spec::Prediction(s) => backend.read_events(&org, &playbook, s.event_kind(), EVENTS_MAX).await?,
         _ => Vec::new(),
     };
     let start = StartRun { run, source: view.document.clone(), material, events };

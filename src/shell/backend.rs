@@ -3,19 +3,22 @@
 use futures::future::LocalBoxFuture;
 use worker::{Env, Stub};
 
-use super::do_rpc::{
-    self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET, PLAYBOOK_REQUESTS,
-    PLAYBOOK_RUNS,
-};
+use super::do_rpc;
 use super::env::{ACCESS, CATALOG, ORGANIZATIONS, PLAYBOOKS, RUNS};
-use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
+use crate::core::access::key::{KeyRecord, KeyView, ListKeys, MakeKey, RevokeKey};
+use crate::core::access::role::RoleAssignment;
+use crate::core::access::store::{ListRoles, SetRole};
+use crate::core::definition::store::{
+    DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView, GetDefinition, ListDefinitions, WriteDefinition,
+};
 use crate::core::definition::Ref;
-use crate::core::directory::{unknown_playbook, Change, Command, ListPage, ListQuery};
-use crate::core::event::EventCommand;
+use crate::core::directory::{unknown_playbook, Change, Command, GetPlaybook, ListPage, ListQuery};
+use crate::core::event::{Event, EventCommand, EventPage, EventQuery, GetEvent, ListEvents, ReadEvents, WriteEvents};
 use crate::core::ids::is_playbook_id;
+use crate::core::model::catalog::ReadLists;
 use crate::core::playbook::Playbook;
 use crate::core::run::store::{
-    AnswerRun, CancelRun, GetRun, IndexCommand, RequestCommand, RequestPage, RunPage, RunQuery, SentEvent, StartRun,
+    AnswerRun, CancelRun, GetRun, ListRequests, ListRuns, ReadRuns, RequestPage, RunPage, RunQuery, SentEvent, StartRun,
 };
 use crate::core::run::{check_run_id, Run};
 use crate::core::Caller;
@@ -72,30 +75,12 @@ impl Objects<'_> {
         })
     }
 
-    async fn to_playbook<T: serde::de::DeserializeOwned>(
-        &self,
-        org: &str,
-        id: &str,
-        command: DefinitionCommand,
-    ) -> Result<T, Problem> {
-        let body = serde_json::json!({ "playbook": id, "org": org, "command": command });
-        do_rpc::call(&playbook(self.env, org, id)?, PLAYBOOK_DEFINITIONS, &body).await
-    }
-}
-
-impl Objects<'_> {
-    async fn index<T: serde::de::DeserializeOwned>(
-        &self,
-        org: &str,
-        id: &str,
-        command: IndexCommand,
-    ) -> Result<T, Problem> {
-        let body = serde_json::json!({ "playbook": id, "command": command });
-        do_rpc::call(&playbook(self.env, org, id)?, PLAYBOOK_RUNS, &body).await
-    }
-
     fn run_object(&self, org: &str, playbook: &str, run_id: &str) -> Result<Stub, Problem> {
         run(self.env, org, playbook, run_id)
+    }
+
+    fn access(&self) -> Result<Stub, Problem> {
+        stub(self.env, ACCESS, super::access::NAME)
     }
 }
 
@@ -104,25 +89,28 @@ impl Backend for Objects<'_> {
         worker::console_error!("internal: {line}");
     }
 
-    fn roles(&self, command: crate::core::access::store::RoleCommand) -> LocalBoxFuture<'_, Result<Value, Problem>> {
+    fn make_key(&self, record: KeyRecord) -> LocalBoxFuture<'_, Result<(), Problem>> {
+        Box::pin(async move { do_rpc::send(&self.access()?, &MakeKey { record }).await })
+    }
+
+    fn list_keys<'a>(&'a self, org: &'a str) -> LocalBoxFuture<'a, Result<Vec<KeyView>, Problem>> {
+        Box::pin(async move { do_rpc::send(&self.access()?, &ListKeys { org: org.to_string() }).await })
+    }
+
+    fn revoke_key(&self, revoke: RevokeKey) -> LocalBoxFuture<'_, Result<KeyView, Problem>> {
         Box::pin(async move {
-            do_rpc::call(&stub(self.env, ACCESS, super::access::NAME)?, do_rpc::ACCESS_ROLES, &command).await
+            let view = do_rpc::send(&self.access()?, &revoke).await?;
+            super::caller::forget(&revoke.id);
+            Ok(view)
         })
     }
 
-    fn keys(&self, command: crate::core::access::key::KeyCommand) -> LocalBoxFuture<'_, Result<Value, Problem>> {
-        Box::pin(async move {
-            let revoked = match &command {
-                crate::core::access::key::KeyCommand::Revoke { id, .. } => Some(id.clone()),
-                _ => None,
-            };
-            let value =
-                do_rpc::call(&stub(self.env, ACCESS, super::access::NAME)?, do_rpc::ACCESS_KEYS, &command).await?;
-            if let Some(id) = revoked {
-                super::caller::forget(&id);
-            }
-            Ok(value)
-        })
+    fn list_roles<'a>(&'a self, org: &'a str) -> LocalBoxFuture<'a, Result<Vec<RoleAssignment>, Problem>> {
+        Box::pin(async move { do_rpc::send(&self.access()?, &ListRoles { org: org.to_string() }).await })
+    }
+
+    fn set_role(&self, set: SetRole) -> LocalBoxFuture<'_, Result<RoleAssignment, Problem>> {
+        Box::pin(async move { do_rpc::send(&self.access()?, &set).await })
     }
 
     fn pause(&self, millis: u64) -> LocalBoxFuture<'_, ()> {
@@ -134,10 +122,45 @@ impl Backend for Objects<'_> {
         org: &'a str,
         pb: &'a str,
         command: EventCommand,
-    ) -> LocalBoxFuture<'a, Result<Value, Problem>> {
+    ) -> LocalBoxFuture<'a, Result<Vec<Event>, Problem>> {
         Box::pin(async move {
-            let body = serde_json::json!({ "playbook": pb, "command": command });
-            do_rpc::call(&playbook(self.env, org, pb)?, PLAYBOOK_EVENTS, &body).await
+            do_rpc::send(&playbook(self.env, org, pb)?, &WriteEvents { playbook: pb.to_string(), command }).await
+        })
+    }
+
+    fn list_events<'a>(
+        &'a self,
+        org: &'a str,
+        pb: &'a str,
+        query: EventQuery,
+    ) -> LocalBoxFuture<'a, Result<EventPage, Problem>> {
+        Box::pin(async move {
+            do_rpc::send(&playbook(self.env, org, pb)?, &ListEvents { playbook: pb.to_string(), query }).await
+        })
+    }
+
+    fn get_event<'a>(
+        &'a self,
+        org: &'a str,
+        pb: &'a str,
+        event_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Event, Problem>> {
+        Box::pin(async move {
+            let get = GetEvent { playbook: pb.to_string(), event_id: event_id.to_string() };
+            do_rpc::send(&playbook(self.env, org, pb)?, &get).await
+        })
+    }
+
+    fn read_events<'a>(
+        &'a self,
+        org: &'a str,
+        pb: &'a str,
+        kind: &'a str,
+        limit: usize,
+    ) -> LocalBoxFuture<'a, Result<Vec<Event>, Problem>> {
+        Box::pin(async move {
+            let read = ReadEvents { playbook: pb.to_string(), kind: kind.to_string(), limit };
+            do_rpc::send(&playbook(self.env, org, pb)?, &read).await
         })
     }
 
@@ -197,10 +220,8 @@ impl Backend for Objects<'_> {
         before: Option<i64>,
     ) -> LocalBoxFuture<'a, Result<RequestPage, Problem>> {
         Box::pin(async move {
-            let body = serde_json::json!({ "playbook": pb, "command": RequestCommand::List { limit, before } });
-            let page: Option<RequestPage> =
-                do_rpc::call(&playbook(self.env, org, pb)?, PLAYBOOK_REQUESTS, &body).await?;
-            page.ok_or_else(|| Problem::internal("the requests answered no page"))
+            let list = ListRequests { playbook: pb.to_string(), limit, before };
+            do_rpc::send(&playbook(self.env, org, pb)?, &list).await
         })
     }
 
@@ -211,7 +232,10 @@ impl Backend for Objects<'_> {
         definition: Ref,
         limit: usize,
     ) -> LocalBoxFuture<'a, Result<Vec<Run>, Problem>> {
-        Box::pin(self.index(org, pb, IndexCommand::Read { definition, limit }))
+        Box::pin(async move {
+            let read = ReadRuns { playbook: pb.to_string(), definition, limit };
+            do_rpc::send(&playbook(self.env, org, pb)?, &read).await
+        })
     }
 
     fn model_lists(
@@ -224,7 +248,7 @@ impl Backend for Objects<'_> {
                 return Ok(Default::default());
             }
             let catalog = stub(self.env, CATALOG, "catalog")?;
-            do_rpc::call(&catalog, "/lists", &serde_json::json!({ "providers": providers })).await
+            do_rpc::send(&catalog, &ReadLists { providers }).await
         })
     }
 
@@ -241,25 +265,43 @@ impl Backend for Objects<'_> {
         pb: &'a str,
         query: RunQuery,
     ) -> LocalBoxFuture<'a, Result<RunPage, Problem>> {
-        Box::pin(async move { self.index(org, pb, IndexCommand::List(query)).await })
+        Box::pin(async move {
+            do_rpc::send(&playbook(self.env, org, pb)?, &ListRuns { playbook: pb.to_string(), query }).await
+        })
     }
 
     fn definition<'a>(
         &'a self,
         org: &'a str,
-        playbook: &'a str,
+        pb: &'a str,
         command: DefinitionCommand,
     ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
-        Box::pin(self.to_playbook(org, playbook, command))
+        Box::pin(async move {
+            let write = WriteDefinition { playbook: pb.to_string(), org: org.to_string(), command };
+            do_rpc::send(&playbook(self.env, org, pb)?, &write).await
+        })
+    }
+
+    fn get_definition<'a>(
+        &'a self,
+        org: &'a str,
+        pb: &'a str,
+        definition: Ref,
+    ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
+        Box::pin(async move {
+            do_rpc::send(&playbook(self.env, org, pb)?, &GetDefinition { playbook: pb.to_string(), definition }).await
+        })
     }
 
     fn list_definitions<'a>(
         &'a self,
         org: &'a str,
-        playbook: &'a str,
+        pb: &'a str,
         query: DefinitionQuery,
     ) -> LocalBoxFuture<'a, Result<DefinitionPage, Problem>> {
-        Box::pin(self.to_playbook(org, playbook, DefinitionCommand::List(query)))
+        Box::pin(async move {
+            do_rpc::send(&playbook(self.env, org, pb)?, &ListDefinitions { playbook: pb.to_string(), query }).await
+        })
     }
 
     fn change<'a>(&'a self, org: &'a str, command: Command) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
@@ -267,18 +309,15 @@ impl Backend for Objects<'_> {
             if !is_playbook_id(command.id()) {
                 return Err(unknown_playbook(command.id()));
             }
-            do_rpc::call(&organization(self.env, org)?, DIRECTORY_CHANGE, &Change { org: org.to_string(), command })
-                .await
+            do_rpc::send(&organization(self.env, org)?, &Change { org: org.to_string(), command }).await
         })
     }
 
     fn list<'a>(&'a self, org: &'a str, query: ListQuery) -> LocalBoxFuture<'a, Result<ListPage, Problem>> {
-        Box::pin(async move { do_rpc::call(&organization(self.env, org)?, DIRECTORY_LIST, &query).await })
+        Box::pin(async move { do_rpc::send(&organization(self.env, org)?, &query).await })
     }
 
     fn get<'a>(&'a self, org: &'a str, id: &'a str) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
-        Box::pin(async move {
-            do_rpc::call(&playbook(self.env, org, id)?, PLAYBOOK_GET, &serde_json::json!({ "id": id })).await
-        })
+        Box::pin(async move { do_rpc::send(&playbook(self.env, org, id)?, &GetPlaybook { id: id.to_string() }).await })
     }
 }

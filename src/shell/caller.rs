@@ -12,11 +12,11 @@ use worker::{Env, Url};
 use super::access::NAME;
 use super::do_rpc;
 use super::env::{self, Settings, ACCESS};
-use crate::core::access::key::{self, KeyCommand, KeyRecord};
+use crate::core::access::key::{self, VerifyKey};
 use crate::core::access::oauth::metadata;
 use crate::core::access::oauth::resource::{token_serves, Resource};
 use crate::core::access::oauth::secret;
-use crate::core::access::store::{SignInCommand, Verified};
+use crate::core::access::store::VerifyToken;
 use crate::core::caller::Scope;
 use crate::core::{Caller, Problem, Reason};
 
@@ -71,8 +71,8 @@ pub async fn resolve(
 /// A person's access token: found by its digest with the person's role now, so a role taken
 /// away takes effect on the next request; refused where it was not granted for.
 async fn by_token(env: &Env, token: &str, path: &str) -> Result<Caller, Problem> {
-    let command = SignInCommand::Verify { digest: secret::digest(token), now: env::instant() };
-    let verified: Option<Verified> = do_rpc::call(&access(env)?, do_rpc::ACCESS_SIGN_IN, &command).await?;
+    let verify = VerifyToken { digest: secret::digest(token), now: env::instant() };
+    let verified = do_rpc::send(&access(env)?, &verify).await?;
     let Some(verified) = verified else {
         return Err(not_known());
     };
@@ -137,8 +137,7 @@ async fn by_key(env: &Env, digest: &str) -> Result<Caller, Problem> {
     }
     let stub = access(env)?;
     let now = env::now();
-    let command = KeyCommand::Verify { digest: digest.to_string(), now: now.clone() };
-    let record: Option<KeyRecord> = do_rpc::call(&stub, do_rpc::ACCESS_KEYS, &command).await?;
+    let record = do_rpc::send(&stub, &VerifyKey { digest: digest.to_string(), now: now.clone() }).await?;
     let expires_ms = record
         .as_ref()
         .and_then(|r| r.expires_at.as_deref())

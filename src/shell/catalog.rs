@@ -10,10 +10,10 @@ use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
-use super::do_rpc;
+use super::do_rpc::{self, serve, Call};
 use super::models::{self, Unanswered};
 use super::playbook::storage;
-use crate::core::model::catalog::{due, Kept};
+use crate::core::model::catalog::{due, Kept, ReadLists};
 use crate::core::model::wire::{models as read_models, models_request};
 use crate::core::model::Provider;
 use crate::core::Problem;
@@ -32,11 +32,6 @@ pub struct CatalogObject {
 }
 
 #[derive(Deserialize)]
-struct Asked {
-    providers: Vec<String>,
-}
-
-#[derive(Deserialize)]
 struct Row {
     kept: String,
 }
@@ -51,11 +46,10 @@ impl DurableObject for CatalogObject {
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
-        let result = match do_rpc::read_body::<Asked>(&mut req).await {
-            Ok(asked) => self.lists(asked.providers).await,
-            Err(p) => Err(p),
-        };
-        do_rpc::reply(result)
+        match req.path().as_str() {
+            ReadLists::PATH => serve(&mut req, async |read: ReadLists| self.lists(read.providers).await).await,
+            other => do_rpc::reply::<()>(Err(Problem::internal(format!("the catalog has no endpoint {other}")))),
+        }
     }
 }
 

@@ -7,7 +7,8 @@ use worker::SqlStorage;
 use super::playbook::storage;
 use crate::core::definition::record::{unknown_definition, Definition, DefinitionStatus, Version};
 use crate::core::definition::store::{
-    decide_save, DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView, SaveDecision, LIST_LIMIT_MAX,
+    decide_save, DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView, Mode, SaveCommand, SaveDecision,
+    LIST_LIMIT_MAX,
 };
 use crate::core::definition::workflow;
 use crate::core::definition::workflow_calls::{check_calls, Callee};
@@ -47,49 +48,51 @@ pub struct Definitions<'s> {
 }
 
 impl Definitions<'_> {
-    /// Runs a command. `writable` is false in a retired playbook, where nothing changes.
-    pub fn run(&self, command: DefinitionCommand, writable: Result<(), Problem>) -> Result<DefinitionView, Problem> {
-        match &command {
-            DefinitionCommand::Get { kind, name } => self.view(*kind, name, false),
-            DefinitionCommand::List(_) => Err(Problem::internal("a list answers a page")),
-            DefinitionCommand::Create(save) | DefinitionCommand::Update(save) => {
-                writable?;
-                let existing = self.current(save.kind, &save.name)?;
-                let missing = self.missing(&save.uses)?;
-                if save.kind == Kind::Workflow && missing.is_empty() {
-                    let plan = workflow::plan(&save.source)?;
-                    check_calls(&plan, &|r: &Ref| {
-                        let (def, version) = self.current(r.kind, &r.name).ok().flatten()?;
-                        Some(Callee::from_source(
-                            matches!(def.status, DefinitionStatus::Retired { .. }),
-                            r.kind,
-                            &version.source,
-                        ))
-                    })?;
-                }
-                let decision = decide_save(&command, existing.as_ref().map(|(d, v)| (d, v)), &missing)?;
-                match decision {
-                    SaveDecision::Unchanged => self.view(save.kind, &save.name, false),
-                    SaveDecision::Keep(def, version) => {
+    /// Keeps a write. A retired playbook takes none: its object refuses them before they come here.
+    pub fn run(&self, command: DefinitionCommand) -> Result<DefinitionView, Problem> {
+        match command {
+            DefinitionCommand::Create(save) => self.save(&save, Mode::Create),
+            DefinitionCommand::Update(save) => self.save(&save, Mode::Update),
+            DefinitionCommand::Change { kind, name, change, now, by } => {
+                let (mut def, _) = self.current(kind, &name)?.ok_or_else(|| unknown_definition(kind, &name))?;
+                match change.next(&def, &now, &by)? {
+                    None => self.view(kind, &name, false),
+                    Some(status) => {
+                        def.status = status;
+                        def.updated_at = now;
+                        def.updated_by = Some(by);
                         self.put(&def)?;
-                        self.put_version(&def, &version)?;
-                        self.view(def.kind, &def.name, true)
+                        self.view(kind, &name, true)
                     }
                 }
             }
-            DefinitionCommand::Change { kind, name, change, now, by } => {
-                writable?;
-                let (mut def, _) = self.current(*kind, name)?.ok_or_else(|| unknown_definition(*kind, name))?;
-                match change.next(&def, now, by)? {
-                    None => self.view(*kind, name, false),
-                    Some(status) => {
-                        def.status = status;
-                        def.updated_at = now.clone();
-                        def.updated_by = Some(by.clone());
-                        self.put(&def)?;
-                        self.view(*kind, name, true)
-                    }
-                }
+        }
+    }
+
+    pub fn get(&self, definition: &Ref) -> Result<DefinitionView, Problem> {
+        self.view(definition.kind, &definition.name, false)
+    }
+
+    fn save(&self, save: &SaveCommand, mode: Mode) -> Result<DefinitionView, Problem> {
+        let existing = self.current(save.kind, &save.name)?;
+        let missing = self.missing(&save.uses)?;
+        if save.kind == Kind::Workflow && missing.is_empty() {
+            let plan = workflow::plan(&save.source)?;
+            check_calls(&plan, &|r: &Ref| {
+                let (def, version) = self.current(r.kind, &r.name).ok().flatten()?;
+                Some(Callee::from_source(
+                    matches!(def.status, DefinitionStatus::Retired { .. }),
+                    r.kind,
+                    &version.source,
+                ))
+            })?;
+        }
+        match decide_save(save, mode, existing.as_ref().map(|(d, v)| (d, v)), &missing)? {
+            SaveDecision::Unchanged => self.view(save.kind, &save.name, false),
+            SaveDecision::Keep(def, version) => {
+                self.put(&def)?;
+                self.put_version(&def, &version)?;
+                self.view(def.kind, &def.name, true)
             }
         }
     }

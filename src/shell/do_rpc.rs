@@ -1,23 +1,12 @@
-//! How the Worker and the Durable Objects talk: named endpoints, JSON bodies, and a reply that is
-//! either the value or the problem document of a refusal.
+//! How the Worker and the Durable Objects talk: one request type per endpoint (`Call`, their list
+//! in `calls`), sent as JSON, and a reply that is the value its type names or the problem document
+//! of a refusal.
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use worker::{Method, Request, RequestInit, Response, Stub};
 
 use crate::core::Problem;
-
-pub const DIRECTORY_CHANGE: &str = "/change";
-pub const DIRECTORY_LIST: &str = "/list";
-pub const PLAYBOOK_GET: &str = "/get";
-pub const PLAYBOOK_SAVE: &str = "/save";
-pub const PLAYBOOK_DEFINITIONS: &str = "/definitions";
-pub const PLAYBOOK_RUNS: &str = "/runs";
-pub const PLAYBOOK_EVENTS: &str = "/events";
-pub const PLAYBOOK_REQUESTS: &str = "/requests";
-pub const ACCESS_KEYS: &str = "/keys";
-pub const ACCESS_SIGN_IN: &str = "/sign-in";
-pub const ACCESS_ROLES: &str = "/roles";
 
 /// One request to an object's endpoint, typed on both sides: the caller sends it with `send`, the
 /// object reads it with `read`, and both name the endpoint and the reply by the request's type.
@@ -33,11 +22,26 @@ pub async fn send<C: Call>(stub: &Stub, request: &C) -> Result<C::Reply, Problem
 
 /// Reads a typed request the object's endpoint was sent.
 pub async fn read<C: Call>(req: &mut Request) -> Result<C, Problem> {
-    read_body(req).await
+    let text = req.text().await.map_err(|e| Problem::internal(format!("could not read a call: {e}")))?;
+    serde_json::from_str(&text).map_err(|e| Problem::internal(format!("a call could not be read: {e}")))
 }
 
-/// Sends `body` to the object's `endpoint` and reads its reply.
-pub async fn call<T: DeserializeOwned>(stub: &Stub, endpoint: &str, body: &impl Serialize) -> Result<T, Problem> {
+/// The object side of one endpoint: reads the request, has `handle` answer it, and replies with
+/// the answer or the refusal.
+pub async fn serve<C: Call>(
+    req: &mut Request,
+    handle: impl AsyncFnOnce(C) -> Result<C::Reply, Problem>,
+) -> worker::Result<Response> {
+    let answer = match read::<C>(req).await {
+        Ok(request) => handle(request).await,
+        Err(p) => Err(p),
+    };
+    reply(answer)
+}
+
+/// Sends `body` to the object's `endpoint` and reads its reply. Only `send` and the Run object's
+/// outbox (until it sends its writes as `Call`s) use it.
+async fn call<T: DeserializeOwned>(stub: &Stub, endpoint: &str, body: &impl Serialize) -> Result<T, Problem> {
     let text = serde_json::to_string(body).map_err(|e| Problem::internal(format!("could not encode a call: {e}")))?;
     let mut init = RequestInit::new();
     init.with_method(Method::Post).with_body(Some(text.into()));
@@ -70,9 +74,4 @@ pub fn reply<T: Serialize>(result: Result<T, Problem>) -> worker::Result<Respons
             Ok(Response::from_json(&p)?.with_status(p.status().max(400)))
         }
     }
-}
-
-pub async fn read_body<T: DeserializeOwned>(req: &mut Request) -> Result<T, Problem> {
-    let text = req.text().await.map_err(|e| Problem::internal(format!("could not read a call: {e}")))?;
-    serde_json::from_str(&text).map_err(|e| Problem::internal(format!("a call could not be read: {e}")))
 }

@@ -6,9 +6,7 @@ use serde_json::Value;
 use worker::SqlStorage;
 
 use super::playbook::storage;
-use crate::core::event::{
-    encode_cursor, event_id, position, Event, EventCommand, EventPage, EventQuery, NewEvent, LIST_LIMIT_MAX,
-};
+use crate::core::event::{encode_cursor, event_id, position, Event, EventPage, EventQuery, NewEvent, LIST_LIMIT_MAX};
 use crate::core::page::split;
 use crate::core::Problem;
 
@@ -60,33 +58,17 @@ pub struct Events<'s> {
 }
 
 impl Events<'_> {
-    /// Appends, lists or reads; an append answers the events as numbered.
-    pub fn run(&self, command: EventCommand) -> Result<Value, Problem> {
-        match command {
-            EventCommand::Append { events, .. } => {
-                let kept: Vec<Event> = self.append_all(events)?.into_iter().map(|(e, _)| e).collect();
-                Ok(serde_json::to_value(kept).unwrap_or_default())
-            }
-            EventCommand::List(q) => Ok(serde_json::to_value(self.list(q)?).unwrap_or_default()),
-            // The playbook's object keeps who waits; see `triggers`.
-            EventCommand::Await { .. } => Ok(Value::Null),
-            EventCommand::Read { kind, limit } => {
-                let rows: Vec<Row> = self
-                    .sql
-                    .exec(
-                        "SELECT * FROM events WHERE kind = ? ORDER BY position DESC LIMIT ?",
-                        vec![kind.into(), (limit as i64).into()],
-                    )
-                    .and_then(|c| c.to_array())
-                    .map_err(storage)?;
-                let events: Vec<Event> = rows.into_iter().map(Row::event).collect();
-                Ok(serde_json::to_value(events).unwrap_or_default())
-            }
-            EventCommand::Get { event_id } => {
-                let event = self.get(&event_id)?;
-                Ok(serde_json::to_value(event).unwrap_or_default())
-            }
-        }
+    /// The newest events of a kind whole, newest first.
+    pub fn read(&self, kind: &str, limit: usize) -> Result<Vec<Event>, Problem> {
+        let rows: Vec<Row> = self
+            .sql
+            .exec(
+                "SELECT * FROM events WHERE kind = ? ORDER BY position DESC LIMIT ?",
+                vec![kind.into(), (limit as i64).into()],
+            )
+            .and_then(|c| c.to_array())
+            .map_err(storage)?;
+        Ok(rows.into_iter().map(Row::event).collect())
     }
 
     /// Keeps each event, numbered in order, and says which are new: one with a key kept before is
@@ -124,7 +106,7 @@ impl Events<'_> {
         kept.into_iter().next().map(|r| (r.event(), false)).ok_or_else(|| Problem::internal("an event was not kept"))
     }
 
-    fn get(&self, id: &str) -> Result<Event, Problem> {
+    pub fn get(&self, id: &str) -> Result<Event, Problem> {
         let unknown = || {
             Problem::not_found(format!("This playbook has no event {id}. list_playbook_events lists its events."))
                 .with_field("/event_id", "names no event of this playbook")
@@ -138,7 +120,7 @@ impl Events<'_> {
         rows.into_iter().next().map(Row::event).ok_or_else(unknown)
     }
 
-    fn list(&self, q: EventQuery) -> Result<EventPage, Problem> {
+    pub fn list(&self, q: EventQuery) -> Result<EventPage, Problem> {
         let limit = q.limit.clamp(1, LIST_LIMIT_MAX);
         let kind = q.kind.clone().unwrap_or_default();
         let rows: Vec<Row> = match &q.run_id {

@@ -7,10 +7,12 @@ use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
 use super::backend;
-use super::do_rpc::{self, DIRECTORY_CHANGE, DIRECTORY_LIST, PLAYBOOK_GET, PLAYBOOK_SAVE};
+use super::do_rpc::{self, serve, Call};
 use super::playbook::storage;
 use crate::core::actor::Actor;
-use crate::core::directory::{decide, Change, Command, Cursor, Decision, ListPage, ListQuery, LIST_LIMIT_MAX};
+use crate::core::directory::{
+    decide, Change, Command, Cursor, Decision, GetPlaybook, ListPage, ListQuery, LIST_LIMIT_MAX,
+};
 use crate::core::page::split;
 use crate::core::playbook::{name_key, Playbook, Status};
 use crate::core::Problem;
@@ -108,20 +110,11 @@ impl DurableObject for OrganizationObject {
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
-        let result = match req.path().as_str() {
-            DIRECTORY_CHANGE => match do_rpc::read_body::<Change>(&mut req).await {
-                Ok(Change { org, command }) => {
-                    self.change(&org, command).await.map(|p| serde_json::to_value(p).unwrap_or_default())
-                }
-                Err(p) => Err(p),
-            },
-            DIRECTORY_LIST => match do_rpc::read_body::<ListQuery>(&mut req).await {
-                Ok(query) => self.list(query).map(|p| serde_json::to_value(p).unwrap_or_default()),
-                Err(p) => Err(p),
-            },
-            other => Err(Problem::internal(format!("no endpoint {other}"))),
-        };
-        do_rpc::reply(result)
+        match req.path().as_str() {
+            Change::PATH => serve(&mut req, async |c: Change| self.change(&c.org, c.command).await).await,
+            ListQuery::PATH => serve(&mut req, async |query: ListQuery| self.list(query)).await,
+            other => do_rpc::reply::<()>(Err(Problem::internal(format!("no endpoint {other}")))),
+        }
     }
 }
 
@@ -135,11 +128,11 @@ impl OrganizationObject {
         };
         let stub = backend::playbook(&self.env, org, command.id())?;
         match decide(&command, current.as_ref(), holder.as_deref())? {
-            Decision::Unchanged => do_rpc::call(&stub, PLAYBOOK_GET, &serde_json::json!({ "id": command.id() })).await,
+            Decision::Unchanged => do_rpc::send(&stub, &GetPlaybook { id: command.id().to_string() }).await,
             Decision::Save(save) => {
                 // The playbook keeps its record before the directory lists it, so a listed
                 // playbook can always be read.
-                let saved: Playbook = do_rpc::call(&stub, PLAYBOOK_SAVE, &save).await?;
+                let saved = do_rpc::send(&stub, &save).await?;
                 self.put_row(&saved)?;
                 Ok(saved)
             }

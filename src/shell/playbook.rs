@@ -6,24 +6,20 @@ use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
 use super::backend::Objects;
+use super::calls::ToPlaybook;
 use super::definitions::{self, Definitions};
-use super::do_rpc::{
-    self, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET, PLAYBOOK_REQUESTS, PLAYBOOK_RUNS, PLAYBOOK_SAVE,
-};
+use super::do_rpc::{self, serve, Call};
 use super::events::{self, Events};
 use super::requests::{self, Requests};
 use super::runs_index::{self, RunsIndex};
 use super::triggers::{self, Triggers};
-use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionView};
+use crate::core::definition::store::{DefinitionView, GetDefinition, ListDefinitions, WriteDefinition};
 use crate::core::definition::Kind;
-use crate::core::directory::{unknown_playbook, Save};
-use crate::core::event::EventCommand;
-use crate::core::event::{position, Event, NewEvent};
+use crate::core::directory::{retired_playbook, unknown_playbook, GetPlaybook, Save};
+use crate::core::event::{position, Event, EventCommand, GetEvent, ListEvents, NewEvent, ReadEvents, WriteEvents};
 use crate::core::playbook::Playbook;
-use crate::core::run::store::IndexCommand;
-use crate::core::run::store::RequestCommand;
+use crate::core::run::store::{IndexCommand, ListRequests, ListRuns, ReadRuns, WriteIndex, WriteRequests};
 use crate::core::Problem;
-use serde_json::Value;
 
 /// How long the alarm waits before it tries again to start what a trigger owes, after a failure.
 const RETRY_MILLIS: i64 = 10_000;
@@ -33,11 +29,6 @@ pub struct PlaybookObject {
     state: State,
     sql: SqlStorage,
     env: Env,
-}
-
-#[derive(Deserialize)]
-struct Get {
-    id: String,
 }
 
 impl DurableObject for PlaybookObject {
@@ -83,145 +74,96 @@ impl DurableObject for PlaybookObject {
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
-        let path = req.path();
-        let result = match path.as_str() {
-            PLAYBOOK_GET => match do_rpc::read_body::<Get>(&mut req).await {
-                Ok(g) => self.load(&g.id),
-                Err(p) => Err(p),
-            },
-            PLAYBOOK_SAVE => match do_rpc::read_body::<Save>(&mut req).await {
-                Ok(save) => self.save(save),
-                Err(p) => Err(p),
-            },
-            PLAYBOOK_EVENTS => {
-                return match do_rpc::read_body::<AddressedEvents>(&mut req).await {
-                    Ok(a) => match self.load(&a.playbook) {
-                        Ok(_) => {
-                            let result = self.events(a.command);
-                            if matches!(result, Ok((_, true))) {
-                                if let Err(p) = self.schedule(0).await {
-                                    worker::console_error!("playbook alarm: {}", p.detail);
-                                }
-                            }
-                            do_rpc::reply(result.map(|(answer, _)| answer))
-                        }
-                        Err(p) => do_rpc::reply::<()>(Err(p)),
-                    },
-                    Err(p) => do_rpc::reply::<()>(Err(p)),
-                };
-            }
-            PLAYBOOK_REQUESTS => {
-                return match do_rpc::read_body::<AddressedRequests>(&mut req).await {
-                    Ok(a) => match self.load(&a.playbook) {
-                        Ok(_) => do_rpc::reply(Requests { sql: &self.sql }.run(a.command)),
-                        Err(p) => do_rpc::reply::<()>(Err(p)),
-                    },
-                    Err(p) => do_rpc::reply::<()>(Err(p)),
-                };
-            }
-            PLAYBOOK_RUNS => {
-                return match do_rpc::read_body::<AddressedRuns>(&mut req).await {
-                    Ok(a) => match self.load(&a.playbook) {
-                        Ok(_) => do_rpc::reply(RunsIndex { sql: &self.sql }.run(a.command)),
-                        Err(p) => do_rpc::reply::<()>(Err(p)),
-                    },
-                    Err(p) => do_rpc::reply::<()>(Err(p)),
-                };
-            }
-            PLAYBOOK_DEFINITIONS => {
-                return match do_rpc::read_body::<Addressed>(&mut req).await {
-                    Ok(a) => {
-                        let result = self.definitions(a);
-                        if matches!(&result, Ok(v) if v.definition.kind == Kind::Workflow && v.changed) {
-                            if let Err(p) = self.schedule(0).await {
-                                worker::console_error!("playbook alarm: {}", p.detail);
-                            }
-                        }
-                        match result {
-                            Ok(view) => do_rpc::reply(Ok(view)),
-                            Err(Answer::Page(page)) => do_rpc::reply(Ok(page)),
-                            Err(Answer::Refused(p)) => do_rpc::reply::<()>(Err(p)),
-                        }
+        let sql = &self.sql;
+        let req = &mut req;
+        match req.path().as_str() {
+            GetPlaybook::PATH => serve(req, async |g: GetPlaybook| self.load(&g.id)).await,
+            Save::PATH => serve(req, async |save: Save| self.save(save)).await,
+            WriteDefinition::PATH => {
+                self.serve_kept(req, async |playbook, w: WriteDefinition| {
+                    let view = self.write_definition(&playbook, w)?;
+                    if view.definition.kind == Kind::Workflow && view.changed {
+                        self.reschedule().await;
                     }
-                    Err(p) => do_rpc::reply::<()>(Err(p)),
-                };
+                    Ok(view)
+                })
+                .await
             }
-            other => Err(Problem::internal(format!("no endpoint {other}"))),
-        };
-        do_rpc::reply(result)
+            GetDefinition::PATH => {
+                self.serve_kept(req, async |_, g: GetDefinition| Definitions { sql }.get(&g.definition)).await
+            }
+            ListDefinitions::PATH => {
+                self.serve_kept(req, async |_, l: ListDefinitions| Definitions { sql }.list(l.query)).await
+            }
+            WriteEvents::PATH => {
+                self.serve_kept(req, async |_, w: WriteEvents| {
+                    let (kept, owed) = self.events(w.command)?;
+                    if owed {
+                        self.reschedule().await;
+                    }
+                    Ok(kept)
+                })
+                .await
+            }
+            ListEvents::PATH => self.serve_kept(req, async |_, l: ListEvents| Events { sql }.list(l.query)).await,
+            GetEvent::PATH => self.serve_kept(req, async |_, g: GetEvent| Events { sql }.get(&g.event_id)).await,
+            ReadEvents::PATH => {
+                self.serve_kept(req, async |_, r: ReadEvents| Events { sql }.read(&r.kind, r.limit)).await
+            }
+            WriteIndex::PATH => self.serve_kept(req, async |_, w: WriteIndex| RunsIndex { sql }.run(w.command)).await,
+            ListRuns::PATH => self.serve_kept(req, async |_, l: ListRuns| RunsIndex { sql }.list(l.query)).await,
+            ReadRuns::PATH => {
+                self.serve_kept(req, async |_, r: ReadRuns| RunsIndex { sql }.read(&r.definition, r.limit)).await
+            }
+            WriteRequests::PATH => {
+                self.serve_kept(req, async |_, w: WriteRequests| Requests { sql }.run(w.command)).await
+            }
+            ListRequests::PATH => {
+                self.serve_kept(req, async |_, l: ListRequests| Requests { sql }.list(l.limit, l.before)).await
+            }
+            other => do_rpc::reply::<()>(Err(Problem::internal(format!("no endpoint {other}")))),
+        }
     }
 }
 
-/// A definition command, with the id of the playbook it is for, and its org, which the runs its
-/// workflows' triggers start belong to.
-#[derive(Deserialize)]
-struct Addressed {
-    playbook: String,
-    #[serde(default)]
-    org: String,
-    command: DefinitionCommand,
-}
-
-/// What a definition command answers other than one definition.
-enum Answer {
-    Page(DefinitionPage),
-    Refused(Problem),
-}
-
-/// A command of the playbook's events, with the id of the playbook it is for.
-#[derive(Deserialize)]
-struct AddressedEvents {
-    playbook: String,
-    command: EventCommand,
-}
-
-/// A command of the open requests, with the id of the playbook it is for.
-#[derive(Deserialize)]
-struct AddressedRequests {
-    playbook: String,
-    command: RequestCommand,
-}
-
-/// A command of the runs index, with the id of the playbook it is for.
-#[derive(Deserialize)]
-struct AddressedRuns {
-    playbook: String,
-    command: IndexCommand,
-}
-
 impl PlaybookObject {
-    fn definitions(&self, a: Addressed) -> Result<DefinitionView, Answer> {
-        let playbook = self.load(&a.playbook).map_err(Answer::Refused)?;
-        let writable = if playbook.is_retired() {
-            Err(Problem::conflict(format!(
-                "The playbook {} is retired, and nothing in a retired playbook changes. Restore it with restore_playbook first.",
-                crate::core::text::quote(&playbook.name)
-            )))
-        } else {
-            Ok(())
-        };
-        let store = Definitions { sql: &self.sql };
-        let view = match a.command {
-            DefinitionCommand::List(q) => return Err(store.list(q).map_or_else(Answer::Refused, Answer::Page)),
-            command => store.run(command, writable).map_err(Answer::Refused)?,
-        };
+    /// Serves a request to the playbook's tables, which the object answers only when it keeps
+    /// the playbook the request names; `handle` is given that playbook.
+    async fn serve_kept<C: ToPlaybook>(
+        &self,
+        req: &mut Request,
+        handle: impl AsyncFnOnce(Playbook, C) -> Result<C::Reply, Problem>,
+    ) -> worker::Result<Response> {
+        serve(req, async |request: C| {
+            let playbook = self.load(request.playbook())?;
+            handle(playbook, request).await
+        })
+        .await
+    }
+
+    /// Keeps a write of a definition, which a retired playbook refuses; a workflow's change
+    /// changes its triggers.
+    fn write_definition(&self, playbook: &Playbook, w: WriteDefinition) -> Result<DefinitionView, Problem> {
+        if playbook.is_retired() {
+            return Err(retired_playbook(&playbook.name));
+        }
+        let view = Definitions { sql: &self.sql }.run(w.command)?;
         if view.definition.kind == Kind::Workflow && view.changed {
             let triggers = Triggers { sql: &self.sql };
-            crate::ops::triggers::sync(&triggers, &a.org, &view, super::env::instant()).map_err(Answer::Refused)?;
+            crate::ops::triggers::sync(&triggers, &w.org, &view, super::env::instant())?;
         }
         Ok(view)
     }
 
-    /// Appends, lists or reads events; events kept owe runs to the triggers they match, and the
-    /// answer says whether they do.
-    fn events(&self, command: EventCommand) -> Result<(Value, bool), Problem> {
+    /// Appends events, or keeps a run's wait for them; events kept owe runs to the triggers they
+    /// match, and the answer says whether they do.
+    fn events(&self, command: EventCommand) -> Result<(Vec<Event>, bool), Problem> {
         let (events, run) = match command {
             EventCommand::Append { events, run } => (events, run),
             EventCommand::Await { org, run_id, kind } => {
                 crate::ops::triggers::wait(&Triggers { sql: &self.sql }, &org, &run_id, &kind)?;
-                return Ok((Value::Null, false));
+                return Ok((Vec::new(), false));
             }
-            other => return Ok((Events { sql: &self.sql }.run(other)?, false)),
         };
         if let Some(run) = run {
             RunsIndex { sql: &self.sql }.run(IndexCommand::Record(run))?;
@@ -236,7 +178,7 @@ impl PlaybookObject {
             .collect();
         let owed = crate::ops::triggers::take_events(&Triggers { sql: &self.sql }, &fresh)?;
         let answer: Vec<Event> = kept.into_iter().map(|(e, _)| e).collect();
-        Ok((serde_json::to_value(answer).unwrap_or_default(), owed))
+        Ok((answer, owed))
     }
 
     /// Starts what the triggers owe now: the time triggers due, then the runs events owe.
@@ -246,6 +188,13 @@ impl PlaybookObject {
         let models = super::models::settings(&self.env);
         let triggers = Triggers { sql: &self.sql };
         crate::ops::triggers::fire(&triggers, &backend, &models, &playbook.id, super::env::instant()).await
+    }
+
+    /// Sets the alarm again after a write that may have changed what the triggers owe.
+    async fn reschedule(&self) {
+        if let Err(p) = self.schedule(0).await {
+            worker::console_error!("playbook alarm: {}", p.detail);
+        }
     }
 
     /// Sets the alarm to the soonest trigger, and no sooner than `delay` milliseconds from now.

@@ -33,7 +33,7 @@ pub struct Requests<'s> {
 }
 
 impl Requests<'_> {
-    pub fn run(&self, command: RequestCommand) -> Result<Option<RequestPage>, Problem> {
+    pub fn run(&self, command: RequestCommand) -> Result<(), Problem> {
         match command {
             RequestCommand::Open(r) => {
                 self.sql
@@ -49,37 +49,38 @@ impl Requests<'_> {
                         ],
                     )
                     .map_err(storage)?;
-                Ok(None)
             }
             RequestCommand::Close { run_id } => {
                 self.sql.exec("DELETE FROM requests WHERE run_id = ?", vec![run_id.into()]).map_err(storage)?;
-                Ok(None)
-            }
-            RequestCommand::List { limit, before } => {
-                let limit = limit.clamp(1, LIST_LIMIT_MAX);
-                let rows: Vec<Row> = self
-                    .sql
-                    .exec(
-                        "SELECT * FROM requests WHERE position < ? ORDER BY position DESC LIMIT ?",
-                        vec![before.unwrap_or(i64::MAX).into(), ((limit + 1) as i64).into()],
-                    )
-                    .and_then(|c| c.to_array())
-                    .map_err(storage)?;
-                let (rows, next_cursor) = split(rows, limit, |r| encode_cursor(r.position));
-                let requests = rows
-                    .into_iter()
-                    .filter_map(|r| {
-                        Some(OpenRequest {
-                            run_id: r.run_id,
-                            definition: Ref { kind: Kind::parse(&r.kind)?, name: r.name },
-                            question: r.question,
-                            answer_schema: serde_json::from_str(&r.answer_schema).ok()?,
-                            asked_at: r.asked_at,
-                        })
-                    })
-                    .collect();
-                Ok(Some(RequestPage { requests, next_cursor }))
             }
         }
+        Ok(())
+    }
+
+    /// A page of the open requests, newest first, from before the position `before`.
+    pub fn list(&self, limit: usize, before: Option<i64>) -> Result<RequestPage, Problem> {
+        let limit = limit.clamp(1, LIST_LIMIT_MAX);
+        let rows: Vec<Row> = self
+            .sql
+            .exec(
+                "SELECT * FROM requests WHERE position < ? ORDER BY position DESC LIMIT ?",
+                vec![before.unwrap_or(i64::MAX).into(), ((limit + 1) as i64).into()],
+            )
+            .and_then(|c| c.to_array())
+            .map_err(storage)?;
+        let (rows, next_cursor) = split(rows, limit, |r| encode_cursor(r.position));
+        let requests = rows
+            .into_iter()
+            .filter_map(|r| {
+                Some(OpenRequest {
+                    run_id: r.run_id,
+                    definition: Ref { kind: Kind::parse(&r.kind)?, name: r.name },
+                    question: r.question,
+                    answer_schema: serde_json::from_str(&r.answer_schema).ok()?,
+                    asked_at: r.asked_at,
+                })
+            })
+            .collect();
+        Ok(RequestPage { requests, next_cursor })
     }
 }

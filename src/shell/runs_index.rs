@@ -10,7 +10,6 @@ use crate::core::page::split;
 use crate::core::run::store::{encode_cursor, IndexCommand, RunEntry, RunPage, RunQuery, LIST_LIMIT_MAX};
 use crate::core::run::Run;
 use crate::core::Problem;
-use serde_json::Value;
 
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS runs (
@@ -52,16 +51,9 @@ pub struct RunsIndex<'s> {
 }
 
 impl RunsIndex<'_> {
-    pub fn run(&self, command: IndexCommand) -> Result<Value, Problem> {
-        let none = |_| Value::Null;
+    pub fn run(&self, command: IndexCommand) -> Result<(), Problem> {
         match command {
-            IndexCommand::Add(e) => self.put(&e, "INSERT OR IGNORE").map(none),
-            IndexCommand::Update(e) => self.update(&e).map(none),
-            IndexCommand::Record(run) => self.record(&run).map(none),
-            IndexCommand::List(q) => self.list(q).map(|p| serde_json::to_value(p).unwrap_or_default()),
-            IndexCommand::Read { definition, limit } => {
-                self.read(&definition, limit).map(|runs| serde_json::to_value(runs).unwrap_or_default())
-            }
+            IndexCommand::Record(run) => self.record(&run),
         }
     }
 
@@ -80,7 +72,7 @@ impl RunsIndex<'_> {
     }
 
     /// The newest runs of a definition whole, newest first.
-    fn read(&self, definition: &Ref, limit: usize) -> Result<Vec<Run>, Problem> {
+    pub fn read(&self, definition: &Ref, limit: usize) -> Result<Vec<Run>, Problem> {
         let rows: Vec<Kept> = self
             .sql
             .exec(
@@ -93,10 +85,11 @@ impl RunsIndex<'_> {
         Ok(rows.iter().filter_map(|r| serde_json::from_str(&r.record).ok()).collect())
     }
 
-    fn put(&self, e: &RunEntry, verb: &str) -> Result<(), Problem> {
+    /// Records how a run stands, listing it first if it is not listed yet.
+    fn update(&self, e: &RunEntry) -> Result<(), Problem> {
         self.sql
             .exec(
-                &format!("{verb} INTO runs (run_id, kind, name, version, status, started_at, finished_at, within) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+                "INSERT OR IGNORE INTO runs (run_id, kind, name, version, status, started_at, finished_at, within) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 vec![
                     e.run_id.clone().into(),
                     e.definition.kind.as_str().into(),
@@ -109,11 +102,6 @@ impl RunsIndex<'_> {
                 ],
             )
             .map_err(storage)?;
-        Ok(())
-    }
-
-    fn update(&self, e: &RunEntry) -> Result<(), Problem> {
-        self.put(e, "INSERT OR IGNORE")?;
         self.sql
             .exec(
                 "UPDATE runs SET status = ?, finished_at = ? WHERE run_id = ?",
@@ -123,7 +111,7 @@ impl RunsIndex<'_> {
         Ok(())
     }
 
-    fn list(&self, q: RunQuery) -> Result<RunPage, Problem> {
+    pub fn list(&self, q: RunQuery) -> Result<RunPage, Problem> {
         let limit = q.limit.clamp(1, LIST_LIMIT_MAX);
         let (kind, name) = match &q.definition {
             Some(r) => (r.kind.as_str().to_string(), r.name.clone()),

@@ -10,12 +10,11 @@ use std::time::Duration;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use chrono::{DateTime, TimeDelta, Utc};
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 use worker::{Env, Method, Request, Response, Url};
 
 use super::access::NAME;
-use super::do_rpc;
+use super::do_rpc::{self, Call};
 use super::entry::read_limited;
 use super::env::{self, Settings, ACCESS};
 use super::outbound::{self, Outgoing, Unanswered};
@@ -24,14 +23,17 @@ use crate::core::access::oauth::authorize::{self, AuthorizeError};
 use crate::core::access::oauth::cimd;
 use crate::core::access::oauth::client::{self, Client};
 use crate::core::access::oauth::error::{Code, OAuthError};
-use crate::core::access::oauth::exchange::{Fresh, TokenResponse};
+use crate::core::access::oauth::exchange::Fresh;
 use crate::core::access::oauth::form::Form;
 use crate::core::access::oauth::grant::Grant;
 use crate::core::access::oauth::metadata::{self, AUTHORIZE_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH};
 use crate::core::access::oauth::url as oauth_url;
 use crate::core::access::oauth::{pkce, secret, token};
 use crate::core::access::oidc::{self, Provider};
-use crate::core::access::store::{Consent, Pending, SignInCommand};
+use crate::core::access::store::{
+    BeginSignIn, Consent, GetClient, IssueToken, Pending, PutClient, PutConsent, RevokeToken, RolesOf, SaveGrant,
+    TakeConsent, TakePending,
+};
 use crate::core::Problem;
 
 pub const CALLBACK_PATH: &str = "/oauth/callback";
@@ -128,7 +130,7 @@ impl SignIn<'_> {
             nonce: nonce.clone(),
             expires_at: now() + STEP_TTL,
         };
-        if let Err(p) = self.call::<Value>(&SignInCommand::Begin { state: state.clone(), pending }).await {
+        if let Err(p) = self.call(&BeginSignIn { state: state.clone(), pending }).await {
             return stop(503, "Sign-in cannot start just now", &p.detail);
         }
         let callback = format!("{}{CALLBACK_PATH}", self.public);
@@ -148,8 +150,7 @@ impl SignIn<'_> {
     async fn callback(&self, url: &Url) -> worker::Result<Response> {
         let form = Form::parse(url.query().unwrap_or_default()).unwrap_or_default();
         let state = form.one("state").ok().flatten().unwrap_or_default().to_string();
-        let taken: Result<Option<Pending>, Problem> =
-            self.call(&SignInCommand::TakePending { state, now: now() }).await;
+        let taken = self.call(&TakePending { state, now: now() }).await;
         let Ok(Some(pending)) = taken else {
             return stop(
                 400,
@@ -179,9 +180,8 @@ impl SignIn<'_> {
                 return stop(502, "Your sign-in could not be read", &format!("The identity provider's answer could not be used: {why}. Try again, or tell this runtime's operator."));
             }
         };
-        let roles: Result<Vec<(String, crate::core::access::role::Role)>, Problem> = self
-            .call(&SignInCommand::RolesOf { person: person.clone(), owners: self.settings.owners.clone(), now: now() })
-            .await;
+        let roles =
+            self.call(&RolesOf { person: person.clone(), owners: self.settings.owners.clone(), now: now() }).await;
         let mut orgs = match roles {
             Ok(r) => r,
             Err(p) => return stop(503, "Sign-in cannot go on just now", &p.detail),
@@ -203,7 +203,7 @@ impl SignIn<'_> {
             csrf: secret::digest(&csrf),
             expires_at: now() + STEP_TTL,
         };
-        if let Err(p) = self.call::<Value>(&SignInCommand::PutConsent { id: id.clone(), consent }).await {
+        if let Err(p) = self.call(&PutConsent { id: id.clone(), consent }).await {
             return stop(503, "Sign-in cannot go on just now", &p.detail);
         }
         let host = worker::Url::parse(&pending.request.redirect_uri)
@@ -256,8 +256,7 @@ impl SignIn<'_> {
                 "It did not come from the page this runtime showed you. Start again from your app.",
             );
         }
-        let taken: Result<Option<Consent>, Problem> =
-            self.call(&SignInCommand::TakeConsent { id: field("consent"), csrf, now: now() }).await;
+        let taken = self.call(&TakeConsent { id: field("consent"), csrf, now: now() }).await;
         let Ok(Some(consent)) = taken else {
             return stop(
                 400,
@@ -289,7 +288,7 @@ impl SignIn<'_> {
                 return redirect_with(&to, &clear);
             }
         };
-        if let Err(p) = self.call::<Value>(&SignInCommand::SaveGrant { grant }).await {
+        if let Err(p) = self.call(&SaveGrant { grant }).await {
             return stop(503, "Access cannot be given just now", &p.detail);
         }
         redirect_with(&authorize::success_url(&consent.request, &code, self.public), &clear)
@@ -307,8 +306,8 @@ impl SignIn<'_> {
         let (Ok(access), Ok(refresh)) = (env::secret(), env::secret()) else {
             return oauth_error(&OAuthError::invalid_request("No randomness was available; try again."));
         };
-        let command = SignInCommand::Token { auth, request, now: now(), fresh: Fresh { access, refresh } };
-        match self.call::<Result<TokenResponse, OAuthError>>(&command).await {
+        let issue = IssueToken { auth, request, now: now(), fresh: Fresh { access, refresh } };
+        match self.call(&issue).await {
             Ok(Ok(answer)) => json(200, &serde_json::to_value(answer).unwrap_or_default()),
             Ok(Err(e)) => oauth_error(&e),
             Err(p) => problem(&p),
@@ -324,7 +323,7 @@ impl SignIn<'_> {
             Ok(parsed) => parsed,
             Err(e) => return oauth_error(&e),
         };
-        match self.call::<Result<(), OAuthError>>(&SignInCommand::Revoke { auth, token, now: now() }).await {
+        match self.call(&RevokeToken { auth, token, now: now() }).await {
             Ok(Ok(())) => Ok(Response::empty()?.with_status(200)),
             Ok(Err(e)) => oauth_error(&e),
             Err(p) => problem(&p),
@@ -346,7 +345,7 @@ impl SignIn<'_> {
             Ok(r) => r,
             Err(refusal) => return oauth_error(&refusal.error()),
         };
-        match self.call::<Value>(&SignInCommand::PutClient { client: made.client }).await {
+        match self.call(&PutClient { client: made.client }).await {
             Ok(_) => json(201, &made.response),
             Err(p) => problem(&p),
         }
@@ -355,8 +354,7 @@ impl SignIn<'_> {
     /// The client a request names: registered here, or described by the document its URL serves.
     async fn client(&self, client_id: &str) -> Result<Client, String> {
         if !cimd::is_metadata_url(client_id) {
-            let kept: Result<Option<Client>, Problem> =
-                self.call(&SignInCommand::GetClient { client_id: client_id.to_string() }).await;
+            let kept = self.call(&GetClient { client_id: client_id.to_string() }).await;
             return match kept {
                 Ok(Some(c)) => Ok(c),
                 Ok(None) => {
@@ -389,7 +387,7 @@ impl SignIn<'_> {
         };
         let client = cimd::client_from_document(client_id, body.as_bytes()).map_err(|r| r.error().description)?;
         // Kept, so that the token endpoint knows the client the code was given to.
-        self.call::<Value>(&SignInCommand::PutClient { client: client.clone() }).await.map_err(|p| p.detail)?;
+        self.call(&PutClient { client: client.clone() }).await.map_err(|p| p.detail)?;
         Ok(client)
     }
 
@@ -469,12 +467,12 @@ impl SignIn<'_> {
         })
     }
 
-    async fn call<T: DeserializeOwned>(&self, command: &SignInCommand) -> Result<T, Problem> {
+    async fn call<C: Call>(&self, request: &C) -> Result<C::Reply, Problem> {
         let stub = self.env.durable_object(ACCESS).and_then(|ns| ns.get_by_name(NAME)).map_err(|e| {
             worker::console_error!("binding {ACCESS}: {e}");
             Problem::unavailable("Sign-in's store is not reachable just now; try again.")
         })?;
-        do_rpc::call(&stub, do_rpc::ACCESS_SIGN_IN, command).await
+        do_rpc::send(&stub, request).await
     }
 
     fn secure(&self) -> bool {

@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use super::{Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::access::role::{AssignRole, Role};
-use crate::core::access::store::RoleCommand;
+use crate::core::access::store::SetRole;
 use crate::core::caller::Scope;
 use crate::core::Problem;
 
@@ -37,14 +37,14 @@ fn input_schema() -> Value {
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let AssignRole { person, role } = AssignRole::parse(&args)?;
-    let command = RoleCommand::Set {
+    let set = SetRole {
         org: ctx.caller.org.clone(),
         person: person.clone(),
         role: Some(role),
         by: ctx.assigner(),
         now: ctx.instant(),
     };
-    let value = ctx.backend.roles(command).await?;
+    let assignment = ctx.backend.set_role(set).await?;
     let summary = format!("{person} is now {} in the org {}.", role.as_str(), ctx.caller.org);
-    Ok(Output::ok(summary, json!({ "assignment": value["assignment"] })))
+    Ok(Output::ok(summary, json!({ "assignment": assignment })))
 }

@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
-use crate::core::access::key::{mint, KeyCommand, NewKey, NAME_MAX, PLAYBOOKS_MAX};
+use crate::core::access::key::{mint, NewKey, NAME_MAX, PLAYBOOKS_MAX};
 use crate::core::caller::Scope;
 use crate::core::ids::key_id;
 use crate::core::Problem;
@@ -57,8 +57,8 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let new = NewKey::check(&a.name, &a.scopes, a.playbooks.as_deref(), a.expires_at.as_deref(), &ctx.now)?;
     let secret = mint(&ctx.secret);
     let record = new.record(key_id(ctx.random), &ctx.caller.org, &secret, &ctx.now, ctx.by());
-    let mut value = record.view();
-    ctx.backend.keys(KeyCommand::Make { record: record.clone() }).await?;
+    let mut value = json!(record.view());
+    ctx.backend.make_key(record.clone()).await?;
     value["key"] = json!(secret);
     let summary = format!(
         "The key {} of the org {} is made, with {}. Its secret is in key, shown this once: keep it in the connection's configuration, as Authorization: Bearer <key>.",

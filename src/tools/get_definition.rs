@@ -8,7 +8,7 @@ use super::definition_words::{capitalized, check_name, named, output, served_kin
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::record::DefinitionStatus;
-use crate::core::definition::store::DefinitionCommand;
+use crate::core::definition::Ref;
 use crate::core::text::{cap, count, join_and, quote, SUMMARY_MAX};
 use crate::core::Problem;
 
@@ -38,8 +38,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
     let kind = served_kind(&a.kind)?;
     check_name(&a.name)?;
-    let view =
-        ctx.backend.definition(&ctx.caller.org, &a.playbook, DefinitionCommand::Get { kind, name: a.name }).await?;
+    let view = ctx.backend.get_definition(&ctx.caller.org, &a.playbook, Ref { kind, name: a.name }).await?;
     let state = match &view.definition.status {
         DefinitionStatus::Active => "active".to_string(),
         DefinitionStatus::Paused { reason: Some(r), .. } => format!("paused ({r})"),

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use super::playbook_summary::playbook_arg;
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
-use crate::core::event::{shown, EventCommand, SHOWN_FIELD_MAX_BYTES};
+use crate::core::event::{shown, SHOWN_FIELD_MAX_BYTES};
 use crate::core::text::{cap, SUMMARY_MAX};
 use crate::core::Problem;
 
@@ -44,15 +44,9 @@ struct Args {
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
-    let value = ctx.backend.events(&ctx.caller.org, &a.playbook, EventCommand::Get { event_id: a.event_id }).await?;
-    let summary = value["summary"].as_str().unwrap_or("The event.").to_string();
-    let said = format!(
-        "{} ({}, {}, at {})",
-        summary,
-        value["event_id"].as_str().unwrap_or(""),
-        value["kind"].as_str().unwrap_or(""),
-        value["at"].as_str().unwrap_or("")
-    );
+    let event = ctx.backend.get_event(&ctx.caller.org, &a.playbook, &a.event_id).await?;
+    let said = format!("{} ({}, {}, at {})", event.event.summary, event.event_id, event.event.kind, event.event.at);
+    let value = serde_json::to_value(&event).unwrap_or_default();
     let shown = shown(&value, SHOWN_FIELD_MAX_BYTES);
     let mut output = Output::ok(cap(&said, SUMMARY_MAX), value);
     if shown != output.value {

@@ -3,7 +3,6 @@
 use serde_json::{json, Value};
 
 use super::{Ctx, Door, Hints, Method, Output, Reach, Tool};
-use crate::core::access::key::KeyCommand;
 use crate::core::caller::Scope;
 use crate::core::Problem;
 
@@ -26,12 +25,11 @@ fn input_schema() -> Value {
 }
 
 async fn run(ctx: &Ctx<'_>, _args: Value) -> Result<Output, Problem> {
-    let value = ctx.backend.keys(KeyCommand::List { org: ctx.caller.org.clone() }).await?;
-    let n = value["keys"].as_array().map_or(0, Vec::len);
-    let summary = match n {
+    let keys = ctx.backend.list_keys(&ctx.caller.org).await?;
+    let summary = match keys.len() {
         0 => format!("The org {} has no live key.", ctx.caller.org),
         1 => format!("The org {} has 1 live key.", ctx.caller.org),
         n => format!("The org {} has {n} live keys.", ctx.caller.org),
     };
-    Ok(Output::ok(summary, json!({ "keys": value["keys"] })))
+    Ok(Output::ok(summary, json!({ "keys": keys })))
 }

@@ -6,9 +6,7 @@ use serde_json::{json, Value};
 use super::playbook_summary::playbook_arg;
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
-use crate::core::event::{
-    decode_cursor, EventCommand, EventPage, EventQuery, KIND_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX,
-};
+use crate::core::event::{decode_cursor, EventQuery, KIND_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX};
 use crate::core::text::{cap, count, SUMMARY_MAX};
 use crate::core::Problem;
 
@@ -55,10 +53,9 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let after = a.cursor.as_deref().map(decode_cursor).transpose()?;
     let one_run = a.run_id.is_some();
     let query = EventQuery { run_id: a.run_id, kind: a.kind, limit: a.limit.unwrap_or(LIST_LIMIT_DEFAULT), after };
-    let value = ctx.backend.events(&ctx.caller.org, &a.playbook, EventCommand::List(query)).await?;
-    let page: EventPage = serde_json::from_value(value.clone())
-        .map_err(|e| Problem::internal(format!("the events could not be read: {e}")))?;
-    Ok(Output::ok(summary(page.events.len(), one_run, page.next_cursor.is_some()), value))
+    let page = ctx.backend.list_events(&ctx.caller.org, &a.playbook, query).await?;
+    let said = summary(page.events.len(), one_run, page.next_cursor.is_some());
+    Ok(Output::ok(said, serde_json::to_value(&page).unwrap_or_default()))
 }
 
 pub fn summary(found: usize, one_run: bool, more: bool) -> String {

@@ -3,7 +3,6 @@
 use serde_json::{json, Value};
 
 use super::{Ctx, Door, Hints, Method, Output, Reach, Tool};
-use crate::core::access::store::RoleCommand;
 use crate::core::caller::Scope;
 use crate::core::Problem;
 
@@ -26,12 +25,11 @@ fn input_schema() -> Value {
 }
 
 async fn run(ctx: &Ctx<'_>, _args: Value) -> Result<Output, Problem> {
-    let value = ctx.backend.roles(RoleCommand::List { org: ctx.caller.org.clone() }).await?;
-    let n = value["assignments"].as_array().map_or(0, Vec::len);
-    let summary = match n {
+    let assignments = ctx.backend.list_roles(&ctx.caller.org).await?;
+    let summary = match assignments.len() {
         0 => format!("Nobody holds a role in the org {} yet.", ctx.caller.org),
         1 => format!("1 person holds a role in the org {}.", ctx.caller.org),
         n => format!("{n} people hold a role in the org {}.", ctx.caller.org),
     };
-    Ok(Output::ok(summary, json!({ "assignments": value["assignments"] })))
+    Ok(Output::ok(summary, json!({ "assignments": assignments })))
 }

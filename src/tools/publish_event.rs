@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use super::playbook_summary::playbook_arg;
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
-use crate::core::event::{check_kind, Event, EventCommand, NewEvent, DATA_MAX_BYTES, KIND_MAX, RECORDED};
+use crate::core::event::{check_kind, EventCommand, NewEvent, DATA_MAX_BYTES, KIND_MAX, RECORDED};
 use crate::core::text::{cap, quote, SUMMARY_MAX};
 use crate::core::Problem;
 
@@ -75,8 +75,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         .backend
         .events(&ctx.caller.org, &a.playbook, EventCommand::Append { events: vec![event], run: None })
         .await?;
-    let event: Event = serde_json::from_value(kept.get(0).cloned().unwrap_or_default())
-        .map_err(|e| Problem::internal(format!("the kept event could not be read: {e}")))?;
+    let event = kept.into_iter().next().ok_or_else(|| Problem::internal("the playbook kept no event"))?;
     let said = format!("Recorded the event {} as {}.", quote(&event.event.kind), event.event_id);
     Ok(Output::created(cap(&said, SUMMARY_MAX), serde_json::to_value(&event).unwrap_or_default()))
 }

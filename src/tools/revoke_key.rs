@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
-use crate::core::access::key::KeyCommand;
+use crate::core::access::key::RevokeKey;
 use crate::core::caller::Scope;
 use crate::core::ids::is_key_id;
 use crate::core::Problem;
@@ -42,8 +42,8 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     if !is_key_id(&a.key) {
         return Err(Problem::invalid("/key", "is not a key id, such as key_…: list_keys gives each key's id"));
     }
-    let command = KeyCommand::Revoke { org: ctx.caller.org.clone(), id: a.key.clone(), now: ctx.now.clone() };
-    let value = ctx.backend.keys(command).await?;
+    let revoke = RevokeKey { org: ctx.caller.org.clone(), id: a.key.clone(), now: ctx.now.clone() };
+    let key = ctx.backend.revoke_key(revoke).await?;
     let summary = format!("The key {} is revoked: every later request with it is refused.", a.key);
-    Ok(Output::ok(summary, json!({ "key": value["key"] })))
+    Ok(Output::ok(summary, json!({ "key": key })))
 }

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::access::role::is_person_id;
-use crate::core::access::store::RoleCommand;
+use crate::core::access::store::SetRole;
 use crate::core::caller::Scope;
 use crate::core::Problem;
 
@@ -43,14 +43,14 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     if !is_person_id(&a.person) {
         return Err(Problem::invalid("/person", "must be a person's id, person:<their id at the identity provider>"));
     }
-    let command = RoleCommand::Set {
+    let set = SetRole {
         org: ctx.caller.org.clone(),
         person: a.person.clone(),
         role: None,
         by: ctx.assigner(),
         now: ctx.instant(),
     };
-    let value = ctx.backend.roles(command).await?;
+    let assignment = ctx.backend.set_role(set).await?;
     let summary = format!("{} holds no role in the org {} any more.", a.person, ctx.caller.org);
-    Ok(Output::ok(summary, json!({ "assignment": value["assignment"] })))
+    Ok(Output::ok(summary, json!({ "assignment": assignment })))
 }

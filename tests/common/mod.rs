@@ -9,9 +9,13 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use futures::future::LocalBoxFuture;
+use playbook_runtime::core::access::key::{KeyRecord, KeyView, RevokeKey};
+use playbook_runtime::core::access::role::RoleAssignment;
+use playbook_runtime::core::access::store::SetRole;
 use playbook_runtime::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
+use playbook_runtime::core::definition::Ref;
 use playbook_runtime::core::directory::{decide, unknown_playbook, Command, Cursor, Decision, ListPage, ListQuery};
-use playbook_runtime::core::event::EventCommand;
+use playbook_runtime::core::event::{Event, EventCommand, EventPage, EventQuery};
 use playbook_runtime::core::playbook::{name_key, Playbook};
 use playbook_runtime::core::run::store::{AnswerRun, RequestPage, RunPage, RunQuery, StartRun};
 use playbook_runtime::core::run::Run;
@@ -40,6 +44,15 @@ impl Backend for Memory {
         kept_elsewhere("definitions")
     }
 
+    fn get_definition<'a>(
+        &'a self,
+        _org: &'a str,
+        _playbook: &'a str,
+        _definition: Ref,
+    ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
+        kept_elsewhere("definitions")
+    }
+
     fn pause(&self, _millis: u64) -> LocalBoxFuture<'_, ()> {
         Box::pin(async {})
     }
@@ -49,7 +62,35 @@ impl Backend for Memory {
         _org: &'a str,
         _pb: &'a str,
         _command: EventCommand,
-    ) -> LocalBoxFuture<'a, Result<serde_json::Value, Problem>> {
+    ) -> LocalBoxFuture<'a, Result<Vec<Event>, Problem>> {
+        kept_elsewhere("events")
+    }
+
+    fn list_events<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _query: EventQuery,
+    ) -> LocalBoxFuture<'a, Result<EventPage, Problem>> {
+        kept_elsewhere("events")
+    }
+
+    fn get_event<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _event_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Event, Problem>> {
+        kept_elsewhere("events")
+    }
+
+    fn read_events<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _kind: &'a str,
+        _limit: usize,
+    ) -> LocalBoxFuture<'a, Result<Vec<Event>, Problem>> {
         kept_elsewhere("events")
     }
 
@@ -105,7 +146,7 @@ impl Backend for Memory {
         &'a self,
         _org: &'a str,
         _pb: &'a str,
-        _definition: playbook_runtime::core::definition::Ref,
+        _definition: Ref,
         _limit: usize,
     ) -> LocalBoxFuture<'a, Result<Vec<Run>, Problem>> {
         kept_elsewhere("runs")
@@ -113,17 +154,23 @@ impl Backend for Memory {
 
     fn log(&self, _line: &str) {}
 
-    fn keys(
-        &self,
-        _command: playbook_runtime::core::access::key::KeyCommand,
-    ) -> LocalBoxFuture<'_, Result<serde_json::Value, Problem>> {
+    fn make_key(&self, _record: KeyRecord) -> LocalBoxFuture<'_, Result<(), Problem>> {
         kept_elsewhere("keys")
     }
 
-    fn roles(
-        &self,
-        _command: playbook_runtime::core::access::store::RoleCommand,
-    ) -> LocalBoxFuture<'_, Result<serde_json::Value, Problem>> {
+    fn list_keys<'a>(&'a self, _org: &'a str) -> LocalBoxFuture<'a, Result<Vec<KeyView>, Problem>> {
+        kept_elsewhere("keys")
+    }
+
+    fn revoke_key(&self, _revoke: RevokeKey) -> LocalBoxFuture<'_, Result<KeyView, Problem>> {
+        kept_elsewhere("keys")
+    }
+
+    fn list_roles<'a>(&'a self, _org: &'a str) -> LocalBoxFuture<'a, Result<Vec<RoleAssignment>, Problem>> {
+        kept_elsewhere("roles")
+    }
+
+    fn set_role(&self, _set: SetRole) -> LocalBoxFuture<'_, Result<RoleAssignment, Problem>> {
         kept_elsewhere("roles")
     }
 

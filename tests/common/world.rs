@@ -199,7 +199,6 @@ impl RunHost for Host<'_> {
         let what = match command {
             RequestCommand::Open(_) => "open",
             RequestCommand::Close { .. } => "close",
-            RequestCommand::List { .. } => "list",
         };
         let result = self.world.to_playbook(format!("{} request {what}", run.run_id));
         Box::pin(async move { result })
@@ -255,11 +254,28 @@ impl Backend for World {
         _playbook: &'a str,
         command: DefinitionCommand,
     ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
-        let found = match command {
-            DefinitionCommand::Get { kind, name, .. } => self.definitions.borrow().get(&Ref { kind, name }).cloned(),
-            _ => None,
-        };
+        let _ = command;
+        elsewhere()
+    }
+
+    fn get_definition<'a>(
+        &'a self,
+        _org: &'a str,
+        _playbook: &'a str,
+        definition: Ref,
+    ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
+        let found = self.definitions.borrow().get(&definition).cloned();
         Box::pin(async move { found.ok_or_else(|| Problem::not_found("no such definition")) })
+    }
+
+    fn read_events<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _kind: &'a str,
+        _limit: usize,
+    ) -> LocalBoxFuture<'a, Result<Vec<playbook_runtime::core::event::Event>, Problem>> {
+        Box::pin(async { Ok(Vec::new()) })
     }
 
     fn start_run<'a>(
@@ -316,12 +332,9 @@ impl Backend for World {
         _org: &'a str,
         _pb: &'a str,
         command: EventCommand,
-    ) -> LocalBoxFuture<'a, Result<serde_json::Value, Problem>> {
-        let answer = match command {
-            EventCommand::Read { .. } => Ok(serde_json::json!([])),
-            _ => Err(Problem::unavailable("the run world reads events only")),
-        };
-        Box::pin(async move { answer })
+    ) -> LocalBoxFuture<'a, Result<Vec<playbook_runtime::core::event::Event>, Problem>> {
+        let _ = command;
+        elsewhere()
     }
 
     fn read_runs<'a>(
@@ -380,17 +393,56 @@ impl Backend for World {
         elsewhere()
     }
 
-    fn keys(
+    fn make_key(
         &self,
-        _command: playbook_runtime::core::access::key::KeyCommand,
-    ) -> LocalBoxFuture<'_, Result<serde_json::Value, Problem>> {
+        _record: playbook_runtime::core::access::key::KeyRecord,
+    ) -> LocalBoxFuture<'_, Result<(), Problem>> {
         elsewhere()
     }
 
-    fn roles(
+    fn list_keys<'a>(
+        &'a self,
+        _org: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Vec<playbook_runtime::core::access::key::KeyView>, Problem>> {
+        elsewhere()
+    }
+
+    fn revoke_key(
         &self,
-        _command: playbook_runtime::core::access::store::RoleCommand,
-    ) -> LocalBoxFuture<'_, Result<serde_json::Value, Problem>> {
+        _revoke: playbook_runtime::core::access::key::RevokeKey,
+    ) -> LocalBoxFuture<'_, Result<playbook_runtime::core::access::key::KeyView, Problem>> {
+        elsewhere()
+    }
+
+    fn list_roles<'a>(
+        &'a self,
+        _org: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Vec<playbook_runtime::core::access::role::RoleAssignment>, Problem>> {
+        elsewhere()
+    }
+
+    fn set_role(
+        &self,
+        _set: playbook_runtime::core::access::store::SetRole,
+    ) -> LocalBoxFuture<'_, Result<playbook_runtime::core::access::role::RoleAssignment, Problem>> {
+        elsewhere()
+    }
+
+    fn list_events<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _query: playbook_runtime::core::event::EventQuery,
+    ) -> LocalBoxFuture<'a, Result<playbook_runtime::core::event::EventPage, Problem>> {
+        elsewhere()
+    }
+
+    fn get_event<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _event_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<playbook_runtime::core::event::Event, Problem>> {
         elsewhere()
     }
 

@@ -5,7 +5,6 @@
 //! checksum refuses a mistyped one before any lookup. Only the SHA-256 digest is ever kept.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 
 use super::oauth::secret::digest;
 use crate::core::actor::Actor;
@@ -72,6 +71,20 @@ fn crc32(bytes: &[u8]) -> u32 {
     !crc
 }
 
+/// A key as a listing shows it: everything but its digest, and its prefix marked as cut short.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyView {
+    pub id: String,
+    pub name: String,
+    pub prefix: String,
+    pub scopes: Vec<Scope>,
+    pub playbooks: Option<Vec<String>>,
+    pub expires_at: Option<String>,
+    pub created_at: String,
+    pub created_by: Actor,
+    pub last_used_at: Option<String>,
+}
+
 /// What is kept of a key. The digest never leaves the store but to be compared.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyRecord {
@@ -91,19 +104,19 @@ pub struct KeyRecord {
 }
 
 impl KeyRecord {
-    /// The key as a listing shows it: everything but its digest.
-    pub fn view(&self) -> Value {
-        json!({
-            "id": self.id,
-            "name": self.name,
-            "prefix": format!("{}…", self.prefix),
-            "scopes": self.scopes,
-            "playbooks": self.playbooks,
-            "expires_at": self.expires_at,
-            "created_at": self.created_at,
-            "created_by": self.created_by,
-            "last_used_at": self.last_used_at,
-        })
+    /// The key as a listing shows it.
+    pub fn view(&self) -> KeyView {
+        KeyView {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            prefix: format!("{}…", self.prefix),
+            scopes: self.scopes.clone(),
+            playbooks: self.playbooks.clone(),
+            expires_at: self.expires_at.clone(),
+            created_at: self.created_at.clone(),
+            created_by: self.created_by.clone(),
+            last_used_at: self.last_used_at.clone(),
+        }
     }
 
     /// The caller this key is at `now`, or none when it is revoked or expired: the three look
@@ -225,19 +238,32 @@ impl NewKey {
     }
 }
 
-/// What the key store is asked to do.
+/// Keeps a new key in the key store; refused when a live key of the org has its name.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-#[allow(clippy::large_enum_variant)] // lives for one request; over the limit on 64-bit hosts only
-pub enum KeyCommand {
-    /// Keeps a new key; refused when a live key of the org has its name.
-    Make { record: KeyRecord },
-    /// The org's live keys, newest first.
-    List { org: String },
-    /// Revokes a key of the org, at once for every later request.
-    Revoke { org: String, id: String, now: String },
-    /// The live key with this digest, as a caller, written as used when due.
-    Verify { digest: String, now: String },
+pub struct MakeKey {
+    pub record: KeyRecord,
+}
+
+/// The org's live keys, newest first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListKeys {
+    pub org: String,
+}
+
+/// Revokes a key of the org, at once for every later request; answers the key as revoked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RevokeKey {
+    pub org: String,
+    pub id: String,
+    pub now: String,
+}
+
+/// The live key with this digest, written as used when due; none for a key unknown, revoked or
+/// expired.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VerifyKey {
+    pub digest: String,
+    pub now: String,
 }
 
 fn millis(at: &str) -> Option<i64> {
@@ -294,7 +320,7 @@ mod tests {
         assert!(live.caller("2026-12-05T00:00:00.000Z").is_none(), "expired at the instant");
         let revoked = KeyRecord { revoked_at: Some(NOW.into()), ..live.clone() };
         assert!(revoked.caller(NOW).is_none());
-        let view = live.view();
+        let view = serde_json::to_value(live.view()).unwrap();
         assert!(view.get("digest").is_none() && view["prefix"].as_str().unwrap().ends_with('…'));
         assert_eq!(view["prefix"].as_str().unwrap().chars().count(), SHOWN + 1);
     }

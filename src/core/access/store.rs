@@ -1,4 +1,4 @@
-//! What the runtime's Access object is asked to keep for sign-in and roles, as typed commands,
+//! What the runtime's Access object is asked to keep for sign-in and roles, one request each,
 //! and the pure decisions it applies to the roles it holds.
 
 use chrono::{DateTime, Utc};
@@ -75,63 +75,88 @@ impl Verified {
     }
 }
 
+// What sign-in asks the Access object, one request per step; each is atomic there.
+
+/// Keeps a client: one registered, or one read from its metadata document.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-pub enum SignInCommand {
-    /// Keeps a client: one registered, or one read from its metadata document.
-    PutClient {
-        client: Client,
-    },
-    GetClient {
-        client_id: String,
-    },
-    /// Keeps a sign-in in flight by the digest of its `state`.
-    Begin {
-        state: String,
-        pending: Pending,
-    },
-    /// Takes a sign-in in flight, once; none when unknown, used or expired.
-    TakePending {
-        state: String,
-        now: DateTime<Utc>,
-    },
-    /// The orgs a person holds a role in, after making them owner where the operator named
-    /// their verified address (`OWNERS`) and the org has no owner yet.
-    RolesOf {
-        person: Person,
-        owners: Vec<(String, String)>,
-        now: DateTime<Utc>,
-    },
-    PutConsent {
-        id: String,
-        consent: Consent,
-    },
-    /// Takes a consent, once, if its form carried the page's value.
-    TakeConsent {
-        id: String,
-        csrf: String,
-        now: DateTime<Utc>,
-    },
-    SaveGrant {
-        grant: Grant,
-    },
-    /// A token request, decided and kept in one step, so two refreshes meet one after the other.
-    Token {
-        auth: ClientAuth,
-        request: TokenRequest,
-        now: DateTime<Utc>,
-        fresh: Fresh,
-    },
-    Revoke {
-        auth: ClientAuth,
-        token: String,
-        now: DateTime<Utc>,
-    },
-    /// The access token with this digest, with its person's role now.
-    Verify {
-        digest: String,
-        now: DateTime<Utc>,
-    },
+pub struct PutClient {
+    pub client: Client,
+}
+
+/// The client kept under this id, if one is.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GetClient {
+    pub client_id: String,
+}
+
+/// Keeps a sign-in in flight by the digest of its `state`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BeginSignIn {
+    pub state: String,
+    pub pending: Pending,
+}
+
+/// Takes a sign-in in flight, once; none when unknown, used or expired.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TakePending {
+    pub state: String,
+    pub now: DateTime<Utc>,
+}
+
+/// The orgs a person holds a role in, with that role, after making them owner where the
+/// operator named their verified address (`OWNERS`) and the org has no owner yet.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RolesOf {
+    pub person: Person,
+    pub owners: Vec<(String, String)>,
+    pub now: DateTime<Utc>,
+}
+
+/// Keeps a consent waiting on its page.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PutConsent {
+    pub id: String,
+    pub consent: Consent,
+}
+
+/// Takes a consent, once, if its form carried the page's value; none otherwise.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TakeConsent {
+    pub id: String,
+    pub csrf: String,
+    pub now: DateTime<Utc>,
+}
+
+/// Keeps a grant, found later by the digest of any of its codes and tokens.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SaveGrant {
+    pub grant: Grant,
+}
+
+/// A token request, decided and kept in one step, so two refreshes meet one after the other.
+/// It answers the tokens, or the OAuth error the client is sent.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct IssueToken {
+    pub auth: ClientAuth,
+    pub request: TokenRequest,
+    pub now: DateTime<Utc>,
+    pub fresh: Fresh,
+}
+
+/// A client's revocation of a token, answered as the OAuth revocation endpoint answers.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RevokeToken {
+    pub auth: ClientAuth,
+    pub token: String,
+    pub now: DateTime<Utc>,
+}
+
+/// The access token with this digest, with its person's role now; none for a token unknown,
+/// revoked or expired.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct VerifyToken {
+    pub digest: String,
+    pub now: DateTime<Utc>,
 }
 
 /// Who changes a role: the operator and the local developer may change any; a person by the
@@ -143,20 +168,21 @@ pub struct Assigner {
     pub above_roles: bool,
 }
 
+/// The org's role assignments, by person.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-pub enum RoleCommand {
-    List {
-        org: String,
-    },
-    /// Gives `person` the role, or takes their role away when `role` is none.
-    Set {
-        org: String,
-        person: String,
-        role: Option<Role>,
-        by: Assigner,
-        now: DateTime<Utc>,
-    },
+pub struct ListRoles {
+    pub org: String,
+}
+
+/// Gives `person` the role, or takes their role away when `role` is none; answers the
+/// assignment made, or the one taken away.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SetRole {
+    pub org: String,
+    pub person: String,
+    pub role: Option<Role>,
+    pub by: Assigner,
+    pub now: DateTime<Utc>,
 }
 
 /// What a change of one person's role makes of the org's assignments, or why it is refused.

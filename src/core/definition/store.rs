@@ -51,6 +51,7 @@ impl SaveCommand {
     }
 }
 
+/// A write of one definition: a new definition, a new version of one, or a change of its state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum DefinitionCommand {
@@ -64,12 +65,36 @@ pub enum DefinitionCommand {
         now: String,
         by: Actor,
     },
-    Get {
-        #[serde(rename = "type")]
-        kind: Kind,
-        name: String,
-    },
-    List(DefinitionQuery),
+}
+
+/// Whether a save makes a new definition or a new version of one that exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Create,
+    Update,
+}
+
+/// A write of a definition in a playbook, with the playbook's org, which the runs its workflows'
+/// triggers start belong to. It answers the definition as it stands after.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WriteDefinition {
+    pub playbook: String,
+    pub org: String,
+    pub command: DefinitionCommand,
+}
+
+/// A read of one definition of a playbook as it stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GetDefinition {
+    pub playbook: String,
+    pub definition: Ref,
+}
+
+/// A page of a playbook's definitions of one type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListDefinitions {
+    pub playbook: String,
+    pub query: DefinitionQuery,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -113,15 +138,12 @@ pub enum SaveDecision {
 /// Decides a create or update from the definition as it stands and the uses the playbook
 /// cannot satisfy (named definitions it does not hold, or holds retired).
 pub fn decide_save(
-    command: &DefinitionCommand,
+    save: &SaveCommand,
+    mode: Mode,
     existing: Option<(&Definition, &Version)>,
     missing: &[Ref],
 ) -> Result<SaveDecision, Problem> {
-    let (save, creating) = match command {
-        DefinitionCommand::Create(s) => (s, true),
-        DefinitionCommand::Update(s) => (s, false),
-        _ => return Err(Problem::internal("decide_save takes a create or an update")),
-    };
+    let creating = mode == Mode::Create;
     let me = Ref { kind: save.kind, name: save.name.clone() };
     if save.uses.contains(&me) {
         return Err(Problem::invalid_fields(vec![FieldError::new(
@@ -231,23 +253,18 @@ mod tests {
 
     #[test]
     fn versions_grow_only_when_something_changed() {
-        let SaveDecision::Keep(def, v1) = decide_save(&DefinitionCommand::Create(save("a")), None, &[]).unwrap() else {
-            panic!()
-        };
+        let SaveDecision::Keep(def, v1) = decide_save(&save("a"), Mode::Create, None, &[]).unwrap() else { panic!() };
         assert_eq!((def.version, v1.version), (1, 1));
-        let same = DefinitionCommand::Update(save("a"));
-        assert_eq!(decide_save(&same, Some((&def, &v1)), &[]).unwrap(), SaveDecision::Unchanged);
-        let SaveDecision::Keep(def2, _) =
-            decide_save(&DefinitionCommand::Update(save("b")), Some((&def, &v1)), &[]).unwrap()
-        else {
+        assert_eq!(decide_save(&save("a"), Mode::Update, Some((&def, &v1)), &[]).unwrap(), SaveDecision::Unchanged);
+        let SaveDecision::Keep(def2, _) = decide_save(&save("b"), Mode::Update, Some((&def, &v1)), &[]).unwrap() else {
             panic!()
         };
         assert_eq!(def2.version, 2);
         assert_eq!(
-            decide_save(&DefinitionCommand::Create(save("a")), Some((&def, &v1)), &[]).unwrap_err().reason,
+            decide_save(&save("a"), Mode::Create, Some((&def, &v1)), &[]).unwrap_err().reason,
             crate::core::Reason::Conflict
         );
         let missing = [Ref { kind: Kind::Reasoning, name: "x".into() }];
-        assert!(decide_save(&DefinitionCommand::Create(save("a")), None, &missing).is_err());
+        assert!(decide_save(&save("a"), Mode::Create, None, &missing).is_err());
     }
 }

@@ -16,6 +16,12 @@ pub const KEEP_SECONDS: i64 = 300;
 pub const RETRY_SECONDS: i64 = 60;
 const NAMED_MAX: usize = 20;
 
+/// A read of the kept lists of the providers named, each read again from its provider where due.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReadLists {
+    pub providers: Vec<String>,
+}
+
 /// What is known of one provider's list.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Kept {

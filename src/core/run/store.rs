@@ -1,4 +1,4 @@
-//! What the run's object and the playbook's index of runs are asked, and what they answer.
+//! What the run's object, and the playbook's index of runs and open requests, are asked.
 
 use serde::{Deserialize, Serialize};
 
@@ -70,21 +70,34 @@ pub struct RunPage {
     pub next_cursor: Option<String>,
 }
 
+/// A write to the playbook's index of runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum IndexCommand {
-    /// Records a run as started, unless its id is indexed already.
-    Add(RunEntry),
-    /// Records how an indexed run stands now.
-    Update(RunEntry),
     /// Records a run whole: how it stands, with its input and output, for lookups to read.
     Record(Box<Run>),
-    List(RunQuery),
-    /// The newest runs of one definition whole, with their input and output, for a lookup.
-    Read {
-        definition: Ref,
-        limit: usize,
-    },
+}
+
+/// A write to a playbook's index of runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WriteIndex {
+    pub playbook: String,
+    pub command: IndexCommand,
+}
+
+/// A page of a playbook's index of runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListRuns {
+    pub playbook: String,
+    pub query: RunQuery,
+}
+
+/// The newest runs of one definition whole, with their input and output, for a lookup.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReadRuns {
+    pub playbook: String,
+    pub definition: Ref,
+    pub limit: usize,
 }
 
 fn yes() -> bool {
@@ -133,12 +146,29 @@ pub struct OpenRequest {
     pub asked_at: String,
 }
 
+/// A run opens its request when it begins to wait for an answer, and closes it when it stops.
+/// Kept in a run's outbox until its playbook takes it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum RequestCommand {
     Open(OpenRequest),
     Close { run_id: String },
-    List { limit: usize, before: Option<i64> },
+}
+
+/// A write to a playbook's open requests.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WriteRequests {
+    pub playbook: String,
+    pub command: RequestCommand,
+}
+
+/// A page of a playbook's open requests, newest first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListRequests {
+    pub playbook: String,
+    pub limit: usize,
+    /// The position the page before ended at.
+    pub before: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -236,9 +266,8 @@ mod tests {
         assert_eq!(check_back_seconds(&runs[2..]), 5);
     }
 
-    #[test]
-    fn a_recorded_run_travels_whole() {
-        let run = Run {
+    fn succeeded() -> Run {
+        Run {
             run_id: "r".into(),
             org: "local".into(),
             playbook: "pb_x".into(),
@@ -252,10 +281,28 @@ mod tests {
             started_by: None,
             answered_by: None,
             record: None,
-        };
+        }
+    }
+
+    #[test]
+    fn a_recorded_run_travels_whole() {
+        let run = succeeded();
         let text = serde_json::to_string(&IndexCommand::Record(Box::new(run.clone()))).unwrap();
         assert_eq!(serde_json::from_str::<IndexCommand>(&text).unwrap(), IndexCommand::Record(Box::new(run.clone())));
         let back: Run = serde_json::from_str(&serde_json::to_string(&run).unwrap()).unwrap();
         assert_eq!(back, run);
+    }
+
+    #[test]
+    fn writes_read_the_bodies_of_the_version_before() {
+        // The bodies keep the shape run objects of the version before sent, so calls across a deploy read.
+        let close = serde_json::json!({ "playbook": "pb_x", "command": { "op": "close", "run_id": "r" } });
+        let read: WriteRequests = serde_json::from_value(close.clone()).unwrap();
+        assert_eq!(read.command, RequestCommand::Close { run_id: "r".into() });
+        assert_eq!(serde_json::to_value(&read).unwrap(), close);
+        let run = Box::new(succeeded());
+        let record = serde_json::json!({ "playbook": "pb_x", "command": IndexCommand::Record(run.clone()) });
+        let read: WriteIndex = serde_json::from_value(record).unwrap();
+        assert_eq!(read.command, IndexCommand::Record(run));
     }
 }

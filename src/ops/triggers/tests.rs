@@ -62,12 +62,31 @@ impl Backend for Runtime {
         &'a self,
         _org: &'a str,
         _playbook: &'a str,
-        command: DefinitionCommand,
+        _command: DefinitionCommand,
+    ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
+        elsewhere()
+    }
+
+    fn get_definition<'a>(
+        &'a self,
+        _org: &'a str,
+        _playbook: &'a str,
+        definition: Ref,
     ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
         Box::pin(async move {
-            let DefinitionCommand::Get { name, .. } = command else { return Err(Problem::internal("only reads")) };
+            let name = definition.name;
             self.definitions.borrow().get(&name).cloned().ok_or_else(|| Problem::not_found(format!("no {name}")))
         })
+    }
+
+    fn read_events<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _kind: &'a str,
+        _limit: usize,
+    ) -> LocalBoxFuture<'a, Result<Vec<crate::core::event::Event>, Problem>> {
+        elsewhere()
     }
 
     fn start_run<'a>(&'a self, _org: &'a str, _pb: &'a str, s: StartRun) -> LocalBoxFuture<'a, Result<Run, Problem>> {
@@ -83,7 +102,7 @@ impl Backend for Runtime {
         _org: &'a str,
         _pb: &'a str,
         command: EventCommand,
-    ) -> LocalBoxFuture<'a, Result<Value, Problem>> {
+    ) -> LocalBoxFuture<'a, Result<Vec<crate::core::event::Event>, Problem>> {
         Box::pin(async move {
             let EventCommand::Append { events, .. } = command else { return Err(Problem::internal("only appends")) };
             let mut kept = self.events.borrow_mut();
@@ -92,7 +111,7 @@ impl Backend for Runtime {
                     kept.push(e);
                 }
             }
-            Ok(Value::Null)
+            Ok(Vec::new())
         })
     }
 
@@ -185,11 +204,53 @@ impl Backend for Runtime {
         elsewhere()
     }
 
-    fn keys(&self, _command: crate::core::access::key::KeyCommand) -> LocalBoxFuture<'_, Result<Value, Problem>> {
+    fn make_key(&self, _record: crate::core::access::key::KeyRecord) -> LocalBoxFuture<'_, Result<(), Problem>> {
         elsewhere()
     }
 
-    fn roles(&self, _command: crate::core::access::store::RoleCommand) -> LocalBoxFuture<'_, Result<Value, Problem>> {
+    fn list_keys<'a>(
+        &'a self,
+        _org: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Vec<crate::core::access::key::KeyView>, Problem>> {
+        elsewhere()
+    }
+
+    fn revoke_key(
+        &self,
+        _revoke: crate::core::access::key::RevokeKey,
+    ) -> LocalBoxFuture<'_, Result<crate::core::access::key::KeyView, Problem>> {
+        elsewhere()
+    }
+
+    fn list_roles<'a>(
+        &'a self,
+        _org: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Vec<crate::core::access::role::RoleAssignment>, Problem>> {
+        elsewhere()
+    }
+
+    fn set_role(
+        &self,
+        _set: crate::core::access::store::SetRole,
+    ) -> LocalBoxFuture<'_, Result<crate::core::access::role::RoleAssignment, Problem>> {
+        elsewhere()
+    }
+
+    fn list_events<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _query: crate::core::event::EventQuery,
+    ) -> LocalBoxFuture<'a, Result<crate::core::event::EventPage, Problem>> {
+        elsewhere()
+    }
+
+    fn get_event<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _event_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<crate::core::event::Event, Problem>> {
         elsewhere()
     }
 

@@ -11,10 +11,13 @@ mod signin;
 use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
-use super::do_rpc;
+use super::do_rpc::{self, serve, Call};
 use super::playbook::storage;
-use crate::core::access::key::KeyCommand;
-use crate::core::access::store::{RoleCommand, SignInCommand};
+use crate::core::access::key::{ListKeys, MakeKey, RevokeKey, VerifyKey};
+use crate::core::access::store::{
+    BeginSignIn, GetClient, IssueToken, ListRoles, PutClient, PutConsent, RevokeToken, RolesOf, SaveGrant, SetRole,
+    TakeConsent, TakePending, VerifyToken,
+};
 use crate::core::Problem;
 
 /// The name of the one object.
@@ -83,22 +86,26 @@ impl DurableObject for AccessObject {
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
-        let path = req.path();
-        let result = match path.as_str() {
-            do_rpc::ACCESS_KEYS => match do_rpc::read_body::<KeyCommand>(&mut req).await {
-                Ok(command) => self.keys(command),
-                Err(p) => Err(p),
-            },
-            do_rpc::ACCESS_SIGN_IN => match do_rpc::read_body::<SignInCommand>(&mut req).await {
-                Ok(command) => self.sign_in(command),
-                Err(p) => Err(p),
-            },
-            do_rpc::ACCESS_ROLES => match do_rpc::read_body::<RoleCommand>(&mut req).await {
-                Ok(command) => self.roles(command),
-                Err(p) => Err(p),
-            },
-            other => Err(Problem::internal(format!("the access object has no endpoint {other}"))),
-        };
-        do_rpc::reply(result)
+        let req = &mut req;
+        match req.path().as_str() {
+            MakeKey::PATH => serve(req, async |m: MakeKey| self.make_key(m.record)).await,
+            ListKeys::PATH => serve(req, async |l: ListKeys| self.list_keys(&l.org)).await,
+            RevokeKey::PATH => serve(req, async |r: RevokeKey| self.revoke_key(r)).await,
+            VerifyKey::PATH => serve(req, async |v: VerifyKey| self.verify_key(v)).await,
+            ListRoles::PATH => serve(req, async |l: ListRoles| self.list_roles(&l.org)).await,
+            SetRole::PATH => serve(req, async |s: SetRole| self.set_role(s)).await,
+            PutClient::PATH => serve(req, async |p: PutClient| self.put_client(&p.client)).await,
+            GetClient::PATH => serve(req, async |g: GetClient| self.client(&g.client_id)).await,
+            BeginSignIn::PATH => serve(req, async |b: BeginSignIn| self.begin(b)).await,
+            TakePending::PATH => serve(req, async |t: TakePending| self.take_pending(t)).await,
+            RolesOf::PATH => serve(req, async |r: RolesOf| self.roles_of(&r.person, &r.owners, r.now)).await,
+            PutConsent::PATH => serve(req, async |p: PutConsent| self.put_consent(p)).await,
+            TakeConsent::PATH => serve(req, async |t: TakeConsent| self.take_consent(t)).await,
+            SaveGrant::PATH => serve(req, async |s: SaveGrant| self.save(&s.grant)).await,
+            IssueToken::PATH => serve(req, async |t: IssueToken| self.token(t)).await,
+            RevokeToken::PATH => serve(req, async |r: RevokeToken| self.revoke_token(r)).await,
+            VerifyToken::PATH => serve(req, async |v: VerifyToken| self.verify_token(v)).await,
+            other => do_rpc::reply::<()>(Err(Problem::internal(format!("the access object has no endpoint {other}")))),
+        }
     }
 }

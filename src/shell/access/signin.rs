@@ -3,140 +3,130 @@
 //! tokens. Each command reads, decides in core and writes with no wait between, so it is atomic.
 
 use chrono::{DateTime, Utc};
-use serde_json::Value;
 
 use super::{encode, AccessObject};
 use crate::core::access::oauth::client::Client;
 use crate::core::access::oauth::error::OAuthError;
-use crate::core::access::oauth::exchange::{exchange_code, refresh, Decision};
+use crate::core::access::oauth::exchange::{exchange_code, refresh, Decision, TokenResponse};
 use crate::core::access::oauth::grant::Grant;
 use crate::core::access::oauth::person::Person;
 use crate::core::access::oauth::secret;
 use crate::core::access::oauth::token::{admit, authenticate, TokenRequest};
 use crate::core::access::role::{Role, RoleAssignment};
-use crate::core::access::store::{Consent, Pending, SignInCommand, Verified};
+use crate::core::access::store::{
+    BeginSignIn, Consent, IssueToken, Pending, PutConsent, RevokeToken, TakeConsent, TakePending, Verified, VerifyToken,
+};
 use crate::core::Problem;
 
 fn time(at: DateTime<Utc>) -> String {
     at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
-fn answer<T: serde::Serialize>(value: T) -> Result<Value, Problem> {
-    serde_json::to_value(value).map_err(|e| Problem::internal(format!("an answer could not be written: {e}")))
-}
-
 impl AccessObject {
-    pub(super) fn sign_in(&self, command: SignInCommand) -> Result<Value, Problem> {
-        match command {
-            SignInCommand::PutClient { client } => {
-                self.run(
-                    "INSERT OR REPLACE INTO clients (client_id, record) VALUES (?, ?)",
-                    vec![client.client_id.clone().into(), encode(&client)?.into()],
-                )?;
-                Ok(Value::Null)
-            }
-            SignInCommand::GetClient { client_id } => answer(self.client(&client_id)?),
-            SignInCommand::Begin { state, pending } => {
-                self.sweep(pending.expires_at - chrono::TimeDelta::minutes(10))?;
-                self.run(
-                    "INSERT INTO pending (digest, record, expires_at) VALUES (?, ?, ?)",
-                    vec![secret::digest(&state).into(), encode(&pending)?.into(), time(pending.expires_at).into()],
-                )?;
-                Ok(Value::Null)
-            }
-            SignInCommand::TakePending { state, now } => {
-                let digest = secret::digest(&state);
-                let pending: Option<Pending> =
-                    self.record("SELECT record FROM pending WHERE digest = ?", &[&digest])?;
-                self.run("DELETE FROM pending WHERE digest = ?", vec![digest.into()])?;
-                answer(pending.filter(|p| now < p.expires_at))
-            }
-            SignInCommand::RolesOf { person, owners, now } => answer(self.roles_of(&person, &owners, now)?),
-            SignInCommand::PutConsent { id, consent } => {
-                self.run(
-                    "INSERT INTO consents (id, record, expires_at) VALUES (?, ?, ?)",
-                    vec![id.into(), encode(&consent)?.into(), time(consent.expires_at).into()],
-                )?;
-                Ok(Value::Null)
-            }
-            SignInCommand::TakeConsent { id, csrf, now } => {
-                let consent: Option<Consent> = self.record("SELECT record FROM consents WHERE id = ?", &[&id])?;
-                let Some(consent) = consent.filter(|c| now < c.expires_at) else {
-                    return Ok(Value::Null);
-                };
-                // A form without the page's value is no consent, and leaves the page usable.
-                if !secret::same(&consent.csrf, &secret::digest(&csrf)) {
-                    return Ok(Value::Null);
-                }
-                self.run("DELETE FROM consents WHERE id = ?", vec![id.into()])?;
-                answer(Some(consent))
-            }
-            SignInCommand::SaveGrant { grant } => {
-                self.save(&grant)?;
-                Ok(Value::Null)
-            }
-            SignInCommand::Token { auth, request, now, fresh } => {
-                let presented = match &request {
-                    TokenRequest::Code(c) => &c.code,
-                    TokenRequest::Refresh(r) => &r.refresh_token,
-                };
-                let decided = (|| -> Result<Decision, OAuthError> {
-                    let client = self.client(&auth.client_id).ok().flatten().ok_or_else(|| {
-                        OAuthError::invalid_client("This client is not registered here; register it again.")
-                    })?;
-                    admit(&client, &auth, &request)?;
-                    let grant = self.grant_of(presented).ok().flatten().ok_or_else(|| {
-                        OAuthError::invalid_grant(
-                            "The code or refresh token is unknown, used or expired; sign in again.",
-                        )
-                    })?;
-                    Ok(match &request {
-                        TokenRequest::Code(c) => exchange_code(&grant, c, now, &fresh),
-                        TokenRequest::Refresh(r) => refresh(&grant, r, now, &fresh),
-                    })
-                })();
-                let decision = match decided {
-                    Ok(d) => d,
-                    Err(e) => return answer(Err::<(), _>(e)),
-                };
-                if let Some(grant) = &decision.save {
-                    self.save(grant)?;
-                }
-                answer(decision.answer)
-            }
-            SignInCommand::Revoke { auth, token, now } => {
-                let client = self.client(&auth.client_id)?;
-                let authenticated = client.as_ref().map(|c| authenticate(c, &auth));
-                match authenticated {
-                    None => {
-                        return answer(Err::<(), _>(OAuthError::invalid_client("This client is not registered here.")))
-                    }
-                    Some(Err(e)) => return answer(Err::<(), _>(e)),
-                    Some(Ok(())) => {}
-                }
-                if let Some(revoked) = self.grant_of(&token)?.and_then(|g| g.revoke(&token, &auth.client_id, now)) {
-                    self.save(&revoked)?;
-                }
-                answer(Ok::<(), OAuthError>(()))
-            }
-            SignInCommand::Verify { digest, now } => {
-                let grant: Option<Grant> = self.record(
-                    "SELECT g.record FROM grants g JOIN grant_digests d ON d.grant_id = g.id WHERE d.digest = ?",
-                    &[&digest],
-                )?;
-                let Some(access) = grant.and_then(|g| g.verify_access(&digest, now)) else {
-                    return Ok(Value::Null);
-                };
-                let held: Option<RoleAssignment> = self.record(
-                    "SELECT record FROM roles WHERE org = ? AND person = ?",
-                    &[&access.org, &access.person.id()],
-                )?;
-                answer(Verified::of(access, held.map(|h| h.role)))
-            }
-        }
+    pub(super) fn put_client(&self, client: &Client) -> Result<(), Problem> {
+        self.run(
+            "INSERT OR REPLACE INTO clients (client_id, record) VALUES (?, ?)",
+            vec![client.client_id.clone().into(), encode(client)?.into()],
+        )
     }
 
-    fn client(&self, client_id: &str) -> Result<Option<Client>, Problem> {
+    pub(super) fn begin(&self, begin: BeginSignIn) -> Result<(), Problem> {
+        let BeginSignIn { state, pending } = begin;
+        self.sweep(pending.expires_at - chrono::TimeDelta::minutes(10))?;
+        self.run(
+            "INSERT INTO pending (digest, record, expires_at) VALUES (?, ?, ?)",
+            vec![secret::digest(&state).into(), encode(&pending)?.into(), time(pending.expires_at).into()],
+        )
+    }
+
+    pub(super) fn take_pending(&self, take: TakePending) -> Result<Option<Pending>, Problem> {
+        let digest = secret::digest(&take.state);
+        let pending: Option<Pending> = self.record("SELECT record FROM pending WHERE digest = ?", &[&digest])?;
+        self.run("DELETE FROM pending WHERE digest = ?", vec![digest.into()])?;
+        Ok(pending.filter(|p| take.now < p.expires_at))
+    }
+
+    pub(super) fn put_consent(&self, put: PutConsent) -> Result<(), Problem> {
+        let PutConsent { id, consent } = put;
+        self.run(
+            "INSERT INTO consents (id, record, expires_at) VALUES (?, ?, ?)",
+            vec![id.into(), encode(&consent)?.into(), time(consent.expires_at).into()],
+        )
+    }
+
+    pub(super) fn take_consent(&self, take: TakeConsent) -> Result<Option<Consent>, Problem> {
+        let TakeConsent { id, csrf, now } = take;
+        let consent: Option<Consent> = self.record("SELECT record FROM consents WHERE id = ?", &[&id])?;
+        let Some(consent) = consent.filter(|c| now < c.expires_at) else {
+            return Ok(None);
+        };
+        // A form without the page's value is no consent, and leaves the page usable.
+        if !secret::same(&consent.csrf, &secret::digest(&csrf)) {
+            return Ok(None);
+        }
+        self.run("DELETE FROM consents WHERE id = ?", vec![id.into()])?;
+        Ok(Some(consent))
+    }
+
+    pub(super) fn token(&self, issue: IssueToken) -> Result<Result<TokenResponse, OAuthError>, Problem> {
+        let IssueToken { auth, request, now, fresh } = issue;
+        let presented = match &request {
+            TokenRequest::Code(c) => &c.code,
+            TokenRequest::Refresh(r) => &r.refresh_token,
+        };
+        let decided = (|| -> Result<Decision, OAuthError> {
+            let client =
+                self.client(&auth.client_id).ok().flatten().ok_or_else(|| {
+                    OAuthError::invalid_client("This client is not registered here; register it again.")
+                })?;
+            admit(&client, &auth, &request)?;
+            let grant = self.grant_of(presented).ok().flatten().ok_or_else(|| {
+                OAuthError::invalid_grant("The code or refresh token is unknown, used or expired; sign in again.")
+            })?;
+            Ok(match &request {
+                TokenRequest::Code(c) => exchange_code(&grant, c, now, &fresh),
+                TokenRequest::Refresh(r) => refresh(&grant, r, now, &fresh),
+            })
+        })();
+        let decision = match decided {
+            Ok(d) => d,
+            Err(e) => return Ok(Err(e)),
+        };
+        if let Some(grant) = &decision.save {
+            self.save(grant)?;
+        }
+        Ok(decision.answer)
+    }
+
+    pub(super) fn revoke_token(&self, revoke: RevokeToken) -> Result<Result<(), OAuthError>, Problem> {
+        let RevokeToken { auth, token, now } = revoke;
+        let client = self.client(&auth.client_id)?;
+        match client.as_ref().map(|c| authenticate(c, &auth)) {
+            None => return Ok(Err(OAuthError::invalid_client("This client is not registered here."))),
+            Some(Err(e)) => return Ok(Err(e)),
+            Some(Ok(())) => {}
+        }
+        if let Some(revoked) = self.grant_of(&token)?.and_then(|g| g.revoke(&token, &auth.client_id, now)) {
+            self.save(&revoked)?;
+        }
+        Ok(Ok(()))
+    }
+
+    pub(super) fn verify_token(&self, verify: VerifyToken) -> Result<Option<Verified>, Problem> {
+        let VerifyToken { digest, now } = verify;
+        let grant: Option<Grant> = self.record(
+            "SELECT g.record FROM grants g JOIN grant_digests d ON d.grant_id = g.id WHERE d.digest = ?",
+            &[&digest],
+        )?;
+        let Some(access) = grant.and_then(|g| g.verify_access(&digest, now)) else {
+            return Ok(None);
+        };
+        let held: Option<RoleAssignment> =
+            self.record("SELECT record FROM roles WHERE org = ? AND person = ?", &[&access.org, &access.person.id()])?;
+        Ok(Some(Verified::of(access, held.map(|h| h.role))))
+    }
+
+    pub(super) fn client(&self, client_id: &str) -> Result<Option<Client>, Problem> {
         self.record("SELECT record FROM clients WHERE client_id = ?", &[client_id])
     }
 
@@ -148,7 +138,7 @@ impl AccessObject {
     }
 
     /// Keeps a grant and the digests it answers to now, and nothing it no longer answers to.
-    fn save(&self, grant: &Grant) -> Result<(), Problem> {
+    pub(super) fn save(&self, grant: &Grant) -> Result<(), Problem> {
         self.run(
             "INSERT OR REPLACE INTO grants (id, record, useless_after) VALUES (?, ?, ?)",
             vec![grant.id.clone().into(), encode(grant)?.into(), time(grant.useless_after()).into()],
@@ -178,7 +168,7 @@ impl AccessObject {
     /// The orgs the person holds a role in. First, where the operator named the person's
     /// verified address as an org's owner and the org has none yet, they become its owner; and
     /// each role they hold carries their name as it now stands.
-    fn roles_of(
+    pub(super) fn roles_of(
         &self,
         person: &Person,
         owners: &[(String, String)],

@@ -3,16 +3,15 @@
 
 use chrono::{DateTime, Utc};
 use futures::future::LocalBoxFuture;
-use serde_json::{json, Value};
 use worker::{Env, State};
 
 use super::super::backend::{playbook as playbook_object, run as run_object, Objects};
-use super::super::do_rpc::{self, PLAYBOOK_EVENTS, PLAYBOOK_REQUESTS, PLAYBOOK_RUNS};
+use super::super::do_rpc::{self, Call};
 use super::super::{env, models};
-use crate::core::event::{EventCommand, NewEvent};
+use crate::core::event::{EventCommand, NewEvent, WriteEvents};
 use crate::core::model::wire::Outbound;
 use crate::core::model::ModelSettings;
-use crate::core::run::store::{ChildEnded, IndexCommand, RequestCommand};
+use crate::core::run::store::{ChildEnded, IndexCommand, RequestCommand, WriteIndex, WriteRequests};
 use crate::core::run::Run;
 use crate::core::Problem;
 use crate::ops::run::{RunHost, Unanswered};
@@ -25,14 +24,8 @@ pub struct Shell<'a> {
 }
 
 impl Shell<'_> {
-    async fn to_playbook<T: serde::de::DeserializeOwned>(
-        &self,
-        run: &Run,
-        endpoint: &str,
-        command: impl serde::Serialize,
-    ) -> Result<T, Problem> {
-        let body = json!({ "playbook": run.playbook, "command": command });
-        do_rpc::call(&playbook_object(self.env, &run.org, &run.playbook)?, endpoint, &body).await
+    async fn to_playbook<C: Call>(&self, run: &Run, request: C) -> Result<C::Reply, Problem> {
+        do_rpc::send(&playbook_object(self.env, &run.org, &run.playbook)?, &request).await
     }
 }
 
@@ -62,30 +55,26 @@ impl RunHost for Shell<'_> {
         index: Option<Box<Run>>,
     ) -> LocalBoxFuture<'a, Result<(), Problem>> {
         Box::pin(async move {
-            let _: Value = self.to_playbook(run, PLAYBOOK_EVENTS, EventCommand::Append { events, run: index }).await?;
-            Ok(())
+            let command = EventCommand::Append { events, run: index };
+            self.to_playbook(run, WriteEvents { playbook: run.playbook.clone(), command }).await.map(|_| ())
         })
     }
 
     fn index<'a>(&'a self, run: &'a Run, current: Box<Run>) -> LocalBoxFuture<'a, Result<(), Problem>> {
         Box::pin(async move {
-            let _: Option<Value> = self.to_playbook(run, PLAYBOOK_RUNS, IndexCommand::Record(current)).await?;
-            Ok(())
+            let command = IndexCommand::Record(current);
+            self.to_playbook(run, WriteIndex { playbook: run.playbook.clone(), command }).await
         })
     }
 
     fn request<'a>(&'a self, run: &'a Run, command: RequestCommand) -> LocalBoxFuture<'a, Result<(), Problem>> {
-        Box::pin(async move {
-            let _: Option<Value> = self.to_playbook(run, PLAYBOOK_REQUESTS, command).await?;
-            Ok(())
-        })
+        Box::pin(async move { self.to_playbook(run, WriteRequests { playbook: run.playbook.clone(), command }).await })
     }
 
     fn await_events<'a>(&'a self, run: &'a Run, kind: String) -> LocalBoxFuture<'a, Result<(), Problem>> {
         Box::pin(async move {
             let command = EventCommand::Await { org: run.org.clone(), run_id: run.run_id.clone(), kind };
-            let _: Value = self.to_playbook(run, PLAYBOOK_EVENTS, command).await?;
-            Ok(())
+            self.to_playbook(run, WriteEvents { playbook: run.playbook.clone(), command }).await.map(|_| ())
         })
     }
 
