@@ -15,11 +15,7 @@ fn legacy() -> Era {
 }
 
 fn call(backend: &common::Memory, second: u32, name: &str, args: Value) -> Value {
-    let caller = Caller::local(Some("ada".into()));
-    let ctx = common::ctx(&caller, backend, second, second as u8);
-    let params = Some(json!({ "name": name, "arguments": args }));
-    let reply = block_on(answer(&ctx, &Endpoint::Root, &legacy(), &json!(second), "tools/call", &params));
-    reply["result"].clone()
+    common::tool(backend, second, name, args)
 }
 
 fn assert_agrees(result: &Value) {
@@ -63,6 +59,126 @@ fn a_playbook_walks_through_every_tool() {
     let restored = call(&m, 8, "restore_playbook", json!({ "playbook": id }));
     assert_eq!(restored["structuredContent"]["status"], "active");
     assert!(restored["structuredContent"].get("retired_at").is_none());
+}
+
+const ADD_VAT: &str = include_str!("fixtures/add-vat.md");
+const APPROVE: &str = include_str!("fixtures/approve-campaign-brief.md");
+
+fn ok(result: Value) -> Value {
+    assert_agrees(&result);
+    result["structuredContent"].clone()
+}
+
+#[test]
+fn a_function_is_defined_run_answered_and_read_through_its_tools() {
+    let m = common::Memory::default();
+    let pb = ok(call(&m, 1, "create_playbook", json!({ "name": "Orders" })))["id"].as_str().unwrap().to_string();
+    let define = |second, kind: &str, name: &str, source: &str| {
+        call(
+            &m,
+            second,
+            "create_definition",
+            json!({
+                "playbook": pb, "type": kind, "name": name, "source": source,
+                "overview": format!("The {name} {kind} of the dispatch tests does what its description says."),
+                "diagram": "flowchart LR\n  A[in] --> B[out]",
+            }),
+        )
+    };
+    let saved = ok(define(2, "computation", "add-vat", ADD_VAT));
+    assert_eq!((saved["version"].as_u64(), saved["status"].as_str()), (Some(1), Some("active")));
+    assert_eq!(define(3, "computation", "add-vat", ADD_VAT)["isError"], true, "a second create is refused");
+    let listed = ok(call(&m, 4, "list_definitions", json!({ "playbook": pb, "type": "computation" })));
+    assert_eq!(listed["definitions"][0]["name"], "add-vat");
+
+    let run = ok(call(
+        &m,
+        5,
+        "run_definition",
+        json!({
+            "playbook": pb, "type": "computation", "name": "add-vat", "input": { "net": 100 }, "run_id": "order-1",
+        }),
+    ));
+    assert_eq!((run["status"].as_str(), &run["output"]), (Some("succeeded"), &json!({ "vat": 20.0, "gross": 120.0 })));
+    let read = ok(call(&m, 6, "get_run", json!({ "playbook": pb, "run_id": "order-1" })));
+    assert_eq!(read["record"]["type"], "computation");
+    let runs = ok(call(&m, 7, "list_runs", json!({ "playbook": pb })));
+    assert_eq!(runs["runs"][0]["run_id"], "order-1");
+    let refused = call(
+        &m,
+        8,
+        "run_definition",
+        json!({
+            "playbook": pb, "type": "computation", "name": "add-vat", "input": { "net": "x" },
+        }),
+    );
+    let doc: Value = serde_json::from_str(refused["content"][1]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(doc["errors"][0]["pointer"], "/input/net", "{doc}");
+
+    let history = ok(call(&m, 9, "list_playbook_events", json!({ "playbook": pb, "run_id": "order-1" })));
+    let kinds: Vec<&str> = history["events"].as_array().unwrap().iter().filter_map(|e| e["kind"].as_str()).collect();
+    assert_eq!(kinds, ["run_started", "run_succeeded"]);
+    let first = history["events"][0]["event_id"].as_str().unwrap();
+    assert_eq!(ok(call(&m, 10, "get_event", json!({ "playbook": pb, "event_id": first })))["kind"], "run_started");
+    let published = ok(call(
+        &m,
+        11,
+        "publish_event",
+        json!({ "playbook": pb, "kind": "month_closed", "data": { "month": "2026-11" } }),
+    ));
+    assert!(published["event_id"].as_str().unwrap().starts_with("ev_"));
+
+    ok(define(12, "interaction", "approve", APPROVE));
+    let asked = ok(call(
+        &m,
+        13,
+        "run_definition",
+        json!({
+            "playbook": pb, "type": "interaction", "name": "approve", "input": { "title": "Autumn", "review": "Ready" },
+        }),
+    ));
+    assert_eq!(asked["status"], "started");
+    let open = ok(call(&m, 14, "list_interactions", json!({ "playbook": pb })));
+    assert_eq!(open["requests"][0]["run_id"], asked["run_id"]);
+    let answered = ok(call(
+        &m,
+        15,
+        "answer_interaction",
+        json!({
+            "playbook": pb, "run_id": asked["run_id"], "answer": { "verdict": "approve" },
+        }),
+    ));
+    assert_eq!(answered["status"], "succeeded");
+    assert_eq!(ok(call(&m, 16, "list_interactions", json!({ "playbook": pb })))["requests"], json!([]));
+
+    let paused =
+        ok(call(&m, 17, "pause_definition", json!({ "playbook": pb, "type": "computation", "name": "add-vat" })));
+    assert_eq!(paused["status"], "paused");
+    let stopped = call(
+        &m,
+        18,
+        "run_definition",
+        json!({
+            "playbook": pb, "type": "computation", "name": "add-vat", "input": { "net": 1 },
+        }),
+    );
+    assert_eq!(stopped["isError"], true, "a paused function starts no run");
+    ok(call(&m, 19, "resume_definition", json!({ "playbook": pb, "type": "computation", "name": "add-vat" })));
+    let updated = ok(call(
+        &m,
+        20,
+        "update_definition",
+        json!({
+            "playbook": pb, "type": "computation", "name": "add-vat", "source": ADD_VAT.replace("0.2", "0.1"),
+            "overview": "Adds 10% VAT to a net amount and answers the VAT and the gross amount.",
+            "diagram": "flowchart LR\n  A[net] --> B[gross]",
+        }),
+    ));
+    assert_eq!(updated["version"], 2);
+    ok(call(&m, 21, "retire_definition", json!({ "playbook": pb, "type": "computation", "name": "add-vat" })));
+    let gone = ok(call(&m, 22, "list_definitions", json!({ "playbook": pb, "type": "computation" })));
+    assert_eq!(gone["definitions"], json!([]), "a retired definition is listed only when asked");
+    ok(call(&m, 23, "restore_definition", json!({ "playbook": pb, "type": "computation", "name": "add-vat" })));
 }
 
 #[test]
@@ -128,7 +244,7 @@ fn a_playbook_endpoint_fixes_the_playbook() {
     let call =
         json!({ "name": "get_definition", "arguments": { "playbook": "pb_x", "type": "computation", "name": "a" } });
     let r = block_on(answer(&ctx, &pb, &legacy(), &json!(2), "tools/call", &Some(call)));
-    // The pointer, not isError alone: the host backend refuses every definition call anyway.
+    // The pointer, not isError alone: a definition the playbook lacks is refused too.
     let doc: Value = serde_json::from_str(r["result"]["content"][1]["text"].as_str().unwrap()).unwrap();
     assert_eq!(doc["errors"][0]["pointer"], "/playbook", "{doc}");
     let init = block_on(answer(&ctx, &pb, &legacy(), &json!(3), "initialize", &Some(json!({}))));

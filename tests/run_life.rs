@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::world::{World, ORG, PLAYBOOK};
+use common::Memory;
 use futures::executor::block_on;
 use playbook_runtime::core::actor::Actor;
 use playbook_runtime::core::definition::{Kind, Ref};
@@ -13,6 +13,7 @@ use playbook_runtime::core::run::record::Record;
 use playbook_runtime::core::run::store::AnswerRun;
 use playbook_runtime::core::run::{Run, RunStatus};
 use playbook_runtime::core::ErrorCode;
+use playbook_runtime::ops::memory::Object;
 use playbook_runtime::ops::run::{Asked, RunStore, Unanswered};
 use playbook_runtime::ops::run_start::{self, Asked as StartAsked};
 use playbook_runtime::ops::Backend;
@@ -34,6 +35,66 @@ Brief: {{ input.file }}
 
 const REVIEW_AND_APPROVE: &str = include_str!("fixtures/review-and-approve.md");
 
+const ORG: &str = "local";
+
+/// One playbook in the runtime in memory, with the model settings the runs call.
+struct World {
+    m: Memory,
+    pb: String,
+}
+
+impl std::ops::Deref for World {
+    type Target = Memory;
+    fn deref(&self) -> &Memory {
+        &self.m
+    }
+}
+
+impl World {
+    fn new() -> World {
+        let m = Memory::default();
+        *m.models.borrow_mut() = RunHostModels::settings();
+        let created = common::tool(&m, 1, "create_playbook", json!({ "name": "Campaigns" }));
+        let pb = created["structuredContent"]["id"].as_str().unwrap().to_string();
+        World { m, pb }
+    }
+
+    /// Saves a definition through create_definition, as an agent does.
+    fn define(&self, kind: Kind, name: &str, source: &str) {
+        let mut args = json!({
+            "playbook": self.pb, "type": kind.as_str(), "name": name, "source": source,
+            "overview": format!("The {name} definition of the run tests does what its description says."),
+        });
+        if kind != Kind::Workflow {
+            args["diagram"] = json!("flowchart LR\n  A[input] --> B[output]");
+        }
+        let saved = common::tool(&self.m, 2, "create_definition", args);
+        assert_eq!(saved["isError"], false, "{saved}");
+    }
+
+    fn object(&self, run_id: &str) -> std::rc::Rc<Object> {
+        self.m.object(ORG, &self.pb, run_id)
+    }
+
+    async fn run(&self, run_id: &str, asked: Asked) -> Result<Run, playbook_runtime::core::Problem> {
+        self.m.call(ORG, &self.pb, run_id, asked).await
+    }
+
+    async fn ring(&self, run_id: &str) -> Result<(), playbook_runtime::core::Problem> {
+        self.m.ring(ORG, &self.pb, run_id).await
+    }
+
+    fn run_ids(&self) -> Vec<String> {
+        let prefix = format!("{ORG}/{}/", self.pb);
+        self.m.objects.borrow().keys().filter_map(|k| k.strip_prefix(&prefix).map(str::to_string)).collect()
+    }
+
+    /// The runs' events the playbook keeps, oldest first, as `run_id kind`.
+    fn kinds(&self) -> Vec<String> {
+        self.m.history(ORG, &self.pb).into_iter().filter(|e| e.contains(' ')).collect()
+    }
+}
+
 fn person() -> Actor {
     Actor::of(&playbook_runtime::core::Caller::local(None))
 }
@@ -47,7 +108,7 @@ fn start(
 ) -> Result<Run, playbook_runtime::core::Problem> {
     let asked = StartAsked {
         org: ORG.into(),
-        playbook: PLAYBOOK.into(),
+        playbook: world.pb.clone(),
         definition: Ref { kind, name: name.into() },
         input,
         run_id: run_id.into(),
@@ -55,7 +116,7 @@ fn start(
         within: None,
         by: person(),
     };
-    block_on(run_start::start(world, &RunHostModels::settings(), asked))
+    block_on(run_start::start(&world.m, &RunHostModels::settings(), asked))
 }
 
 /// The model settings the world's host answers with.
@@ -80,7 +141,7 @@ fn openai(text: &str) -> Result<(u16, String), Unanswered> {
 }
 
 fn lines(world: &World) -> Vec<String> {
-    world.playbook.borrow().clone()
+    world.reported.borrow().clone()
 }
 
 #[test]
@@ -111,23 +172,23 @@ fn a_computation_answers_at_once_and_its_history_reaches_the_playbook_in_one_cal
 fn a_document_that_fails_its_check_again_fails_the_run_with_an_empty_record() {
     let world = World::new();
     let start_run = playbook_runtime::core::run::store::StartRun {
-        run: start_shape("r2", Kind::Computation, "broken"),
+        run: start_shape(&world, "r2", Kind::Computation, "broken"),
         source: "---\ndescription: no compute\n---\n".into(),
         material: Vec::new(),
         events: Vec::new(),
     };
-    let run = block_on(world.call("r2", Asked::Start(Box::new(start_run)))).unwrap();
+    let run = block_on(world.run("r2", Asked::Start(Box::new(start_run)))).unwrap();
     let RunStatus::Failed { error, .. } = &run.status else { panic!("{run:?}") };
     assert_eq!(error.reason, ErrorCode::Document);
     assert_eq!(run.record, Some(Record::Computation { values: Vec::new() }));
     assert_eq!(world.kinds(), ["r2 run_started", "r2 run_failed"]);
 }
 
-fn start_shape(run_id: &str, kind: Kind, name: &str) -> Run {
+fn start_shape(world: &World, run_id: &str, kind: Kind, name: &str) -> Run {
     Run {
         run_id: run_id.into(),
         org: ORG.into(),
-        playbook: PLAYBOOK.into(),
+        playbook: world.pb.clone(),
         definition: Ref { kind, name: name.into() },
         version: 1,
         input: json!({}),
@@ -155,7 +216,7 @@ fn an_interaction_waits_takes_one_answer_that_fits_and_refuses_the_rest() {
     );
 
     let answer = |value: Value| {
-        block_on(world.answer_run(ORG, PLAYBOOK, AnswerRun { run_id: "ask-1".into(), answer: value, by: person() }))
+        block_on(world.answer_run(ORG, &world.pb, AnswerRun { run_id: "ask-1".into(), answer: value, by: person() }))
     };
     let wrong = answer(json!({"verdict": "maybe"})).unwrap_err();
     assert_eq!(wrong.status(), 400, "{wrong:?}");
@@ -182,11 +243,11 @@ fn a_cancel_stops_a_waiting_run_once_and_closes_its_request() {
     let world = World::new();
     world.define(Kind::Interaction, "approve", APPROVE);
     start(&world, Kind::Interaction, "approve", "ask-2", json!({"title": "x", "review": "y"})).unwrap();
-    let cancelled = block_on(world.cancel_run(ORG, PLAYBOOK, "ask-2")).unwrap();
+    let cancelled = block_on(world.cancel_run(ORG, &world.pb, "ask-2")).unwrap();
     assert!(matches!(cancelled.status, RunStatus::Cancelled { .. }));
     let after = lines(&world)[3..].to_vec();
     assert_eq!(after, ["ask-2 request close", "ask-2 events run_cancelled +index cancelled"]);
-    let again = block_on(world.cancel_run(ORG, PLAYBOOK, "ask-2")).unwrap();
+    let again = block_on(world.cancel_run(ORG, &world.pb, "ask-2")).unwrap();
     assert_eq!(again.status, cancelled.status, "a run that ended stays as it ended");
     assert_eq!(lines(&world).len(), 5);
 }
@@ -227,7 +288,7 @@ fn a_report_the_playbook_missed_is_sent_by_the_alarm_once() {
     block_on(world.pass(5_000));
     assert_eq!(lines(&world), ["r3 events run_started,run_succeeded +index succeeded"]);
     assert!(object.store.reports().is_empty());
-    block_on(world.call("r3", Asked::Get { run_id: "r3".into() })).unwrap();
+    block_on(world.run("r3", Asked::Get { run_id: "r3".into() })).unwrap();
     assert_eq!(lines(&world).len(), 1, "a read after sends nothing again");
 }
 
@@ -257,7 +318,7 @@ fn a_stop_after_the_playbook_took_a_report_sends_it_again_and_the_playbook_keeps
     start(&world, Kind::Computation, "add-vat", "r5", json!({"net": 10})).unwrap_err();
     assert_eq!(world.object("r5").store.reports().len(), 2, "the playbook took them, the outbox still holds them");
     world.restart();
-    block_on(world.call("r5", Asked::Get { run_id: "r5".into() })).unwrap();
+    block_on(world.run("r5", Asked::Get { run_id: "r5".into() })).unwrap();
     assert_eq!(lines(&world).len(), 2, "sent again after the restart");
     assert_eq!(world.kinds(), ["r5 run_started", "r5 run_succeeded"], "kept once, by the events' keys");
     assert!(world.object("r5").store.reports().is_empty());
@@ -275,10 +336,10 @@ fn a_workflow_runs_its_steps_in_their_own_runs_and_ends_with_their_outputs() {
 
     let step = waiting_step(&world);
     let answered = AnswerRun { run_id: step.clone(), answer: json!({"verdict": "approve"}), by: person() };
-    block_on(world.answer_run(ORG, PLAYBOOK, answered)).unwrap();
+    block_on(world.answer_run(ORG, &world.pb, answered)).unwrap();
     block_on(world.pass(1_000));
 
-    let done = block_on(world.call("wf1", Asked::Get { run_id: "wf1".into() })).unwrap();
+    let done = block_on(world.run("wf1", Asked::Get { run_id: "wf1".into() })).unwrap();
     let RunStatus::Succeeded { output, .. } = &done.status else { panic!("{done:?}") };
     assert_eq!(output, &json!({"review": "Ready", "approval": {"verdict": "approve"}}));
     let steps = done.steps.as_ref().unwrap();
@@ -295,7 +356,7 @@ fn a_steps_model_call_a_restart_cut_off_fails_the_step_and_the_workflow_rather_t
     define_review_and_approve(&world);
     start(&world, Kind::Workflow, "review-and-approve", "wf2", json!({"file": "b.md", "title": "T"})).unwrap();
     block_on(world.ring("wf2")).unwrap();
-    let child = world.objects.borrow().keys().find(|k| *k != "wf2").cloned().unwrap();
+    let child = world.run_ids().into_iter().find(|k| *k != "wf2").unwrap();
     // The call is marked asked, then the runtime stops before the answer is kept.
     world.answers.borrow_mut().push_back(openai(r#"{"recommendation": "Ready"}"#));
     world.object(&child).store.stop_at(2);
@@ -303,11 +364,11 @@ fn a_steps_model_call_a_restart_cut_off_fails_the_step_and_the_workflow_rather_t
     world.restart();
     block_on(world.pass(200_000));
 
-    let step = block_on(world.get_run(ORG, PLAYBOOK, &child)).unwrap();
+    let step = block_on(world.get_run(ORG, &world.pb, &child)).unwrap();
     let RunStatus::Failed { error, .. } = &step.status else { panic!("{step:?}") };
     assert_eq!(error.reason, ErrorCode::Interrupted);
     assert_eq!(world.asked.borrow().len(), 1, "the model is never asked twice");
-    let workflow = block_on(world.get_run(ORG, PLAYBOOK, "wf2")).unwrap();
+    let workflow = block_on(world.get_run(ORG, &world.pb, "wf2")).unwrap();
     assert_eq!(workflow.status.word(), "failed", "{workflow:?}");
 }
 
@@ -319,7 +380,7 @@ fn define_review_and_approve(world: &World) {
 
 /// The step's run that waits for a person.
 fn waiting_step(world: &World) -> String {
-    let ids: Vec<String> = world.objects.borrow().keys().cloned().collect();
+    let ids = world.run_ids();
     ids.into_iter()
         .find(|id| {
             let run = world.object(id).store.run().unwrap();

@@ -5,6 +5,9 @@
 //! store trait the object implements.
 
 mod backend;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod memory;
+pub mod playbook;
 pub mod run;
 pub mod run_start;
 pub mod triggers;

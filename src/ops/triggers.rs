@@ -49,13 +49,18 @@ pub trait TriggerStore {
 }
 
 /// Keeps a workflow's triggers as its latest save and state say (see `arm`).
-pub fn sync(store: &impl TriggerStore, org: &str, view: &DefinitionView, now: DateTime<Utc>) -> Result<(), Problem> {
+pub fn sync(
+    store: &(impl TriggerStore + ?Sized),
+    org: &str,
+    view: &DefinitionView,
+    now: DateTime<Utc>,
+) -> Result<(), Problem> {
     store.disarm(&view.definition.name)?;
     arm(org, view, now).iter().try_for_each(|armed| store.arm(armed))
 }
 
 /// Owes a run to each time trigger due by `now`, then moves it on to its next time.
-pub fn take_due(store: &impl TriggerStore, now: DateTime<Utc>) -> Result<(), Problem> {
+pub fn take_due(store: &(impl TriggerStore + ?Sized), now: DateTime<Utc>) -> Result<(), Problem> {
     for armed in store.armed()? {
         let Some((owed, next_at)) = armed.ring(now) else { continue };
         store.owe(&owed)?;
@@ -66,7 +71,7 @@ pub fn take_due(store: &impl TriggerStore, now: DateTime<Utc>) -> Result<(), Pro
 
 /// Owes runs to the event triggers that take the events just kept (each with its position), and
 /// deliveries to the runs that wait for them; answers whether anything is owed, for the alarm.
-pub fn take_events(store: &impl TriggerStore, events: &[(i64, NewEvent)]) -> Result<bool, Problem> {
+pub fn take_events(store: &(impl TriggerStore + ?Sized), events: &[(i64, NewEvent)]) -> Result<bool, Problem> {
     let mut owed = false;
     for armed in store.armed()? {
         for (position, event) in events {
@@ -88,14 +93,14 @@ pub fn take_events(store: &impl TriggerStore, events: &[(i64, NewEvent)]) -> Res
 }
 
 /// Keeps that a workflow run waits for events of `kind`, until a delivery to it is refused.
-pub fn wait(store: &impl TriggerStore, org: &str, run_id: &str, kind: &str) -> Result<(), Problem> {
+pub fn wait(store: &(impl TriggerStore + ?Sized), org: &str, run_id: &str, kind: &str) -> Result<(), Problem> {
     store.wait(&Waiter { run_id: run_id.to_string(), kind: kind.to_string(), org: org.to_string() })
 }
 
 /// When the alarm should ring next, and no sooner than `delay_millis` from `now`: now while
 /// anything is owed, else when the soonest trigger is due; `None` when nothing ever is.
 pub fn alarm_at(
-    store: &impl TriggerStore,
+    store: &(impl TriggerStore + ?Sized),
     now: DateTime<Utc>,
     delay_millis: i64,
 ) -> Result<Option<DateTime<Utc>>, Problem> {
@@ -112,7 +117,7 @@ pub fn alarm_at(
 /// starts the runs owed, and delivers the events owed. A failure leaves the rest owed, for the
 /// next ring.
 pub async fn fire(
-    store: &impl TriggerStore,
+    store: &(impl TriggerStore + ?Sized),
     backend: &dyn Backend,
     models: &ModelSettings,
     playbook: &str,
@@ -172,7 +177,7 @@ async fn pay(
     backend.events(&owed.org, playbook, EventCommand::Append { events, run: None }).await.map(|_| ())
 }
 
-#[cfg(test)]
-mod memory;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod memory;
 #[cfg(test)]
 mod tests;

@@ -1,14 +1,14 @@
-//! A playbook's events in its Durable Object: appended by its runs and by publish_event, read
-//! newest first a page at a time, or one run's oldest first.
+//! A playbook's events in its Durable Object's SQLite: appended by its runs and by publish_event,
+//! read newest first a page at a time, or one run's family oldest first.
 
 use serde::Deserialize;
 use serde_json::Value;
 use worker::SqlStorage;
 
 use super::playbook::storage;
-use crate::core::event::{encode_cursor, event_id, position, Event, EventPage, EventQuery, NewEvent, LIST_LIMIT_MAX};
-use crate::core::page::split;
+use crate::core::event::{event_id, Event, EventQuery, NewEvent};
 use crate::core::Problem;
+use crate::ops::playbook::EventStore;
 
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS events (
@@ -57,75 +57,58 @@ pub struct Events<'s> {
     pub sql: &'s SqlStorage,
 }
 
+/// The most a position is bound as: a JavaScript number holds integers exactly up to 2^53.
+const LAST: i64 = (1 << 53) - 1;
+
 impl Events<'_> {
-    /// The newest events of a kind whole, newest first.
-    pub fn read(&self, kind: &str, limit: usize) -> Result<Vec<Event>, Problem> {
-        let rows: Vec<Row> = self
-            .sql
-            .exec(
-                "SELECT * FROM events WHERE kind = ? ORDER BY position DESC LIMIT ?",
-                vec![kind.into(), (limit as i64).into()],
-            )
-            .and_then(|c| c.to_array())
-            .map_err(storage)?;
+    fn rows(&self, query: &str, bindings: Vec<worker::SqlStorageValue>) -> Result<Vec<Row>, Problem> {
+        self.sql.exec(query, bindings).and_then(|c| c.to_array()).map_err(storage)
+    }
+}
+
+impl EventStore for Events<'_> {
+    fn newest(&self, kind: &str, limit: usize) -> Result<Vec<Event>, Problem> {
+        let rows = self.rows(
+            "SELECT * FROM events WHERE kind = ? ORDER BY position DESC LIMIT ?",
+            vec![kind.into(), (limit as i64).into()],
+        )?;
         Ok(rows.into_iter().map(Row::event).collect())
     }
 
-    /// Keeps each event, numbered in order, and says which are new: one with a key kept before is
-    /// answered as it was kept.
-    pub fn append_all(&self, events: Vec<NewEvent>) -> Result<Vec<(Event, bool)>, Problem> {
-        events.into_iter().map(|e| self.append(e)).collect()
-    }
-
-    fn append(&self, e: NewEvent) -> Result<(Event, bool), Problem> {
-        let rows: Vec<Row> = self
-            .sql
-            .exec(
-                "INSERT INTO events (kind, at, run_id, family, key, summary, data) VALUES (?, ?, ?, ?, ?, ?, ?)
-                 ON CONFLICT(key) DO NOTHING RETURNING *",
-                vec![
-                    e.kind.clone().into(),
-                    e.at.clone().into(),
-                    e.run_id.clone().into(),
-                    e.family.clone().or_else(|| e.run_id.clone()).into(),
-                    e.key.clone().into(),
-                    e.summary.clone().into(),
-                    e.data.to_string().into(),
-                ],
-            )
-            .and_then(|c| c.to_array())
-            .map_err(storage)?;
+    fn append(&self, e: &NewEvent) -> Result<(Event, bool), Problem> {
+        let rows = self.rows(
+            "INSERT INTO events (kind, at, run_id, family, key, summary, data) VALUES (?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT(key) DO NOTHING RETURNING *",
+            vec![
+                e.kind.clone().into(),
+                e.at.clone().into(),
+                e.run_id.clone().into(),
+                e.family.clone().or_else(|| e.run_id.clone()).into(),
+                e.key.clone().into(),
+                e.summary.clone().into(),
+                e.data.to_string().into(),
+            ],
+        )?;
         if let Some(row) = rows.into_iter().next() {
             return Ok((row.event(), true));
         }
-        let kept: Vec<Row> = self
-            .sql
-            .exec("SELECT * FROM events WHERE key = ?", vec![e.key.clone().into()])
-            .and_then(|c| c.to_array())
-            .map_err(storage)?;
+        let kept = self.rows("SELECT * FROM events WHERE key = ?", vec![e.key.clone().into()])?;
         kept.into_iter().next().map(|r| (r.event(), false)).ok_or_else(|| Problem::internal("an event was not kept"))
     }
 
-    pub fn get(&self, id: &str) -> Result<Event, Problem> {
-        let unknown = || {
-            Problem::not_found(format!("This playbook has no event {id}. list_playbook_events lists its events."))
-                .with_field("/event_id", "names no event of this playbook")
-        };
-        let at = position(id).ok_or_else(unknown)?;
-        let rows: Vec<Row> = self
-            .sql
-            .exec("SELECT * FROM events WHERE position = ?", vec![at.into()])
-            .and_then(|c| c.to_array())
-            .map_err(storage)?;
-        rows.into_iter().next().map(Row::event).ok_or_else(unknown)
+    fn at(&self, position: i64) -> Result<Option<Event>, Problem> {
+        Ok(self
+            .rows("SELECT * FROM events WHERE position = ?", vec![position.into()])?
+            .into_iter()
+            .next()
+            .map(Row::event))
     }
 
-    pub fn list(&self, q: EventQuery) -> Result<EventPage, Problem> {
-        let limit = q.limit.clamp(1, LIST_LIMIT_MAX);
+    fn page(&self, q: &EventQuery, take: usize) -> Result<Vec<(i64, Event)>, Problem> {
         let kind = q.kind.clone().unwrap_or_default();
-        let rows: Vec<Row> = match &q.run_id {
+        let rows = match &q.run_id {
             // One run's history reads as it happened, with the runs its steps started.
-            Some(run_id) => self.sql.exec(
+            Some(run_id) => self.rows(
                 "SELECT * FROM events WHERE (family = ? OR (family IS NULL AND run_id = ?)) AND position > ? AND (? = '' OR kind = ?) ORDER BY position LIMIT ?",
                 vec![
                     run_id.clone().into(),
@@ -133,23 +116,14 @@ impl Events<'_> {
                     q.after.unwrap_or(0).into(),
                     kind.clone().into(),
                     kind.into(),
-                    ((limit + 1) as i64).into(),
+                    (take as i64).into(),
                 ],
-            ),
-            None => self.sql.exec(
+            )?,
+            None => self.rows(
                 "SELECT * FROM events WHERE position < ? AND (? = '' OR kind = ?) ORDER BY position DESC LIMIT ?",
-                vec![
-                    q.after.unwrap_or(i64::MAX).into(),
-                    kind.clone().into(),
-                    kind.into(),
-                    ((limit + 1) as i64).into(),
-                ],
-            ),
-        }
-        .and_then(|c| c.to_array())
-        .map_err(storage)?;
-        let (rows, next_cursor) = split(rows, limit, |r| encode_cursor(r.position));
-        let events = rows.into_iter().map(|r| r.event().listed()).collect();
-        Ok(EventPage { events, next_cursor })
+                vec![q.after.unwrap_or(LAST).into(), kind.clone().into(), kind.into(), (take as i64).into()],
+            )?,
+        };
+        Ok(rows.into_iter().map(|r| (r.position, r.event())).collect())
     }
 }

@@ -1,5 +1,6 @@
 //! The Playbook Durable Object: one per playbook, the record of truth for it. Its org's directory
-//! saves it; everyone else reads it.
+//! saves it; everyone else reads it. Each call to its tables goes to `ops::playbook::Tables` over
+//! this object's SQLite; the alarm starts what its triggers owe.
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -13,13 +14,13 @@ use super::events::{self, Events};
 use super::requests::{self, Requests};
 use super::runs_index::{self, RunsIndex};
 use super::triggers::{self, Triggers};
-use crate::core::definition::store::{DefinitionView, GetDefinition, ListDefinitions, WriteDefinition};
-use crate::core::definition::Kind;
-use crate::core::directory::{retired_playbook, unknown_playbook, GetPlaybook, Save};
-use crate::core::event::{position, Event, EventCommand, GetEvent, ListEvents, NewEvent, ReadEvents, WriteEvents};
+use crate::core::definition::store::{GetDefinition, ListDefinitions, WriteDefinition};
+use crate::core::directory::{unknown_playbook, GetPlaybook, Save};
+use crate::core::event::{GetEvent, ListEvents, ReadEvents, WriteEvents};
 use crate::core::playbook::Playbook;
-use crate::core::run::store::{IndexCommand, ListRequests, ListRuns, ReadRuns, WriteIndex, WriteRequests};
+use crate::core::run::store::{ListRequests, ListRuns, ReadRuns, WriteIndex, WriteRequests};
 use crate::core::Problem;
+use crate::ops::playbook::Tables;
 
 /// How long the alarm waits before it tries again to start what a trigger owes, after a failure.
 const RETRY_MILLIS: i64 = 10_000;
@@ -74,15 +75,15 @@ impl DurableObject for PlaybookObject {
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
-        let sql = &self.sql;
         let req = &mut req;
+        let now = super::env::instant;
         match req.path().as_str() {
             GetPlaybook::PATH => serve(req, async |g: GetPlaybook| self.load(&g.id)).await,
             Save::PATH => serve(req, async |save: Save| self.save(save)).await,
             WriteDefinition::PATH => {
                 self.serve_kept(req, async |playbook, w: WriteDefinition| {
-                    let view = self.write_definition(&playbook, w)?;
-                    if view.definition.kind == Kind::Workflow && view.changed {
+                    let (view, rearmed) = self.tables(|t| t.write_definition(&playbook, &w.org, w.command, now()))?;
+                    if rearmed {
                         self.reschedule().await;
                     }
                     Ok(view)
@@ -90,14 +91,14 @@ impl DurableObject for PlaybookObject {
                 .await
             }
             GetDefinition::PATH => {
-                self.serve_kept(req, async |_, g: GetDefinition| Definitions { sql }.get(&g.definition)).await
+                self.serve_kept(req, async |_, g: GetDefinition| self.tables(|t| t.get_definition(&g.definition))).await
             }
             ListDefinitions::PATH => {
-                self.serve_kept(req, async |_, l: ListDefinitions| Definitions { sql }.list(l.query)).await
+                self.serve_kept(req, async |_, l: ListDefinitions| self.tables(|t| t.list_definitions(l.query))).await
             }
             WriteEvents::PATH => {
                 self.serve_kept(req, async |_, w: WriteEvents| {
-                    let (kept, owed) = self.events(w.command)?;
+                    let (kept, owed) = self.tables(|t| t.write_events(w.command))?;
                     if owed {
                         self.reschedule().await;
                     }
@@ -105,21 +106,28 @@ impl DurableObject for PlaybookObject {
                 })
                 .await
             }
-            ListEvents::PATH => self.serve_kept(req, async |_, l: ListEvents| Events { sql }.list(l.query)).await,
-            GetEvent::PATH => self.serve_kept(req, async |_, g: GetEvent| Events { sql }.get(&g.event_id)).await,
-            ReadEvents::PATH => {
-                self.serve_kept(req, async |_, r: ReadEvents| Events { sql }.read(&r.kind, r.limit)).await
+            ListEvents::PATH => {
+                self.serve_kept(req, async |_, l: ListEvents| self.tables(|t| t.list_events(l.query))).await
             }
-            WriteIndex::PATH => self.serve_kept(req, async |_, w: WriteIndex| RunsIndex { sql }.run(w.command)).await,
-            ListRuns::PATH => self.serve_kept(req, async |_, l: ListRuns| RunsIndex { sql }.list(l.query)).await,
+            GetEvent::PATH => {
+                self.serve_kept(req, async |_, g: GetEvent| self.tables(|t| t.get_event(&g.event_id))).await
+            }
+            ReadEvents::PATH => {
+                self.serve_kept(req, async |_, r: ReadEvents| self.tables(|t| t.read_events(&r.kind, r.limit))).await
+            }
+            WriteIndex::PATH => {
+                self.serve_kept(req, async |_, w: WriteIndex| self.tables(|t| t.write_index(w.command))).await
+            }
+            ListRuns::PATH => self.serve_kept(req, async |_, l: ListRuns| self.tables(|t| t.list_runs(l.query))).await,
             ReadRuns::PATH => {
-                self.serve_kept(req, async |_, r: ReadRuns| RunsIndex { sql }.read(&r.definition, r.limit)).await
+                self.serve_kept(req, async |_, r: ReadRuns| self.tables(|t| t.read_runs(&r.definition, r.limit))).await
             }
             WriteRequests::PATH => {
-                self.serve_kept(req, async |_, w: WriteRequests| Requests { sql }.run(w.command)).await
+                self.serve_kept(req, async |_, w: WriteRequests| self.tables(|t| t.write_requests(w.command))).await
             }
             ListRequests::PATH => {
-                self.serve_kept(req, async |_, l: ListRequests| Requests { sql }.list(l.limit, l.before)).await
+                self.serve_kept(req, async |_, l: ListRequests| self.tables(|t| t.list_requests(l.limit, l.before)))
+                    .await
             }
             other => do_rpc::reply::<()>(Err(Problem::internal(format!("no endpoint {other}")))),
         }
@@ -141,44 +149,16 @@ impl PlaybookObject {
         .await
     }
 
-    /// Keeps a write of a definition, which a retired playbook refuses; a workflow's change
-    /// changes its triggers.
-    fn write_definition(&self, playbook: &Playbook, w: WriteDefinition) -> Result<DefinitionView, Problem> {
-        if playbook.is_retired() {
-            return Err(retired_playbook(&playbook.name));
-        }
-        let view = Definitions { sql: &self.sql }.run(w.command)?;
-        if view.definition.kind == Kind::Workflow && view.changed {
-            let triggers = Triggers { sql: &self.sql };
-            crate::ops::triggers::sync(&triggers, &w.org, &view, super::env::instant())?;
-        }
-        Ok(view)
-    }
-
-    /// Appends events, or keeps a run's wait for them; events kept owe runs to the triggers they
-    /// match, and the answer says whether they do.
-    fn events(&self, command: EventCommand) -> Result<(Vec<Event>, bool), Problem> {
-        let (events, run) = match command {
-            EventCommand::Append { events, run } => (events, run),
-            EventCommand::Await { org, run_id, kind } => {
-                crate::ops::triggers::wait(&Triggers { sql: &self.sql }, &org, &run_id, &kind)?;
-                return Ok((Vec::new(), false));
-            }
-        };
-        if let Some(run) = run {
-            RunsIndex { sql: &self.sql }.run(IndexCommand::Record(run))?;
-        }
-        let kept = Events { sql: &self.sql }.append_all(events.clone())?;
-        // Only events kept now start triggers and reach waiting runs; one handed over again does not.
-        let fresh: Vec<(i64, NewEvent)> = kept
-            .iter()
-            .zip(events)
-            .filter(|((_, new), _)| *new)
-            .filter_map(|((k, _), e)| Some((position(&k.event_id)?, e)))
-            .collect();
-        let owed = crate::ops::triggers::take_events(&Triggers { sql: &self.sql }, &fresh)?;
-        let answer: Vec<Event> = kept.into_iter().map(|(e, _)| e).collect();
-        Ok((answer, owed))
+    /// The playbook's stores over this object's SQLite, for one call.
+    fn tables<T>(&self, f: impl FnOnce(&Tables<'_>) -> T) -> T {
+        let sql = &self.sql;
+        f(&Tables {
+            definitions: &Definitions { sql },
+            events: &Events { sql },
+            index: &RunsIndex { sql },
+            requests: &Requests { sql },
+            triggers: &Triggers { sql },
+        })
     }
 
     /// Starts what the triggers owe now: the time triggers due, then the runs events owe.

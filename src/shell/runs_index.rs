@@ -6,10 +6,10 @@ use worker::SqlStorage;
 
 use super::playbook::storage;
 use crate::core::definition::{Kind, Ref};
-use crate::core::page::split;
-use crate::core::run::store::{encode_cursor, IndexCommand, RunEntry, RunPage, RunQuery, LIST_LIMIT_MAX};
+use crate::core::run::store::{RunEntry, RunQuery};
 use crate::core::run::Run;
 use crate::core::Problem;
+use crate::ops::playbook::IndexStore;
 
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS runs (
@@ -23,9 +23,6 @@ CREATE TABLE IF NOT EXISTS run_records (run_id TEXT PRIMARY KEY, record TEXT NOT
 
 /// Added after the first release: the workflow run and step that started a run, as JSON.
 pub const WITHIN: &str = "ALTER TABLE runs ADD COLUMN within TEXT";
-
-/// The largest run record the index keeps whole for lookups; a larger one is read from its run.
-const RECORD_MAX_BYTES: usize = 65_536;
 
 #[derive(Deserialize)]
 struct Kept {
@@ -50,29 +47,48 @@ pub struct RunsIndex<'s> {
     pub sql: &'s SqlStorage,
 }
 
-impl RunsIndex<'_> {
-    pub fn run(&self, command: IndexCommand) -> Result<(), Problem> {
-        match command {
-            IndexCommand::Record(run) => self.record(&run),
-        }
-    }
+/// The most a position is bound as: a JavaScript number holds integers exactly up to 2^53.
+const LAST: i64 = (1 << 53) - 1;
 
-    fn record(&self, run: &Run) -> Result<(), Problem> {
-        self.update(&RunEntry::of(run))?;
-        let text = serde_json::to_string(run).unwrap_or_default();
-        if text.len() <= RECORD_MAX_BYTES {
+impl IndexStore for RunsIndex<'_> {
+    fn record(&self, e: &RunEntry, whole: Option<&str>) -> Result<(), Problem> {
+        let within = match &e.within {
+            Some(w) => Some(serde_json::to_string(w).map_err(|e| Problem::internal(format!("could not encode: {e}")))?),
+            None => None,
+        };
+        self.sql
+            .exec(
+                "INSERT OR IGNORE INTO runs (run_id, kind, name, version, status, started_at, finished_at, within) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                vec![
+                    e.run_id.clone().into(),
+                    e.definition.kind.as_str().into(),
+                    e.definition.name.clone().into(),
+                    i64::from(e.version).into(),
+                    e.status.clone().into(),
+                    e.started_at.clone().into(),
+                    e.finished_at.clone().into(),
+                    within.into(),
+                ],
+            )
+            .map_err(storage)?;
+        self.sql
+            .exec(
+                "UPDATE runs SET status = ?, finished_at = ? WHERE run_id = ?",
+                vec![e.status.clone().into(), e.finished_at.clone().into(), e.run_id.clone().into()],
+            )
+            .map_err(storage)?;
+        if let Some(text) = whole {
             self.sql
                 .exec(
                     "INSERT INTO run_records (run_id, record) VALUES (?, ?) ON CONFLICT(run_id) DO UPDATE SET record = excluded.record",
-                    vec![run.run_id.clone().into(), text.into()],
+                    vec![e.run_id.clone().into(), text.into()],
                 )
                 .map_err(storage)?;
         }
         Ok(())
     }
 
-    /// The newest runs of a definition whole, newest first.
-    pub fn read(&self, definition: &Ref, limit: usize) -> Result<Vec<Run>, Problem> {
+    fn newest(&self, definition: &Ref, limit: usize) -> Result<Vec<Run>, Problem> {
         let rows: Vec<Kept> = self
             .sql
             .exec(
@@ -85,61 +101,34 @@ impl RunsIndex<'_> {
         Ok(rows.iter().filter_map(|r| serde_json::from_str(&r.record).ok()).collect())
     }
 
-    /// Records how a run stands, listing it first if it is not listed yet.
-    fn update(&self, e: &RunEntry) -> Result<(), Problem> {
-        self.sql
-            .exec(
-                "INSERT OR IGNORE INTO runs (run_id, kind, name, version, status, started_at, finished_at, within) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                vec![
-                    e.run_id.clone().into(),
-                    e.definition.kind.as_str().into(),
-                    e.definition.name.clone().into(),
-                    i64::from(e.version).into(),
-                    e.status.clone().into(),
-                    e.started_at.clone().into(),
-                    e.finished_at.clone().into(),
-                    e.within.as_ref().and_then(|w| serde_json::to_string(w).ok()).into(),
-                ],
-            )
-            .map_err(storage)?;
-        self.sql
-            .exec(
-                "UPDATE runs SET status = ?, finished_at = ? WHERE run_id = ?",
-                vec![e.status.clone().into(), e.finished_at.clone().into(), e.run_id.clone().into()],
-            )
-            .map_err(storage)?;
-        Ok(())
-    }
-
-    pub fn list(&self, q: RunQuery) -> Result<RunPage, Problem> {
-        let limit = q.limit.clamp(1, LIST_LIMIT_MAX);
+    fn page(&self, q: &RunQuery, take: usize) -> Result<Vec<(i64, RunEntry)>, Problem> {
         let (kind, name) = match &q.definition {
             Some(r) => (r.kind.as_str().to_string(), r.name.clone()),
             None => (String::new(), String::new()),
         };
+        let status = q.status.clone().unwrap_or_default();
         let rows: Vec<Row> = self
             .sql
             .exec(
                 "SELECT * FROM runs WHERE position < ? AND (? = '' OR (kind = ? AND name = ?)) AND (? = '' OR status = ?)
                  AND (? = 1 OR within IS NULL) ORDER BY position DESC LIMIT ?",
                 vec![
-                    q.before.unwrap_or(i64::MAX).into(),
+                    q.before.unwrap_or(LAST).into(),
                     kind.clone().into(),
                     kind.into(),
                     name.into(),
-                    q.status.clone().unwrap_or_default().into(),
-                    q.status.unwrap_or_default().into(),
+                    status.clone().into(),
+                    status.into(),
                     i64::from(q.steps).into(),
-                    ((limit + 1) as i64).into(),
+                    (take as i64).into(),
                 ],
             )
             .and_then(|c| c.to_array())
             .map_err(storage)?;
-        let (rows, next_cursor) = split(rows, limit, |r| encode_cursor(r.position));
-        let runs = rows
+        Ok(rows
             .into_iter()
             .filter_map(|r| {
-                Some(RunEntry {
+                let entry = RunEntry {
                     run_id: r.run_id,
                     definition: Ref { kind: Kind::parse(&r.kind)?, name: r.name },
                     version: u32::try_from(r.version).ok()?,
@@ -147,9 +136,9 @@ impl RunsIndex<'_> {
                     started_at: r.started_at,
                     finished_at: r.finished_at,
                     within: r.within.and_then(|w| serde_json::from_str(&w).ok()),
-                })
+                };
+                Some((r.position, entry))
             })
-            .collect();
-        Ok(RunPage { runs, next_cursor })
+            .collect())
     }
 }

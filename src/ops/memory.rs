@@ -1,0 +1,588 @@
+//! The whole runtime in memory, for host tests: the `Backend` port served as the Durable Objects
+//! serve it, through the same code. The org's directory decides with `core::directory`, each
+//! playbook's tables go through `ops::playbook::Tables` and `ops::triggers` over stores in
+//! memory, and each run through `ops::run::Runner` over its own `Mem`. The clock, the alarms and
+//! the models' answers are the test's to drive; stores and the playbook can be told to fail.
+
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, VecDeque};
+use std::rc::Rc;
+
+use chrono::{DateTime, Utc};
+use futures::future::LocalBoxFuture;
+use serde_json::Value;
+
+use super::playbook::memory::MemPlaybook;
+use super::playbook::Tables;
+use super::run::{Asked, Mem, Memory, RunHost, Runner, Unanswered};
+use super::triggers::memory::MemTriggers;
+use super::{triggers, Backend};
+use crate::core::access::key::{KeyRecord, KeyView, RevokeKey};
+use crate::core::access::role::RoleAssignment;
+use crate::core::access::store::SetRole;
+use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
+use crate::core::definition::Ref;
+use crate::core::directory::{decide, unknown_playbook, Command, Cursor, Decision, ListPage, ListQuery};
+use crate::core::event::{Event, EventCommand, EventPage, EventQuery, NewEvent};
+use crate::core::model::wire::Outbound;
+use crate::core::model::ModelSettings;
+use crate::core::playbook::{name_key, Playbook};
+use crate::core::run::store::{
+    AnswerRun, ChildEnded, IndexCommand, RequestCommand, RequestPage, RunPage, RunQuery, SentEvent, StartRun,
+};
+use crate::core::run::Run;
+use crate::core::Problem;
+
+/// 2026-12-02T10:00:00Z, where a runtime's clock starts.
+pub const T0: i64 = 1_796_205_600_000;
+
+/// One playbook's object: its tables, its triggers and its alarm.
+#[derive(Default)]
+pub struct Shelf {
+    pub tables: MemPlaybook,
+    pub triggers: MemTriggers,
+    pub alarm: Cell<Option<i64>>,
+}
+
+impl Shelf {
+    fn tables(&self) -> Tables<'_> {
+        let t = &self.tables;
+        Tables { definitions: t, events: t, index: t, requests: t, triggers: &self.triggers }
+    }
+}
+
+/// One run's object: its store, what it remembers while loaded, and its alarm.
+#[derive(Default)]
+pub struct Object {
+    pub store: Mem,
+    pub memory: RefCell<Rc<Memory>>,
+    pub alarm: Cell<Option<i64>>,
+}
+
+pub struct Runtime {
+    pub clock: Cell<i64>,
+    pub models: RefCell<ModelSettings>,
+    /// Each org's playbooks, as its directory keeps them.
+    pub directory: RefCell<BTreeMap<(String, String), Playbook>>,
+    pub shelves: RefCell<BTreeMap<String, Rc<Shelf>>>,
+    pub objects: RefCell<BTreeMap<String, Rc<Object>>>,
+    /// How many of the next reports of runs to their playbook fail.
+    pub playbook_down: Cell<u32>,
+    /// What reached the playbooks from runs, one line per call, in order.
+    pub reported: RefCell<Vec<String>>,
+    pub answers: RefCell<VecDeque<Result<(u16, String), Unanswered>>>,
+    /// What each model call was sent.
+    pub asked: RefCell<Vec<Outbound>>,
+    /// How many starts reached a run's object.
+    pub starts: Cell<usize>,
+}
+
+impl Default for Runtime {
+    fn default() -> Self {
+        Runtime {
+            clock: Cell::new(T0),
+            models: RefCell::default(),
+            directory: RefCell::default(),
+            shelves: RefCell::default(),
+            objects: RefCell::default(),
+            playbook_down: Cell::new(0),
+            reported: RefCell::default(),
+            answers: RefCell::default(),
+            asked: RefCell::default(),
+            starts: Cell::new(0),
+        }
+    }
+}
+
+fn key(org: &str, playbook: &str) -> String {
+    format!("{org}/{playbook}")
+}
+
+impl Runtime {
+    pub fn now(&self) -> DateTime<Utc> {
+        DateTime::from_timestamp_millis(self.clock.get()).unwrap_or_default()
+    }
+
+    pub fn shelf(&self, org: &str, playbook: &str) -> Rc<Shelf> {
+        self.shelves.borrow_mut().entry(key(org, playbook)).or_default().clone()
+    }
+
+    pub fn object(&self, org: &str, playbook: &str, run_id: &str) -> Rc<Object> {
+        self.objects.borrow_mut().entry(format!("{org}/{playbook}/{run_id}")).or_default().clone()
+    }
+
+    /// The playbook a call to its tables names, as its object checks it.
+    fn kept(&self, org: &str, playbook: &str) -> Result<Playbook, Problem> {
+        self.directory
+            .borrow()
+            .get(&(org.to_string(), playbook.to_string()))
+            .cloned()
+            .ok_or_else(|| unknown_playbook(playbook))
+    }
+
+    fn with_tables<T>(
+        &self,
+        org: &str,
+        playbook: &str,
+        f: impl FnOnce(&Playbook, &Tables<'_>) -> Result<T, Problem>,
+    ) -> Result<T, Problem> {
+        let kept = self.kept(org, playbook)?;
+        let shelf = self.shelf(org, playbook);
+        f(&kept, &shelf.tables())
+    }
+
+    /// Sets a playbook's alarm to what its triggers owe next, as its object does after a write.
+    fn reschedule(&self, org: &str, playbook: &str) {
+        let shelf = self.shelf(org, playbook);
+        if let Ok(at) = triggers::alarm_at(&shelf.triggers, self.now(), 0) {
+            shelf.alarm.set(at.map(|t| t.timestamp_millis()));
+        }
+    }
+
+    /// The runtime restarts: every run's object forgets what it held in memory, and its store
+    /// works again.
+    pub fn restart(&self) {
+        for object in self.objects.borrow().values() {
+            *object.memory.borrow_mut() = Rc::new(Memory::default());
+            object.store.restart();
+        }
+    }
+
+    pub async fn call(&self, org: &str, playbook: &str, run_id: &str, asked: Asked) -> Result<Run, Problem> {
+        let object = self.object(org, playbook, run_id);
+        if matches!(asked, Asked::Start(_)) {
+            self.starts.set(self.starts.get() + 1);
+        }
+        let memory = object.memory.borrow().clone();
+        let host = Host { runtime: self, org: org.into(), playbook: playbook.into(), run_id: run_id.into() };
+        Runner { store: &object.store, host: &host, memory: &memory }.handle(asked).await
+    }
+
+    /// Rings a run's alarm.
+    pub async fn ring(&self, org: &str, playbook: &str, run_id: &str) -> Result<(), Problem> {
+        let object = self.object(org, playbook, run_id);
+        object.alarm.set(None);
+        let memory = object.memory.borrow().clone();
+        let host = Host { runtime: self, org: org.into(), playbook: playbook.into(), run_id: run_id.into() };
+        Runner { store: &object.store, host: &host, memory: &memory }.alarm().await
+    }
+
+    /// Rings a playbook's alarm: it starts what its triggers owe, then is set to the next due.
+    pub async fn ring_playbook(&self, org: &str, playbook: &str) -> Result<(), Problem> {
+        let shelf = self.shelf(org, playbook);
+        shelf.alarm.set(None);
+        let models = self.models.borrow().clone();
+        let fired = triggers::fire(&shelf.triggers, self, &models, playbook, self.now()).await;
+        self.reschedule(org, playbook);
+        fired
+    }
+
+    /// Moves the clock on to each alarm due within `millis` and rings it, until none is.
+    pub async fn pass(&self, millis: i64) {
+        let until = self.clock.get() + millis;
+        for _ in 0..10_000 {
+            let runs =
+                self.objects.borrow().iter().filter_map(|(id, o)| Some((o.alarm.get()?, id.clone(), false))).min();
+            let books =
+                self.shelves.borrow().iter().filter_map(|(id, s)| Some((s.alarm.get()?, id.clone(), true))).min();
+            let Some((at, id, book)) = [runs, books].into_iter().flatten().filter(|(at, ..)| *at <= until).min() else {
+                break;
+            };
+            self.clock.set(self.clock.get().max(at));
+            let parts: Vec<&str> = id.splitn(3, '/').collect();
+            let _ = match (book, parts.as_slice()) {
+                (true, [org, playbook]) => self.ring_playbook(org, playbook).await,
+                (false, [org, playbook, run]) => self.ring(org, playbook, run).await,
+                _ => Ok(()),
+            };
+        }
+        self.clock.set(until);
+    }
+
+    /// Every event a playbook keeps, oldest first, as `kind` or `run_id kind`.
+    pub fn history(&self, org: &str, playbook: &str) -> Vec<String> {
+        let query = EventQuery { run_id: None, kind: None, limit: 100, after: None };
+        let shelf = self.shelf(org, playbook);
+        let mut events: Vec<String> = super::playbook::EventStore::page(&shelf.tables, &query, 10_000)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(_, e)| match e.event.run_id {
+                Some(run) => format!("{run} {}", e.event.kind),
+                None => e.event.kind,
+            })
+            .collect();
+        events.reverse();
+        events
+    }
+
+    fn report(&self, line: String) -> Result<(), Problem> {
+        if self.playbook_down.get() > 0 {
+            self.playbook_down.set(self.playbook_down.get() - 1);
+            return Err(Problem::unavailable("the playbook is down"));
+        }
+        self.reported.borrow_mut().push(line);
+        Ok(())
+    }
+}
+
+/// A run's object's host in the runtime in memory.
+struct Host<'r> {
+    runtime: &'r Runtime,
+    org: String,
+    playbook: String,
+    run_id: String,
+}
+
+impl Host<'_> {
+    fn to_playbook<T>(
+        &self,
+        line: String,
+        f: impl FnOnce(&Playbook, &Tables<'_>) -> Result<T, Problem>,
+    ) -> Result<T, Problem> {
+        self.runtime.report(line)?;
+        self.runtime.with_tables(&self.org, &self.playbook, f)
+    }
+
+    fn object(&self) -> Rc<Object> {
+        self.runtime.object(&self.org, &self.playbook, &self.run_id)
+    }
+}
+
+impl RunHost for Host<'_> {
+    fn now(&self) -> DateTime<Utc> {
+        self.runtime.now()
+    }
+
+    fn wake(&self, at: i64) -> LocalBoxFuture<'_, ()> {
+        self.object().alarm.set(Some(at));
+        Box::pin(async {})
+    }
+
+    fn alarm(&self) -> LocalBoxFuture<'_, Option<i64>> {
+        let at = self.object().alarm.get();
+        Box::pin(async move { at })
+    }
+
+    fn append<'a>(
+        &'a self,
+        run: &'a Run,
+        events: Vec<NewEvent>,
+        index: Option<Box<Run>>,
+    ) -> LocalBoxFuture<'a, Result<(), Problem>> {
+        let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
+        let indexed = index.as_ref().map(|r| format!(" +index {}", r.status.word())).unwrap_or_default();
+        let line = format!("{} events {}{indexed}", run.run_id, kinds.join(","));
+        let result = self.to_playbook(line, |_, t| t.write_events(EventCommand::Append { events, run: index }));
+        if let Ok((_, true)) = result {
+            self.runtime.reschedule(&self.org, &self.playbook);
+        }
+        Box::pin(async move { result.map(|_| ()) })
+    }
+
+    fn index<'a>(&'a self, run: &'a Run, current: Box<Run>) -> LocalBoxFuture<'a, Result<(), Problem>> {
+        let line = format!("{} index {}", run.run_id, current.status.word());
+        let result = self.to_playbook(line, |_, t| t.write_index(IndexCommand::Record(current)));
+        Box::pin(async move { result })
+    }
+
+    fn request<'a>(&'a self, run: &'a Run, command: RequestCommand) -> LocalBoxFuture<'a, Result<(), Problem>> {
+        let what = if matches!(command, RequestCommand::Open(_)) { "open" } else { "close" };
+        let result = self.to_playbook(format!("{} request {what}", run.run_id), |_, t| t.write_requests(command));
+        Box::pin(async move { result })
+    }
+
+    fn await_events<'a>(&'a self, run: &'a Run, kind: String) -> LocalBoxFuture<'a, Result<(), Problem>> {
+        let command = EventCommand::Await { org: run.org.clone(), run_id: run.run_id.clone(), kind: kind.clone() };
+        let result = self.to_playbook(format!("{} awaits {kind}", run.run_id), |_, t| t.write_events(command));
+        Box::pin(async move { result.map(|_| ()) })
+    }
+
+    fn tell_parent<'a>(&'a self, run: &'a Run, ended: ChildEnded) -> LocalBoxFuture<'a, Result<(), Problem>> {
+        Box::pin(async move {
+            let parent = ended.run_id.clone();
+            self.runtime.call(&run.org, &run.playbook, &parent, Asked::Child(ended)).await.map(|_| ())
+        })
+    }
+
+    fn models(&self) -> ModelSettings {
+        self.runtime.models.borrow().clone()
+    }
+
+    fn ask<'a>(
+        &'a self,
+        out: &'a Outbound,
+        _timeout_seconds: u64,
+    ) -> LocalBoxFuture<'a, Result<(u16, String), Unanswered>> {
+        self.runtime.asked.borrow_mut().push(out.clone());
+        let answer = self.runtime.answers.borrow_mut().pop_front().unwrap_or(Err(Unanswered::Timeout));
+        Box::pin(async move { answer })
+    }
+
+    fn backend(&self) -> &dyn Backend {
+        self.runtime
+    }
+
+    fn log(&self, _line: &str) {}
+}
+
+fn ready<'a, T: 'a>(value: Result<T, Problem>) -> LocalBoxFuture<'a, Result<T, Problem>> {
+    Box::pin(async move { value })
+}
+
+/// What the runtime in memory does not keep: keys and roles live in the access object, which
+/// its own tests and the end-to-end tests cover.
+fn elsewhere<'a, T: 'a>(what: &'static str) -> LocalBoxFuture<'a, Result<T, Problem>> {
+    ready(Err(Problem::unavailable(format!("the runtime in memory keeps no {what}"))))
+}
+
+impl Backend for Runtime {
+    fn change<'a>(&'a self, org: &'a str, command: Command) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
+        let mut map = self.directory.borrow_mut();
+        let id = command.id().to_string();
+        let current = map.get(&(org.to_string(), id.clone())).cloned().map(|mut p| {
+            p.page = String::new();
+            p
+        });
+        let holder = command.claimed_name(current.as_ref()).and_then(|name| {
+            map.iter()
+                .find(|((o, _), p)| o == org && !p.is_retired() && name_key(&p.name) == name_key(name))
+                .map(|(_, p)| p.id.clone())
+        });
+        let result = decide(&command, current.as_ref(), holder.as_deref()).map(|decision| match decision {
+            Decision::Unchanged => map[&(org.to_string(), id.clone())].clone(),
+            Decision::Save(save) => {
+                let stored = map.get(&(org.to_string(), save.record.id.clone())).cloned();
+                let mut record = save.record;
+                if save.keep_page {
+                    record.page = stored.as_ref().map(|p| p.page.clone()).unwrap_or_default();
+                }
+                let record = Playbook::settle(stored, record);
+                map.insert((org.to_string(), record.id.clone()), record.clone());
+                record
+            }
+        });
+        ready(result)
+    }
+
+    fn list<'a>(&'a self, org: &'a str, q: ListQuery) -> LocalBoxFuture<'a, Result<ListPage, Problem>> {
+        let map = self.directory.borrow();
+        let mut all: Vec<&Playbook> = map
+            .iter()
+            .filter(|((o, _), _)| o == org)
+            .map(|(_, p)| p)
+            .filter(|p| q.include_retired || !p.is_retired())
+            .filter(|p| q.only.as_ref().is_none_or(|only| only.contains(&p.id)))
+            .collect();
+        all.sort_by(|a, b| (&b.created_at, &b.id).cmp(&(&a.created_at, &a.id)));
+        if let Some(c) = &q.after {
+            all.retain(|p| (&p.created_at, &p.id) < (&c.created_at, &c.id));
+        }
+        let more = all.len() > q.limit;
+        all.truncate(q.limit);
+        let next_cursor = if more {
+            all.last().map(|p| Cursor { created_at: p.created_at.clone(), id: p.id.clone() }.encode())
+        } else {
+            None
+        };
+        let page = ListPage {
+            playbooks: all.iter().map(|p| p.listed()).collect(),
+            next_cursor,
+            org_has_playbooks: map.keys().any(|(o, _)| o == org),
+        };
+        ready(Ok(page))
+    }
+
+    fn get<'a>(&'a self, org: &'a str, playbook: &'a str) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
+        ready(self.kept(org, playbook))
+    }
+
+    fn definition<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        command: DefinitionCommand,
+    ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
+        let now = self.now();
+        let result = self.with_tables(org, playbook, |kept, t| t.write_definition(kept, org, command, now));
+        if let Ok((_, true)) = &result {
+            self.reschedule(org, playbook);
+        }
+        ready(result.map(|(view, _)| view))
+    }
+
+    fn get_definition<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        definition: Ref,
+    ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
+        ready(self.with_tables(org, playbook, |_, t| t.get_definition(&definition)))
+    }
+
+    fn list_definitions<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        query: DefinitionQuery,
+    ) -> LocalBoxFuture<'a, Result<DefinitionPage, Problem>> {
+        ready(self.with_tables(org, playbook, |_, t| t.list_definitions(query)))
+    }
+
+    fn log(&self, _line: &str) {}
+
+    fn pause(&self, millis: u64) -> LocalBoxFuture<'_, ()> {
+        self.clock.set(self.clock.get() + i64::try_from(millis).unwrap_or(0));
+        Box::pin(async {})
+    }
+
+    fn events<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        command: EventCommand,
+    ) -> LocalBoxFuture<'a, Result<Vec<Event>, Problem>> {
+        let result = self.with_tables(org, playbook, |_, t| t.write_events(command));
+        if let Ok((_, true)) = &result {
+            self.reschedule(org, playbook);
+        }
+        ready(result.map(|(events, _)| events))
+    }
+
+    fn list_events<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        query: EventQuery,
+    ) -> LocalBoxFuture<'a, Result<EventPage, Problem>> {
+        ready(self.with_tables(org, playbook, |_, t| t.list_events(query)))
+    }
+
+    fn get_event<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        event_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Event, Problem>> {
+        ready(self.with_tables(org, playbook, |_, t| t.get_event(event_id)))
+    }
+
+    fn read_events<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        kind: &'a str,
+        limit: usize,
+    ) -> LocalBoxFuture<'a, Result<Vec<Event>, Problem>> {
+        ready(self.with_tables(org, playbook, |_, t| t.read_events(kind, limit)))
+    }
+
+    fn start_run<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        start: StartRun,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
+        Box::pin(async move {
+            let id = start.run.run_id.clone();
+            self.call(org, playbook, &id, Asked::Start(Box::new(start))).await
+        })
+    }
+
+    fn answer_run<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        answer: AnswerRun,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
+        Box::pin(async move {
+            let id = answer.run_id.clone();
+            self.call(org, playbook, &id, Asked::Answer(answer)).await
+        })
+    }
+
+    fn cancel_run<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        run_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
+        Box::pin(self.call(org, playbook, run_id, Asked::Cancel { run_id: run_id.to_string() }))
+    }
+
+    fn send_run_event<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        run_id: &'a str,
+        name: &'a str,
+        data: Value,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
+        let sent = SentEvent { run_id: run_id.to_string(), name: name.to_string(), data };
+        Box::pin(self.call(org, playbook, run_id, Asked::Event(sent)))
+    }
+
+    fn list_requests<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        limit: usize,
+        before: Option<i64>,
+    ) -> LocalBoxFuture<'a, Result<RequestPage, Problem>> {
+        ready(self.with_tables(org, playbook, |_, t| t.list_requests(limit, before)))
+    }
+
+    fn read_runs<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        definition: Ref,
+        limit: usize,
+    ) -> LocalBoxFuture<'a, Result<Vec<Run>, Problem>> {
+        ready(self.with_tables(org, playbook, |_, t| t.read_runs(&definition, limit)))
+    }
+
+    fn get_run<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        run_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
+        Box::pin(self.call(org, playbook, run_id, Asked::Get { run_id: run_id.to_string() }))
+    }
+
+    fn list_runs<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        query: RunQuery,
+    ) -> LocalBoxFuture<'a, Result<RunPage, Problem>> {
+        ready(self.with_tables(org, playbook, |_, t| t.list_runs(query)))
+    }
+
+    fn make_key(&self, _record: KeyRecord) -> LocalBoxFuture<'_, Result<(), Problem>> {
+        elsewhere("keys")
+    }
+
+    fn list_keys<'a>(&'a self, _org: &'a str) -> LocalBoxFuture<'a, Result<Vec<KeyView>, Problem>> {
+        elsewhere("keys")
+    }
+
+    fn revoke_key(&self, _revoke: RevokeKey) -> LocalBoxFuture<'_, Result<KeyView, Problem>> {
+        elsewhere("keys")
+    }
+
+    fn list_roles<'a>(&'a self, _org: &'a str) -> LocalBoxFuture<'a, Result<Vec<RoleAssignment>, Problem>> {
+        elsewhere("roles")
+    }
+
+    fn set_role(&self, _set: SetRole) -> LocalBoxFuture<'_, Result<RoleAssignment, Problem>> {
+        elsewhere("roles")
+    }
+
+    fn model_lists(
+        &self,
+        _providers: Vec<String>,
+    ) -> LocalBoxFuture<'_, Result<BTreeMap<String, crate::core::model::catalog::Kept>, Problem>> {
+        ready(Ok(BTreeMap::new()))
+    }
+}

@@ -1,0 +1,86 @@
+//! A playbook's definitions over their store: a save checked against what the playbook holds
+//! (what it uses exists, a workflow's calls fit their functions) and decided by
+//! `core::definition::store`, a change of state, and a definition read with what uses it.
+
+use super::DefinitionStore;
+use crate::core::definition::record::{unknown_definition, Definition, DefinitionStatus, Version};
+use crate::core::definition::store::{decide_save, DefinitionCommand, DefinitionView, Mode, SaveCommand, SaveDecision};
+use crate::core::definition::workflow;
+use crate::core::definition::workflow_calls::{check_calls, Callee};
+use crate::core::definition::{Kind, Ref};
+use crate::core::Problem;
+
+/// Keeps a write. A retired playbook takes none: `Tables::write_definition` refuses them first.
+pub fn write(store: &dyn DefinitionStore, command: DefinitionCommand) -> Result<DefinitionView, Problem> {
+    match command {
+        DefinitionCommand::Create(save) => self::save(store, &save, Mode::Create),
+        DefinitionCommand::Update(save) => self::save(store, &save, Mode::Update),
+        DefinitionCommand::Change { kind, name, change, now, by } => {
+            let mut def = store.definition(kind, &name)?.ok_or_else(|| unknown_definition(kind, &name))?;
+            match change.next(&def, &now, &by)? {
+                None => view(store, kind, &name, false),
+                Some(status) => {
+                    def.status = status;
+                    def.updated_at = now;
+                    def.updated_by = Some(by);
+                    store.put(&def)?;
+                    view(store, kind, &name, true)
+                }
+            }
+        }
+    }
+}
+
+fn save(store: &dyn DefinitionStore, save: &SaveCommand, mode: Mode) -> Result<DefinitionView, Problem> {
+    let existing = current(store, save.kind, &save.name)?;
+    let missing = missing(store, &save.uses)?;
+    if save.kind == Kind::Workflow && missing.is_empty() {
+        let plan = workflow::plan(&save.source)?;
+        check_calls(&plan, &|r: &Ref| {
+            let (def, version) = current(store, r.kind, &r.name).ok().flatten()?;
+            Some(Callee::from_source(matches!(def.status, DefinitionStatus::Retired { .. }), r.kind, &version.source))
+        })?;
+    }
+    match decide_save(save, mode, existing.as_ref().map(|(d, v)| (d, v)), &missing)? {
+        SaveDecision::Unchanged => view(store, save.kind, &save.name, false),
+        SaveDecision::Keep(def, version) => {
+            store.put(&def)?;
+            store.put_version(&def, &version)?;
+            view(store, def.kind, &def.name, true)
+        }
+    }
+}
+
+/// A definition with its current version.
+fn current(store: &dyn DefinitionStore, kind: Kind, name: &str) -> Result<Option<(Definition, Version)>, Problem> {
+    let Some(def) = store.definition(kind, name)? else { return Ok(None) };
+    let version = store
+        .version(kind, name, def.version)?
+        .ok_or_else(|| Problem::internal("a definition's current version is missing"))?;
+    Ok(Some((def, version)))
+}
+
+/// The uses that name no active or paused definition of the playbook.
+fn missing(store: &dyn DefinitionStore, uses: &[Ref]) -> Result<Vec<Ref>, Problem> {
+    let mut missing = Vec::new();
+    for r in uses {
+        match store.definition(r.kind, &r.name)? {
+            Some(d) if !matches!(d.status, DefinitionStatus::Retired { .. }) => {}
+            _ => missing.push(r.clone()),
+        }
+    }
+    Ok(missing)
+}
+
+pub fn view(store: &dyn DefinitionStore, kind: Kind, name: &str, changed: bool) -> Result<DefinitionView, Problem> {
+    let (definition, version) = current(store, kind, name)?.ok_or_else(|| unknown_definition(kind, name))?;
+    let used_by = store.users(&Ref { kind, name: name.to_string() })?;
+    Ok(DefinitionView {
+        definition,
+        document: version.source,
+        overview: version.overview,
+        diagram: version.diagram,
+        used_by,
+        changed,
+    })
+}
