@@ -263,6 +263,12 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
+/// A value as JSON for an answer. Encoding fails only on a bug (a map with keys that are not
+/// text), and then the answer is an internal failure, never a silent `null`.
+pub fn encoded<T: Serialize>(value: &T) -> Result<serde_json::Value, Problem> {
+    serde_json::to_value(value).map_err(|e| Problem::internal(format!("an answer could not be encoded: {e}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

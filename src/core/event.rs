@@ -41,18 +41,18 @@ pub struct Event {
 
 impl Event {
     /// The event as a list shows it: a large `data` is replaced by its size.
-    pub fn listed(mut self) -> Value {
+    pub fn listed(mut self) -> Result<Value, Problem> {
         let size = self.event.data.to_string().len();
         if size > LISTED_DATA_MAX_BYTES {
             self.event.data = Value::Null;
-            let mut v = serde_json::to_value(&self).unwrap_or_default();
+            let mut v = super::error::encoded(&self)?;
             if let Some(o) = v.as_object_mut() {
                 o.remove("data");
                 o.insert("data_size".into(), size.into());
             }
-            return v;
+            return Ok(v);
         }
-        serde_json::to_value(&self).unwrap_or_default()
+        super::error::encoded(&self)
     }
 }
 
@@ -223,7 +223,7 @@ mod tests {
                 data: json!({"x": "y".repeat(3000)}),
             },
         };
-        let listed = big.listed();
+        let listed = big.listed().unwrap();
         assert!(listed.get("data").is_none());
         assert!(listed["data_size"].as_u64().unwrap() > 3000);
     }

@@ -40,12 +40,12 @@ pub struct Playbook {
 
 impl Playbook {
     /// The record as `list_playbooks` shows it: every field but the page.
-    pub fn listed(&self) -> serde_json::Value {
-        let mut v = serde_json::to_value(self).unwrap_or_default();
+    pub fn listed(&self) -> Result<serde_json::Value, super::Problem> {
+        let mut v = super::error::encoded(self)?;
         if let Some(o) = v.as_object_mut() {
             o.remove("page");
         }
-        v
+        Ok(v)
     }
 
     pub fn is_retired(&self) -> bool {
@@ -201,7 +201,7 @@ mod tests {
             updated_by: None,
             retired_by: None,
         };
-        assert!(p.listed().get("page").is_none());
-        assert_eq!(p.listed()["status"], "active");
+        assert!(p.listed().unwrap().get("page").is_none());
+        assert_eq!(p.listed().unwrap()["status"], "active");
     }
 }

@@ -384,12 +384,12 @@ impl Backend for Runtime {
         } else {
             None
         };
-        let page = ListPage {
-            playbooks: all.iter().map(|p| p.listed()).collect(),
+        let listed: Result<Vec<Value>, Problem> = all.iter().map(|p| p.listed()).collect();
+        ready(listed.map(|playbooks| ListPage {
+            playbooks,
             next_cursor,
             org_has_playbooks: map.keys().any(|(o, _)| o == org),
-        };
-        ready(Ok(page))
+        }))
     }
 
     fn get<'a>(&'a self, org: &'a str, playbook: &'a str) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {

@@ -164,7 +164,7 @@ impl OrganizationObject {
             updated_by: p.updated_by.clone(),
             retired_by: p.retired_by.clone(),
         };
-        let makers = serde_json::to_string(&makers).unwrap_or_default();
+        let makers = serde_json::to_string(&makers).map_err(|e| Problem::internal(format!("could not encode: {e}")))?;
         self.sql
             .exec(
                 "INSERT INTO playbooks (id, name, name_key, description, status, created_at, updated_at, retired_at, makers)
@@ -206,7 +206,9 @@ impl OrganizationObject {
                 vec![
                     i64::from(query.include_retired).into(),
                     i64::from(query.only.is_none()).into(),
-                    serde_json::to_string(&query.only).unwrap_or_default().into(),
+                    serde_json::to_string(&query.only)
+                        .map_err(|e| Problem::internal(format!("could not encode: {e}")))?
+                        .into(),
                     after_time.clone().into(),
                     after_time.into(),
                     after_id.into(),
@@ -226,6 +228,7 @@ impl OrganizationObject {
                 .map_err(storage)?;
             counts.first().is_some_and(|c| c.n > 0)
         };
-        Ok(ListPage { playbooks: page.iter().map(Playbook::listed).collect(), next_cursor, org_has_playbooks })
+        let playbooks = page.iter().map(Playbook::listed).collect::<Result<_, _>>()?;
+        Ok(ListPage { playbooks, next_cursor, org_has_playbooks })
     }
 }

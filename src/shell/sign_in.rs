@@ -308,7 +308,10 @@ impl SignIn<'_> {
         };
         let issue = IssueToken { auth, request, now: now(), fresh: Fresh { access, refresh } };
         match self.call(&issue).await {
-            Ok(Ok(answer)) => json(200, &serde_json::to_value(answer).unwrap_or_default()),
+            Ok(Ok(answer)) => match crate::core::error::encoded(&answer) {
+                Ok(value) => json(200, &value),
+                Err(p) => problem(&p),
+            },
             Ok(Err(e)) => oauth_error(&e),
             Err(p) => problem(&p),
         }

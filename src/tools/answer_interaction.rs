@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::playbook_summary::playbook_arg;
+use super::schema::playbook_arg;
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::run::store::AnswerRun;
@@ -62,5 +62,5 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         Err(p) => return Err(p),
     };
     let summary = ANSWERED;
-    Ok(Output::ok(summary.into(), super::run_words::answered(&run)))
+    Ok(Output::ok(summary.into(), super::run_words::answered(&run)?))
 }

@@ -35,5 +35,5 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         }
         other => format!("The run {} of {} had already ended {}; nothing changed.", run.run_id, of(&run), other.word()),
     };
-    Ok(Output::ok(summary, super::run_words::answered(&run)))
+    Ok(Output::ok(summary, super::run_words::answered(&run)?))
 }

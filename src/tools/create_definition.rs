@@ -9,7 +9,7 @@ use super::definition_words::{
     capitalized, check_name, diagram_arg, name_arg, named, output, overview_arg, served_kind, source_arg, type_arg,
     what_it_does, with_page_note,
 };
-use super::playbook_summary::playbook_arg;
+use super::schema::playbook_arg;
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::store::{DefinitionCommand, SaveCommand, Written};
@@ -97,7 +97,7 @@ pub fn checked_save(a: SaveArgs, now: String, by: Actor) -> Result<(String, Save
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let (playbook, save) = checked_save(args::parse(args)?, ctx.now.clone(), ctx.by())?;
     let view = ctx.backend.definition(&ctx.caller.org, &playbook, DefinitionCommand::Create(save)).await?;
-    Ok(Output::created(created(&view), output(&view)))
+    Ok(Output::created(created(&view), output(&view)?))
 }
 
 /// `Created the workflow “review-and-approve”. What it does: … It has no page yet; …`

@@ -2,7 +2,8 @@
 
 use serde_json::{json, Value};
 
-use super::playbook_summary::{description_arg, fits, name_arg, named, page_arg};
+use super::schema::{description_arg, name_arg, page_arg};
+use super::words::{fits, named};
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::directory::Command;
@@ -49,5 +50,5 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         named(&playbook),
         playbook.id
     ));
-    Ok(Output::created(summary, serde_json::to_value(&playbook).unwrap_or_default()))
+    Ok(Output::created(summary, crate::core::error::encoded(&playbook)?))
 }

@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::definition_words::{capitalized, check_name, name_arg, named, output, served_kind, type_arg};
-use super::playbook_summary::playbook_arg;
+use super::schema::playbook_arg;
 use super::{args, Ctx, Output};
 use crate::core::definition::record::Lifecycle;
 use crate::core::definition::store::DefinitionCommand;
@@ -50,5 +50,5 @@ pub async fn apply(
     };
     let view = ctx.backend.definition(&ctx.caller.org, &a.playbook, command).await?;
     let said = words[usize::from(!view.changed)].replace("{}", &named(&view));
-    Ok(Output::ok(cap(&capitalized(said), crate::core::text::SUMMARY_MAX), output(&view)))
+    Ok(Output::ok(cap(&capitalized(said), crate::core::text::SUMMARY_MAX), output(&view)?))
 }

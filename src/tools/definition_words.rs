@@ -75,10 +75,10 @@ pub fn with_page_note(summary: String, view: &DefinitionView) -> String {
     }
 }
 
-pub fn output(view: &DefinitionView) -> Value {
-    let mut v = serde_json::to_value(view).unwrap_or_default();
+pub fn output(view: &DefinitionView) -> Result<Value, crate::core::Problem> {
+    let mut v = crate::core::error::encoded(view)?;
     if let Some(o) = v.as_object_mut() {
         o.remove("changed");
     }
-    v
+    Ok(v)
 }

@@ -62,5 +62,5 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         view.definition.version,
         what_it_does(&view)
     );
-    Ok(Output::ok(cap(&summary, SUMMARY_MAX), output(&view)))
+    Ok(Output::ok(cap(&summary, SUMMARY_MAX), output(&view)?))
 }

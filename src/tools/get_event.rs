@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::playbook_summary::playbook_arg;
+use super::schema::playbook_arg;
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{shown, SHOWN_FIELD_MAX_BYTES};
@@ -46,7 +46,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
     let event = ctx.backend.get_event(&ctx.caller.org, &a.playbook, &a.event_id).await?;
     let said = format!("{} ({}, {}, at {})", event.event.summary, event.event_id, event.event.kind, event.event.at);
-    let value = serde_json::to_value(&event).unwrap_or_default();
+    let value = crate::core::error::encoded(&event)?;
     let shown = shown(&value, SHOWN_FIELD_MAX_BYTES);
     let mut output = Output::ok(cap(&said, SUMMARY_MAX), value);
     if shown != output.value {

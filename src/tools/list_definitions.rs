@@ -4,7 +4,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::definition_words::{served_kind, type_arg};
-use super::playbook_summary::playbook_arg;
+use super::schema::{cursor_arg, limit_arg, playbook_arg};
+use super::words::more;
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::store::{DefinitionQuery, LIST_LIMIT_MAX};
@@ -32,8 +33,8 @@ fn input_schema() -> Value {
             "playbook": playbook_arg(),
             "type": type_arg(),
             "include_retired": { "type": "boolean", "default": false, "description": "Also list retired definitions." },
-            "limit": { "type": "integer", "minimum": 1, "maximum": LIST_LIMIT_MAX, "default": 50, "description": "The most definitions on one page." },
-            "cursor": { "type": "string", "maxLength": 64, "description": "The next_cursor of the page before." }
+            "limit": limit_arg(LIST_LIMIT_MAX, 50, "definitions"),
+            "cursor": cursor_arg(64)
         },
         "required": ["playbook", "type"],
         "additionalProperties": false
@@ -62,10 +63,10 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         0 => format!("This playbook holds no {noun} on this page; create_definition saves one."),
         n => {
             let names: Vec<String> = page.definitions.iter().map(|d| quote(&d.name)).collect();
-            let more = if page.next_cursor.is_some() { " More follow: pass next_cursor to read on." } else { "" };
+            let more = more(page.next_cursor.is_some());
             format!("Found {n} {noun}{} on this page: {}.{more}", if n == 1 { "" } else { "s" }, join_and(&names))
         }
     };
-    let value = serde_json::to_value(&page).unwrap_or_default();
+    let value = crate::core::error::encoded(&page)?;
     Ok(Output::ok(cap(&summary, SUMMARY_MAX), value))
 }

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::playbook_summary::playbook_arg;
+use super::schema::{cursor_arg, limit_arg, playbook_arg};
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::run::store::{decode_cursor, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX};
@@ -28,8 +28,8 @@ fn input_schema() -> Value {
         "type": "object",
         "properties": {
             "playbook": playbook_arg(),
-            "limit": { "type": "integer", "minimum": 1, "maximum": LIST_LIMIT_MAX, "default": LIST_LIMIT_DEFAULT, "description": "The most requests on one page." },
-            "cursor": { "type": "string", "maxLength": 32, "description": "The next_cursor of the page before." }
+            "limit": limit_arg(LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT, "requests"),
+            "cursor": cursor_arg(32)
         },
         "required": ["playbook"],
         "additionalProperties": false
@@ -48,7 +48,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let before = a.cursor.as_deref().map(decode_cursor).transpose()?;
     let page =
         ctx.backend.list_requests(&ctx.caller.org, &a.playbook, a.limit.unwrap_or(LIST_LIMIT_DEFAULT), before).await?;
-    Ok(Output::ok(summary(page.requests.len()), serde_json::to_value(&page).unwrap_or_default()))
+    Ok(Output::ok(summary(page.requests.len()), crate::core::error::encoded(&page)?))
 }
 
 pub fn summary(waiting: usize) -> String {

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::playbook_summary::playbook_arg;
+use super::schema::{cursor_arg, limit_arg, playbook_arg};
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{decode_cursor, EventQuery, KIND_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX};
@@ -31,8 +31,8 @@ fn input_schema() -> Value {
             "playbook": playbook_arg(),
             "run_id": { "type": "string", "minLength": 1, "maxLength": 64, "description": "Only this run's events, oldest first." },
             "kind": { "type": "string", "minLength": 1, "maxLength": KIND_MAX, "description": "Only events of this kind." },
-            "limit": { "type": "integer", "minimum": 1, "maximum": LIST_LIMIT_MAX, "default": LIST_LIMIT_DEFAULT, "description": "The most events on one page." },
-            "cursor": { "type": "string", "maxLength": 32, "description": "The next_cursor of the page before." }
+            "limit": limit_arg(LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT, "events"),
+            "cursor": cursor_arg(32)
         },
         "required": ["playbook"],
         "additionalProperties": false
@@ -55,11 +55,11 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let query = EventQuery { run_id: a.run_id, kind: a.kind, limit: a.limit.unwrap_or(LIST_LIMIT_DEFAULT), after };
     let page = ctx.backend.list_events(&ctx.caller.org, &a.playbook, query).await?;
     let said = summary(page.events.len(), one_run, page.next_cursor.is_some());
-    Ok(Output::ok(said, serde_json::to_value(&page).unwrap_or_default()))
+    Ok(Output::ok(said, crate::core::error::encoded(&page)?))
 }
 
 pub fn summary(found: usize, one_run: bool, more: bool) -> String {
-    let more = if more { " More follow: pass next_cursor to read on." } else { "" };
+    let more = super::words::more(more);
     let summary = match (found, one_run) {
         (0, true) => "No event of that run is on this page.".to_string(),
         (0, false) => "No event is on this page.".to_string(),

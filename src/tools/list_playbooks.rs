@@ -3,6 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use super::schema::limit_arg;
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::directory::{Cursor, ListQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX};
@@ -31,7 +32,7 @@ fn input_schema() -> Value {
         "type": "object",
         "properties": {
             "include_retired": { "type": "boolean", "default": false, "description": "Also list retired playbooks." },
-            "limit": { "type": "integer", "minimum": 1, "maximum": LIST_LIMIT_MAX, "default": LIST_LIMIT_DEFAULT, "description": "The most playbooks on one page." },
+            "limit": limit_arg(LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT, "playbooks"),
             "cursor": { "type": "string", "maxLength": 256, "description": "The next_cursor of the page before, to read the next page." }
         },
         "additionalProperties": false
@@ -83,7 +84,7 @@ fn summary(playbooks: &[Value], more: bool, include_retired: bool) -> String {
             }
         })
         .collect();
-    let tail = if more { " More follow: pass next_cursor to read on." } else { "" };
+    let tail = super::words::more(more);
     let head = format!("Found {} on this page: ", count(playbooks.len(), "playbook"));
     let room = SUMMARY_MAX.saturating_sub(head.chars().count() + tail.chars().count() + 1);
     let mut shown = Vec::new();

@@ -4,7 +4,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::definition_words::{served_kind, type_arg};
-use super::playbook_summary::playbook_arg;
+use super::schema::{cursor_arg, limit_arg, playbook_arg};
+use super::words::more;
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::Ref;
@@ -35,8 +36,8 @@ fn input_schema() -> Value {
             "name": { "type": "string", "minLength": 1, "maxLength": 64, "description": "With type, only the runs of this function." },
             "status": { "type": "string", "enum": STATUSES, "description": "Only runs that stand so." },
             "steps": { "type": "boolean", "default": true, "description": "false leaves out the runs a workflow's steps started." },
-            "limit": { "type": "integer", "minimum": 1, "maximum": LIST_LIMIT_MAX, "default": LIST_LIMIT_DEFAULT, "description": "The most runs on one page." },
-            "cursor": { "type": "string", "maxLength": 32, "description": "The next_cursor of the page before." }
+            "limit": limit_arg(LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT, "runs"),
+            "cursor": cursor_arg(32)
         },
         "required": ["playbook"],
         "additionalProperties": false
@@ -79,7 +80,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let summary = match page.runs.len() {
         0 => "No run is on this page.".to_string(),
         n => {
-            let more = if page.next_cursor.is_some() { " More follow: pass next_cursor to read on." } else { "" };
+            let more = more(page.next_cursor.is_some());
             let newest = &page.runs[0];
             format!(
                 "Found {} on this page, newest first; the newest, {}, of {}, {}.{more}",
@@ -90,5 +91,5 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             )
         }
     };
-    Ok(Output::ok(cap(&summary, SUMMARY_MAX), serde_json::to_value(&page).unwrap_or_default()))
+    Ok(Output::ok(cap(&summary, SUMMARY_MAX), crate::core::error::encoded(&page)?))
 }

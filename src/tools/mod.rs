@@ -25,7 +25,6 @@ mod list_playbooks;
 mod list_role_assignments;
 mod list_runs;
 mod pause_definition;
-mod playbook_summary;
 mod publish_event;
 #[cfg(test)]
 mod recorded;
@@ -37,10 +36,12 @@ mod retire_playbook;
 mod revoke_key;
 mod run_definition;
 mod run_words;
+mod schema;
 mod send_run_event;
 mod unassign_role;
 mod update_definition;
 mod update_playbook;
+mod words;
 
 pub use crate::ops::{Backend, Ctx};
 pub use args::check_args;

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::playbook_summary::playbook_arg;
+use super::schema::playbook_arg;
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{check_kind, EventCommand, NewEvent, DATA_MAX_BYTES, KIND_MAX, RECORDED};
@@ -77,5 +77,5 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         .await?;
     let event = kept.into_iter().next().ok_or_else(|| Problem::internal("the playbook kept no event"))?;
     let said = format!("Recorded the event {} as {}.", quote(&event.event.kind), event.event_id);
-    Ok(Output::created(cap(&said, SUMMARY_MAX), serde_json::to_value(&event).unwrap_or_default()))
+    Ok(Output::created(cap(&said, SUMMARY_MAX), crate::core::error::encoded(&event)?))
 }

@@ -2,7 +2,8 @@
 
 use serde_json::Value;
 
-use super::playbook_summary::{fits, named, only_playbook, PlaybookArg};
+use super::schema::{only_playbook, PlaybookArg};
+use super::words::{fits, named};
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::directory::Command;
@@ -29,5 +30,5 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         .change(&ctx.caller.org, Command::Restore { id: playbook, now: ctx.now.clone(), by: ctx.by() })
         .await?;
     let summary = fits(format!("The playbook {} is active again.", named(&p)));
-    Ok(Output::ok(summary, serde_json::to_value(&p).unwrap_or_default()))
+    Ok(Output::ok(summary, crate::core::error::encoded(&p)?))
 }

@@ -4,8 +4,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::definition_words::{check_name, name_arg, served_kind, type_arg};
-use super::playbook_summary::playbook_arg;
 use super::run_words::started;
+use super::schema::playbook_arg;
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::Ref;
@@ -75,7 +75,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         by: ctx.by(),
     };
     let run = start(ctx.backend, &ctx.models, asked).await?;
-    let mut value = super::run_words::answered(&run);
+    let mut value = super::run_words::answered(&run)?;
     if let RunStatus::Started { .. } = run.status {
         let recent = ctx.backend.read_runs(&ctx.caller.org, &a.playbook, run.definition.clone(), RECENT_RUNS).await?;
         value["check_back_in_seconds"] = json!(check_back_seconds(&recent));

@@ -10,7 +10,7 @@ pub fn run_ref_schema(what: &str) -> serde_json::Value {
     serde_json::json!({
         "type": "object",
         "properties": {
-            "playbook": super::playbook_summary::playbook_arg(),
+            "playbook": super::schema::playbook_arg(),
             "run_id": { "type": "string", "minLength": 1, "maxLength": 64, "description": what }
         },
         "required": ["playbook", "run_id"],
@@ -25,12 +25,12 @@ pub struct RunRef {
 }
 
 /// A run as every tool but `get_run` answers it: without its detailed record.
-pub fn answered(run: &Run) -> serde_json::Value {
-    let mut v = serde_json::to_value(run).unwrap_or_default();
+pub fn answered(run: &Run) -> Result<serde_json::Value, crate::core::Problem> {
+    let mut v = crate::core::error::encoded(run)?;
     if let Some(o) = v.as_object_mut() {
         o.remove("record");
     }
-    v
+    Ok(v)
 }
 
 /// `the computation function “add-vat”`

@@ -3,8 +3,8 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::playbook_summary::playbook_arg;
 use super::run_words::outcome;
+use super::schema::playbook_arg;
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{check_kind, DATA_MAX_BYTES, KIND_MAX};
@@ -68,5 +68,5 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     }
     let run = ctx.backend.send_run_event(&ctx.caller.org, &a.playbook, &a.run_id, &a.name, data).await?;
     let said = format!("The run {} took the event {}. {}", run.run_id, quote(&a.name), outcome(&run));
-    Ok(Output::ok(cap(&said, SUMMARY_MAX), super::run_words::answered(&run)))
+    Ok(Output::ok(cap(&said, SUMMARY_MAX), super::run_words::answered(&run)?))
 }

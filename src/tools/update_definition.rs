@@ -31,5 +31,5 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     } else {
         format!("{} already reads as given, at version {}; nothing changed.", named(&view), view.definition.version)
     };
-    Ok(Output::ok(with_page_note(capitalized(summary), &view), output(&view)))
+    Ok(Output::ok(with_page_note(capitalized(summary), &view), output(&view)?))
 }

@@ -3,7 +3,8 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::playbook_summary::{description_arg, fits, name_arg, named, page_arg, playbook_arg};
+use super::schema::{description_arg, name_arg, page_arg, playbook_arg};
+use super::words::{fits, named};
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::directory::Command;
@@ -67,5 +68,5 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     } else {
         format!("Updated the playbook {}: {} changed.", named(&after), join_and(&changed))
     };
-    Ok(Output::ok(fits(summary), serde_json::to_value(&after).unwrap_or_default()))
+    Ok(Output::ok(fits(summary), crate::core::error::encoded(&after)?))
 }

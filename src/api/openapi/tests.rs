@@ -233,10 +233,10 @@ fn playbooks_fit_their_schemas() {
     for status in [Status::Active, Status::Retired] {
         let p = playbook(status);
         assert_fits(&doc, "Playbook", &serde_json::to_value(&p).unwrap());
-        assert_fits(&doc, "ListedPlaybook", &p.listed());
-        assert_misfits(&doc, "Playbook", &p.listed());
+        assert_fits(&doc, "ListedPlaybook", &p.listed().unwrap());
+        assert_misfits(&doc, "Playbook", &p.listed().unwrap());
     }
-    let page = json!({ "playbooks": [playbook(Status::Active).listed()], "next_cursor": null });
+    let page = json!({ "playbooks": [playbook(Status::Active).listed().unwrap()], "next_cursor": null });
     assert_fits(&doc, "PlaybookPage", &page);
     let mut actor = serde_json::to_value(playbook(Status::Active)).unwrap();
     actor["created_by"] = json!({ "kind": "local_developer", "id": "local", "name": "ada" });
@@ -358,8 +358,8 @@ fn events_fit_their_schemas() {
         },
     };
     assert_fits(&doc, "Event", &serde_json::to_value(event(json!({ "month": "2026-11" }))).unwrap());
-    assert_fits(&doc, "ListedEvent", &event(json!({ "month": "2026-11" })).listed());
-    let large = event(json!({ "text": "x".repeat(3_000) })).listed();
+    assert_fits(&doc, "ListedEvent", &event(json!({ "month": "2026-11" })).listed().unwrap());
+    let large = event(json!({ "text": "x".repeat(3_000) })).listed().unwrap();
     assert!(large.get("data").is_none());
     assert_fits(&doc, "ListedEvent", &large);
     assert_misfits(&doc, "Event", &large);

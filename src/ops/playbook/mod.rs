@@ -109,7 +109,8 @@ impl Tables<'_> {
         let limit = query.limit.clamp(1, event::LIST_LIMIT_MAX);
         let rows = self.events.page(&query, limit + 1)?;
         let (events, next_cursor) = page(rows, limit, event::encode_cursor);
-        Ok(EventPage { events: events.into_iter().map(Event::listed).collect(), next_cursor })
+        let events = events.into_iter().map(Event::listed).collect::<Result<_, _>>()?;
+        Ok(EventPage { events, next_cursor })
     }
 
     pub fn get_event(&self, id: &str) -> Result<Event, Problem> {

@@ -1,18 +1,9 @@
-//! Words and schema pieces the playbook tools share.
+//! Schema pieces the tools share: the playbook argument, a playbook's fields, and the limit and
+//! cursor of a list.
 
 use serde_json::{json, Value};
 
-use crate::core::playbook::{Playbook, DESCRIPTION_MAX_CHARS, NAME_MAX_CHARS, PAGE_MAX_BYTES};
-use crate::core::text::{cap, quote, SUMMARY_MAX};
-
-/// `“Monthly close” (pb_…)`
-pub fn named(p: &Playbook) -> String {
-    format!("{} ({})", quote(&p.name), p.id)
-}
-
-pub fn fits(summary: String) -> String {
-    cap(&summary, SUMMARY_MAX)
-}
+use crate::core::playbook::{DESCRIPTION_MAX_CHARS, NAME_MAX_CHARS, PAGE_MAX_BYTES};
 
 pub fn playbook_arg() -> Value {
     json!({
@@ -60,4 +51,20 @@ pub fn page_arg() -> Value {
         "type": "string",
         "description": format!("The Markdown source of the playbook's page: at most {PAGE_MAX_BYTES} bytes.")
     })
+}
+
+/// The `limit` of a list of `what`, between 1 and `max`.
+pub fn limit_arg(max: usize, default: usize, what: &str) -> Value {
+    json!({
+        "type": "integer",
+        "minimum": 1,
+        "maximum": max,
+        "default": default,
+        "description": format!("The most {what} on one page."),
+    })
+}
+
+/// The `cursor` of a list: the `next_cursor` of the page before, as it came.
+pub fn cursor_arg(max_length: usize) -> Value {
+    json!({ "type": "string", "maxLength": max_length, "description": "The next_cursor of the page before." })
 }
