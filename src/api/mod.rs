@@ -146,21 +146,17 @@ async fn run_route(
             args.insert(name, value);
         }
     }
-    if tool.name == "get_guide" {
-        tools::permits(ctx.caller, tool)?;
-        // The HTTP door serves the guide as Markdown rather than wrapped in JSON.
-        let name = args.get("guide").and_then(Value::as_str).unwrap_or_default();
-        let g = tools::find_guide(name)?;
-        return Ok(Reply {
-            status: 200,
-            content_type: "text/markdown; charset=utf-8",
-            body: g.text.to_string(),
+    let output = tools::call(ctx, tool, Value::Object(args)).await?;
+    Ok(match output.over_http {
+        Some(document) => Reply {
+            status: output.status,
+            content_type: document.content_type,
+            body: document.text,
             allow: None,
             scope: None,
-        });
-    }
-    let output = tools::call(ctx, tool, Value::Object(args)).await?;
-    Ok(Reply::json(output.status, &output.value))
+        },
+        None => Reply::json(output.status, &output.value),
+    })
 }
 
 /// Matches `/v1/orgs/{org}/playbooks/{playbook}` against a path, giving each braced name its segment.

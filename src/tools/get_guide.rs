@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{args, Ctx, Document, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::text::{cap, quote, SUMMARY_MAX};
 use crate::core::Problem;
 use crate::guides;
@@ -50,7 +50,10 @@ async fn run(_ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         &format!("The guide {} ({}): {} Its text follows in full.", quote(&g.title), g.name, g.description),
         SUMMARY_MAX,
     );
-    Ok(Output::ok(summary, json!({ "name": g.name, "title": g.title, "text": g.text })))
+    let output = Output::ok(summary, json!({ "name": g.name, "title": g.title, "text": g.text }));
+    // The HTTP door serves the guide as Markdown rather than wrapped in JSON.
+    let markdown = Document { content_type: "text/markdown; charset=utf-8", text: g.text.to_string() };
+    Ok(Output { over_http: Some(markdown), ..output })
 }
 
 /// A guide by name, or `not_found` naming the guides there are.

@@ -60,7 +60,14 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let mut value = json!({ "playbooks": page.playbooks, "next_cursor": page.next_cursor });
     if !page.org_has_playbooks && ctx.caller.may_make_first_playbook() {
         value["welcome"] = json!(WELCOME);
-        return Ok(Output { summary: cap(WELCOME, RELAY_MAX), value, relay: true, status: 200, over_mcp: None });
+        return Ok(Output {
+            summary: cap(WELCOME, RELAY_MAX),
+            value,
+            relay: true,
+            status: 200,
+            over_mcp: None,
+            over_http: None,
+        });
     }
     Ok(Output::ok(summary(&page.playbooks, page.next_cursor.is_some(), a.include_retired), value))
 }

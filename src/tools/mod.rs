@@ -45,7 +45,6 @@ mod words;
 
 pub use crate::ops::{Backend, Ctx};
 pub use args::check_args;
-pub use get_guide::find as find_guide;
 
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
@@ -99,15 +98,25 @@ pub struct Output {
     pub status: u16,
     /// What an MCP result shows in place of `value`, where it must show less than HTTP answers.
     pub over_mcp: Option<Value>,
+    /// What an HTTP answer is in place of `value` as JSON: a document of its own type, such as a
+    /// guide's Markdown.
+    pub over_http: Option<Document>,
+}
+
+/// A body of its own content type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document {
+    pub content_type: &'static str,
+    pub text: String,
 }
 
 impl Output {
     pub fn ok(summary: String, value: Value) -> Self {
-        Output { summary, value, relay: false, status: 200, over_mcp: None }
+        Output { summary, value, relay: false, status: 200, over_mcp: None, over_http: None }
     }
 
     pub fn created(summary: String, value: Value) -> Self {
-        Output { summary, value, relay: false, status: 201, over_mcp: None }
+        Output { summary, value, relay: false, status: 201, over_mcp: None, over_http: None }
     }
 }
 
