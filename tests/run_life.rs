@@ -185,21 +185,8 @@ fn a_document_that_fails_its_check_again_fails_the_run_with_an_empty_record() {
 }
 
 fn start_shape(world: &World, run_id: &str, kind: Kind, name: &str) -> Run {
-    Run {
-        run_id: run_id.into(),
-        org: ORG.into(),
-        playbook: world.pb.clone(),
-        definition: Ref { kind, name: name.into() },
-        version: 1,
-        input: json!({}),
-        status: RunStatus::Started { waiting: None },
-        started_at: "2026-12-02T10:00:00.000Z".into(),
-        within: None,
-        steps: None,
-        started_by: None,
-        answered_by: None,
-        record: None,
-    }
+    let definition = Ref { kind, name: name.into() };
+    Run::started(run_id, (ORG, &world.pb), definition, 1, json!({}), "2026-12-02T10:00:00.000Z")
 }
 
 #[test]

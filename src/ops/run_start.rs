@@ -13,7 +13,7 @@ use crate::core::definition::store::DefinitionView;
 use crate::core::definition::{spec, Ref, Spec};
 use crate::core::model::{resolve, ModelSettings};
 use crate::core::run::store::StartRun;
-use crate::core::run::{check_input, Run, RunStatus, Within};
+use crate::core::run::{check_input, Run, Within};
 use crate::core::text::{join_and, quote};
 use crate::core::Problem;
 
@@ -77,19 +77,9 @@ pub async fn start_viewed(
         reachable(models, s, &name)?;
     }
     let run = Run {
-        run_id,
-        org: org.clone(),
-        playbook: playbook.clone(),
-        definition,
-        version: view.definition.version,
-        input,
-        status: RunStatus::Started { waiting: None },
-        started_at: now,
         within,
-        steps: None,
         started_by: Some(by),
-        answered_by: None,
-        record: None,
+        ..Run::started(run_id, (&org, &playbook), definition, view.definition.version, input, now)
     };
     let material = match &spec {
         Spec::Lookup(s) => match s.runs_of() {

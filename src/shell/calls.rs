@@ -24,28 +24,28 @@ use crate::core::run::store::{
 };
 use crate::core::run::Run;
 
-// The Organization object: the org's directory.
-
-impl Call for Change {
-    const PATH: &'static str = "/change";
-    type Reply = Playbook;
+/// `Request => "/path", Reply;`: each request type names its endpoint and what it answers.
+macro_rules! calls {
+    ($($request:ty => $path:literal, $reply:ty;)*) => {
+        $(impl Call for $request {
+            const PATH: &'static str = $path;
+            type Reply = $reply;
+        })*
+    };
 }
 
-impl Call for ListQuery {
-    const PATH: &'static str = "/list";
-    type Reply = ListPage;
+// The Organization object: the org's directory.
+
+calls! {
+    Change => "/change", Playbook;
+    ListQuery => "/list", ListPage;
 }
 
 // The Playbook object: one playbook, its definitions, runs index, events and open requests.
 
-impl Call for GetPlaybook {
-    const PATH: &'static str = "/get";
-    type Reply = Playbook;
-}
-
-impl Call for Save {
-    const PATH: &'static str = "/save";
-    type Reply = Playbook;
+calls! {
+    GetPlaybook => "/get", Playbook;
+    Save => "/save", Playbook;
 }
 
 /// A request to one playbook's tables, which names the playbook it is for: its object answers
@@ -79,188 +79,56 @@ to_playbook!(
     ListRequests,
 );
 
-impl Call for WriteDefinition {
-    const PATH: &'static str = "/definitions";
-    type Reply = DefinitionView;
-}
-
-impl Call for GetDefinition {
-    const PATH: &'static str = "/definition";
-    type Reply = DefinitionView;
-}
-
-impl Call for ListDefinitions {
-    const PATH: &'static str = "/definitions/list";
-    type Reply = DefinitionPage;
-}
-
-impl Call for WriteEvents {
-    const PATH: &'static str = "/events";
-    type Reply = Vec<Event>;
-}
-
-impl Call for ListEvents {
-    const PATH: &'static str = "/events/list";
-    type Reply = EventPage;
-}
-
-impl Call for GetEvent {
-    const PATH: &'static str = "/events/get";
-    type Reply = Event;
-}
-
-impl Call for ReadEvents {
-    const PATH: &'static str = "/events/read";
-    type Reply = Vec<Event>;
-}
-
-impl Call for WriteIndex {
-    const PATH: &'static str = "/runs";
-    type Reply = ();
-}
-
-impl Call for ListRuns {
-    const PATH: &'static str = "/runs/list";
-    type Reply = RunPage;
-}
-
-impl Call for ReadRuns {
-    const PATH: &'static str = "/runs/read";
-    type Reply = Vec<Run>;
-}
-
-impl Call for WriteRequests {
-    const PATH: &'static str = "/requests";
-    type Reply = ();
-}
-
-impl Call for ListRequests {
-    const PATH: &'static str = "/requests/list";
-    type Reply = RequestPage;
+calls! {
+    WriteDefinition => "/definitions", DefinitionView;
+    GetDefinition => "/definition", DefinitionView;
+    ListDefinitions => "/definitions/list", DefinitionPage;
+    WriteEvents => "/events", Vec<Event>;
+    ListEvents => "/events/list", EventPage;
+    GetEvent => "/events/get", Event;
+    ReadEvents => "/events/read", Vec<Event>;
+    WriteIndex => "/runs", ();
+    ListRuns => "/runs/list", RunPage;
+    ReadRuns => "/runs/read", Vec<Run>;
+    WriteRequests => "/requests", ();
+    ListRequests => "/requests/list", RequestPage;
 }
 
 // The Access object: keys, roles, and the authorization server's state.
 
-impl Call for MakeKey {
-    const PATH: &'static str = "/keys/make";
-    type Reply = ();
-}
-
-impl Call for ListKeys {
-    const PATH: &'static str = "/keys/list";
-    type Reply = Vec<KeyView>;
-}
-
-impl Call for RevokeKey {
-    const PATH: &'static str = "/keys/revoke";
-    type Reply = KeyView;
-}
-
-impl Call for VerifyKey {
-    const PATH: &'static str = "/keys/verify";
-    type Reply = Option<KeyRecord>;
-}
-
-impl Call for ListRoles {
-    const PATH: &'static str = "/roles/list";
-    type Reply = Vec<RoleAssignment>;
-}
-
-impl Call for SetRole {
-    const PATH: &'static str = "/roles/set";
-    type Reply = RoleAssignment;
-}
-
-impl Call for PutClient {
-    const PATH: &'static str = "/sign-in/put-client";
-    type Reply = ();
-}
-
-impl Call for GetClient {
-    const PATH: &'static str = "/sign-in/get-client";
-    type Reply = Option<Client>;
-}
-
-impl Call for BeginSignIn {
-    const PATH: &'static str = "/sign-in/begin";
-    type Reply = ();
-}
-
-impl Call for TakePending {
-    const PATH: &'static str = "/sign-in/take-pending";
-    type Reply = Option<Pending>;
-}
-
-impl Call for RolesOf {
-    const PATH: &'static str = "/sign-in/roles-of";
-    type Reply = Vec<(String, Role)>;
-}
-
-impl Call for PutConsent {
-    const PATH: &'static str = "/sign-in/put-consent";
-    type Reply = ();
-}
-
-impl Call for TakeConsent {
-    const PATH: &'static str = "/sign-in/take-consent";
-    type Reply = Option<Consent>;
-}
-
-impl Call for SaveGrant {
-    const PATH: &'static str = "/sign-in/save-grant";
-    type Reply = ();
-}
-
-impl Call for IssueToken {
-    const PATH: &'static str = "/sign-in/token";
-    type Reply = Result<TokenResponse, OAuthError>;
-}
-
-impl Call for RevokeToken {
-    const PATH: &'static str = "/sign-in/revoke";
-    type Reply = Result<(), OAuthError>;
-}
-
-impl Call for VerifyToken {
-    const PATH: &'static str = "/sign-in/verify";
-    type Reply = Option<Verified>;
+calls! {
+    MakeKey => "/keys/make", ();
+    ListKeys => "/keys/list", Vec<KeyView>;
+    RevokeKey => "/keys/revoke", KeyView;
+    VerifyKey => "/keys/verify", Option<KeyRecord>;
+    ListRoles => "/roles/list", Vec<RoleAssignment>;
+    SetRole => "/roles/set", RoleAssignment;
+    PutClient => "/sign-in/put-client", ();
+    GetClient => "/sign-in/get-client", Option<Client>;
+    BeginSignIn => "/sign-in/begin", ();
+    TakePending => "/sign-in/take-pending", Option<Pending>;
+    RolesOf => "/sign-in/roles-of", Vec<(String, Role)>;
+    PutConsent => "/sign-in/put-consent", ();
+    TakeConsent => "/sign-in/take-consent", Option<Consent>;
+    SaveGrant => "/sign-in/save-grant", ();
+    IssueToken => "/sign-in/token", Result<TokenResponse, OAuthError>;
+    RevokeToken => "/sign-in/revoke", Result<(), OAuthError>;
+    VerifyToken => "/sign-in/verify", Option<Verified>;
 }
 
 // The Catalog object: the providers' lists of models.
 
-impl Call for ReadLists {
-    const PATH: &'static str = "/lists";
-    type Reply = BTreeMap<String, Kept>;
+calls! {
+    ReadLists => "/lists", BTreeMap<String, Kept>;
 }
 
 // The Run object: one run.
 
-impl Call for StartRun {
-    const PATH: &'static str = "/start";
-    type Reply = Run;
-}
-
-impl Call for GetRun {
-    const PATH: &'static str = "/get";
-    type Reply = Run;
-}
-
-impl Call for AnswerRun {
-    const PATH: &'static str = "/answer";
-    type Reply = Run;
-}
-
-impl Call for CancelRun {
-    const PATH: &'static str = "/cancel";
-    type Reply = Run;
-}
-
-impl Call for ChildEnded {
-    const PATH: &'static str = "/child";
-    type Reply = Run;
-}
-
-impl Call for SentEvent {
-    const PATH: &'static str = "/event";
-    type Reply = Run;
+calls! {
+    StartRun => "/start", Run;
+    GetRun => "/get", Run;
+    AnswerRun => "/answer", Run;
+    CancelRun => "/cancel", Run;
+    ChildEnded => "/child", Run;
+    SentEvent => "/event", Run;
 }

@@ -7,20 +7,12 @@ use crate::core::run::Request;
 const NOW: &str = "2026-12-02T10:00:05.000Z";
 
 fn run(kind: Kind, status: RunStatus) -> Run {
+    let within = Some(crate::core::run::Within { run_id: "wf".into(), step: "s".into() });
+    let definition = Ref { kind, name: "f".into() };
     Run {
-        run_id: "r1".into(),
-        org: "local".into(),
-        playbook: "pb_x".into(),
-        definition: Ref { kind, name: "f".into() },
-        version: 1,
-        input: json!({}),
         status,
-        started_at: "2026-12-02T10:00:00.000Z".into(),
-        within: Some(crate::core::run::Within { run_id: "wf".into(), step: "s".into() }),
-        steps: None,
-        started_by: None,
-        answered_by: None,
-        record: None,
+        within,
+        ..Run::started("r1", ("local", "pb_x"), definition, 1, json!({}), "2026-12-02T10:00:00.000Z")
     }
 }
 

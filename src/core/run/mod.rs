@@ -118,6 +118,32 @@ pub struct Within {
 }
 
 impl Run {
+    /// A run that has just started: one version of a definition, with its input, in one playbook.
+    pub fn started(
+        run_id: impl Into<String>,
+        (org, playbook): (&str, &str),
+        definition: Ref,
+        version: u32,
+        input: Value,
+        started_at: impl Into<String>,
+    ) -> Run {
+        Run {
+            run_id: run_id.into(),
+            org: org.to_string(),
+            playbook: playbook.to_string(),
+            definition,
+            version,
+            input,
+            status: RunStatus::Started { waiting: None },
+            started_at: started_at.into(),
+            within: None,
+            steps: None,
+            started_by: None,
+            answered_by: None,
+            record: None,
+        }
+    }
+
     /// The run whose history holds this one's: the workflow run that started it, or itself.
     pub fn family(&self) -> &str {
         self.within.as_ref().map_or(&self.run_id, |w| &w.run_id)
@@ -185,21 +211,8 @@ mod tests {
     use serde_json::json;
 
     fn run(status: RunStatus) -> Run {
-        Run {
-            run_id: "r1".into(),
-            org: "local".into(),
-            playbook: "pb_x".into(),
-            definition: Ref { kind: Kind::Computation, name: "add-vat".into() },
-            version: 1,
-            input: json!({"net": 100}),
-            status,
-            started_at: "t0".into(),
-            within: None,
-            steps: None,
-            started_by: None,
-            answered_by: None,
-            record: None,
-        }
+        let definition = Ref { kind: Kind::Computation, name: "add-vat".into() };
+        Run { status, ..Run::started("r1", ("local", "pb_x"), definition, 1, json!({"net": 100}), "t0") }
     }
 
     #[test]

@@ -241,20 +241,10 @@ mod tests {
 
     #[test]
     fn check_back_follows_recent_runs() {
-        let ended = |start: &str, end: &str| Run {
-            run_id: "r".into(),
-            org: String::new(),
-            playbook: "pb".into(),
-            definition: Ref { kind: Kind::Interaction, name: "a".into() },
-            version: 1,
-            input: serde_json::json!({}),
-            status: RunStatus::Succeeded { output: serde_json::json!({}), finished_at: end.into() },
-            started_at: start.into(),
-            within: None,
-            steps: None,
-            started_by: None,
-            answered_by: None,
-            record: None,
+        let ended = |start: &str, end: &str| {
+            let definition = Ref { kind: Kind::Interaction, name: "a".into() };
+            let status = RunStatus::Succeeded { output: serde_json::json!({}), finished_at: end.into() };
+            Run { status, ..Run::started("r", ("", "pb"), definition, 1, serde_json::json!({}), start) }
         };
         assert_eq!(check_back_seconds(&[]), 60);
         let runs = [
@@ -267,21 +257,9 @@ mod tests {
     }
 
     fn succeeded() -> Run {
-        Run {
-            run_id: "r".into(),
-            org: "local".into(),
-            playbook: "pb_x".into(),
-            definition: Ref { kind: Kind::Computation, name: "a".into() },
-            version: 1,
-            input: serde_json::json!({"net": 1}),
-            status: RunStatus::Succeeded { output: serde_json::json!({"gross": 1.2}), finished_at: "t".into() },
-            started_at: "t".into(),
-            within: None,
-            steps: None,
-            started_by: None,
-            answered_by: None,
-            record: None,
-        }
+        let definition = Ref { kind: Kind::Computation, name: "a".into() };
+        let status = RunStatus::Succeeded { output: serde_json::json!({"gross": 1.2}), finished_at: "t".into() };
+        Run { status, ..Run::started("r", ("local", "pb_x"), definition, 1, serde_json::json!({"net": 1}), "t") }
     }
 
     #[test]

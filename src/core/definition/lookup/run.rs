@@ -86,21 +86,9 @@ mod tests {
     use crate::core::definition::{spec, Kind, Ref, Spec};
 
     fn run(id: &str, net: i64, gross: i64) -> Run {
-        Run {
-            run_id: id.into(),
-            org: "local".into(),
-            playbook: "pb_x".into(),
-            definition: Ref { kind: Kind::Computation, name: "add-vat".into() },
-            version: 1,
-            input: json!({"net": net}),
-            status: RunStatus::Succeeded { output: json!({"gross": gross}), finished_at: "t".into() },
-            started_at: "t".into(),
-            within: None,
-            steps: None,
-            started_by: None,
-            answered_by: None,
-            record: None,
-        }
+        let definition = Ref { kind: Kind::Computation, name: "add-vat".into() };
+        let status = RunStatus::Succeeded { output: json!({"gross": gross}), finished_at: "t".into() };
+        Run { status, ..Run::started(id, ("local", "pb_x"), definition, 1, json!({"net": net}), "t") }
     }
 
     #[test]
