@@ -11,14 +11,17 @@ use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
 use super::do_rpc;
+use super::migrate;
 use super::models::{self, Unanswered};
 use super::playbook::storage;
+use crate::core::migration::Step;
 use crate::core::model::catalog::{due, Kept};
 use crate::core::model::wire::{models as read_models, models_request};
 use crate::core::model::Provider;
 use crate::core::Problem;
 
-const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS kept (prefix TEXT PRIMARY KEY, kept TEXT NOT NULL);";
+/// The object's tables, one step at a time: append only, since a step's place is its version.
+const STEPS: &[Step] = &[Step::Sql("CREATE TABLE IF NOT EXISTS kept (prefix TEXT PRIMARY KEY, kept TEXT NOT NULL);")];
 /// The most a provider's list may take to arrive.
 const LIST_TIMEOUT_SECONDS: u64 = 15;
 
@@ -29,6 +32,8 @@ pub struct CatalogObject {
     sql: SqlStorage,
     env: Env,
     reading: RefCell<HashMap<String, Reading>>,
+    /// Whether the tables were brought up to date; if not, every call is refused as internal.
+    tables: Result<(), Problem>,
 }
 
 #[derive(Deserialize)]
@@ -44,13 +49,14 @@ struct Row {
 impl DurableObject for CatalogObject {
     fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
-        if let Err(e) = sql.exec(SCHEMA, None) {
-            worker::console_error!("catalog schema: {e}");
-        }
-        CatalogObject { sql, env, reading: RefCell::new(HashMap::new()) }
+        let tables = migrate::ready(&sql, "catalog", STEPS);
+        CatalogObject { sql, env, reading: RefCell::new(HashMap::new()), tables }
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
+        if let Err(p) = &self.tables {
+            return do_rpc::reply::<()>(Err(p.clone()));
+        }
         let result = match do_rpc::read_body::<Asked>(&mut req).await {
             Ok(asked) => self.lists(asked.providers).await,
             Err(p) => Err(p),

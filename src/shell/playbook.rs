@@ -11,6 +11,7 @@ use super::do_rpc::{
     self, PLAYBOOK_DEFINITIONS, PLAYBOOK_EVENTS, PLAYBOOK_GET, PLAYBOOK_REQUESTS, PLAYBOOK_RUNS, PLAYBOOK_SAVE,
 };
 use super::events::{self, Events};
+use super::migrate;
 use super::requests::{self, Requests};
 use super::runs_index::{self, RunsIndex};
 use super::triggers::{self, start_due, Due, Triggers};
@@ -19,6 +20,7 @@ use crate::core::definition::Kind;
 use crate::core::directory::{unknown_playbook, Save};
 use crate::core::event::EventCommand;
 use crate::core::event::{position, Event, NewEvent};
+use crate::core::migration::Step;
 use crate::core::playbook::Playbook;
 use crate::core::run::store::IndexCommand;
 use crate::core::run::store::RequestCommand;
@@ -29,11 +31,30 @@ use serde_json::Value;
 /// How long the alarm waits before it tries again to start what a trigger owes, after a failure.
 const RETRY_MILLIS: i64 = 10_000;
 
+/// The playbook's tables, one step at a time: append only, since a step's place is its version.
+/// The record is one JSON row; the tables of its definitions, runs, events, open requests and
+/// triggers sit beside it, and the steps after the first six add what later releases needed.
+const STEPS: &[Step] = &[
+    Step::Sql("CREATE TABLE IF NOT EXISTS playbook (id TEXT PRIMARY KEY, record TEXT NOT NULL);"),
+    Step::Sql(definitions::SCHEMA),
+    Step::Sql(runs_index::SCHEMA),
+    Step::Sql(events::SCHEMA),
+    Step::Sql(requests::SCHEMA),
+    Step::Sql(triggers::SCHEMA),
+    events::FAMILY,
+    events::FAMILY_INDEX,
+    events::KEY,
+    events::KEY_INDEX,
+    runs_index::WITHIN,
+];
+
 #[durable_object]
 pub struct PlaybookObject {
     state: State,
     sql: SqlStorage,
     env: Env,
+    /// Whether the tables were brought up to date; if not, every call is refused as internal.
+    tables: Result<(), Problem>,
 }
 
 #[derive(Deserialize)]
@@ -44,28 +65,8 @@ struct Get {
 impl DurableObject for PlaybookObject {
     fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
-        // The record is one JSON row; later tables (definitions, runs) sit beside it.
-        let schema = format!(
-            "CREATE TABLE IF NOT EXISTS playbook (id TEXT PRIMARY KEY, record TEXT NOT NULL);{}{}{}{}{}",
-            definitions::SCHEMA,
-            runs_index::SCHEMA,
-            events::SCHEMA,
-            requests::SCHEMA,
-            triggers::SCHEMA
-        );
-        if let Err(e) = sql.exec(&schema, None) {
-            worker::console_error!("playbook schema: {e}");
-        }
-        // These columns exist already in every playbook but the oldest: their refusal is expected.
-        let _ = sql.exec(events::ADDED[0], None);
-        let _ = sql.exec(events::ADDED[2], None);
-        let _ = sql.exec(runs_index::WITHIN, None);
-        for index in [events::ADDED[1], events::ADDED[3]] {
-            if let Err(e) = sql.exec(index, None) {
-                worker::console_error!("playbook schema: {e}");
-            }
-        }
-        PlaybookObject { state, sql, env }
+        let tables = migrate::ready(&sql, "playbook", STEPS);
+        PlaybookObject { state, sql, env, tables }
     }
 
     /// Starts the runs the workflows' triggers owe, then sets the alarm to the next due.
@@ -84,6 +85,9 @@ impl DurableObject for PlaybookObject {
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
+        if let Err(p) = &self.tables {
+            return do_rpc::reply::<()>(Err(p.clone()));
+        }
         let path = req.path();
         let result = match path.as_str() {
             PLAYBOOK_GET => match do_rpc::read_body::<Get>(&mut req).await {

@@ -28,13 +28,15 @@ mod flow;
 mod outbox;
 mod reasoning;
 
-const SCHEMA: &str = "
+const SCHEMA: &[crate::core::migration::Step] = &[crate::core::migration::Step::Sql(
+    "
 CREATE TABLE IF NOT EXISTS run (id TEXT PRIMARY KEY, record TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, report TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS flow (id INTEGER PRIMARY KEY CHECK (id = 1), plan TEXT NOT NULL, state TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS todo (seq INTEGER PRIMARY KEY AUTOINCREMENT, action TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS deferred (id INTEGER PRIMARY KEY CHECK (id = 1), call TEXT NOT NULL, asked INTEGER NOT NULL);
-";
+",
+)];
 
 /// How long a run whose report failed waits before its alarm tries again.
 const REPORT_RETRY_MILLIS: i64 = 5_000;
@@ -62,7 +64,7 @@ enum Begun {
 impl DurableObject for RunObject {
     fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
-        if let Err(e) = sql.exec(SCHEMA, None) {
+        if let Err(e) = super::migrate::migrate(&sql, SCHEMA) {
             worker::console_error!("run schema: {e}");
         }
         RunObject {

@@ -6,6 +6,7 @@ use worker::SqlStorage;
 
 use super::playbook::storage;
 use crate::core::definition::{Kind, Ref};
+use crate::core::migration::Step;
 use crate::core::page::split;
 use crate::core::run::store::{encode_cursor, IndexCommand, RunEntry, RunPage, RunQuery, LIST_LIMIT_MAX};
 use crate::core::run::Run;
@@ -23,7 +24,7 @@ CREATE TABLE IF NOT EXISTS run_records (run_id TEXT PRIMARY KEY, record TEXT NOT
 ";
 
 /// Added after the first release: the workflow run and step that started a run, as JSON.
-pub const WITHIN: &str = "ALTER TABLE runs ADD COLUMN within TEXT";
+pub const WITHIN: Step = Step::AddColumn { table: "runs", column: "within", declared: "TEXT" };
 
 /// The largest run record the index keeps whole for lookups; a larger one is read from its run.
 const RECORD_MAX_BYTES: usize = 65_536;

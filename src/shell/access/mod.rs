@@ -12,9 +12,11 @@ use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
 use super::do_rpc;
+use super::migrate;
 use super::playbook::storage;
 use crate::core::access::key::KeyCommand;
 use crate::core::access::store::{RoleCommand, SignInCommand};
+use crate::core::migration::Step;
 use crate::core::Problem;
 
 /// The name of the one object.
@@ -38,9 +40,14 @@ CREATE TABLE IF NOT EXISTS roles (
 );
 ";
 
+/// The object's tables, one step at a time: append only, since a step's place is its version.
+const STEPS: &[Step] = &[Step::Sql(SCHEMA)];
+
 #[durable_object]
 pub struct AccessObject {
     sql: SqlStorage,
+    /// Whether the tables were brought up to date; if not, every call is refused as internal.
+    tables: Result<(), Problem>,
 }
 
 #[derive(Deserialize)]
@@ -76,13 +83,14 @@ fn encode<T: serde::Serialize>(record: &T) -> Result<String, Problem> {
 impl DurableObject for AccessObject {
     fn new(state: State, _env: Env) -> Self {
         let sql = state.storage().sql();
-        if let Err(e) = sql.exec(SCHEMA, None) {
-            worker::console_error!("access schema: {e}");
-        }
-        AccessObject { sql }
+        let tables = migrate::ready(&sql, "access", STEPS);
+        AccessObject { sql, tables }
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
+        if let Err(p) = &self.tables {
+            return do_rpc::reply::<()>(Err(p.clone()));
+        }
         let path = req.path();
         let result = match path.as_str() {
             do_rpc::ACCESS_KEYS => match do_rpc::read_body::<KeyCommand>(&mut req).await {
