@@ -3,8 +3,8 @@
 //! shell applies them (`shell::migrate`).
 //!
 //! A step's place in the list is its version, so steps are only ever appended. Every step must be
-//! safe to apply again, because a step and the record of it are not one transaction (workerd
-//! refuses `BEGIN`): `CREATE … IF NOT EXISTS`, and columns added only where they are missing.
+//! safe to apply again, since a step and the record of it are not one transaction (see
+//! `shell::migrate`): `CREATE … IF NOT EXISTS`, and columns added only where they are missing.
 //! The same property lets the first steps adopt a database made before versions were recorded,
 //! whichever columns it has: it is at version 0 and takes every step.
 

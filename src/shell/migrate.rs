@@ -5,6 +5,10 @@
 //! `PRAGMA user_version`, to read or to write (`not authorized: SQLITE_AUTH` in workerd). A column
 //! is looked up with the `pragma_table_info` table function, which workerd allows. These version
 //! numbers are the tables' own; the `[[migrations]]` tags of `wrangler.toml` only declare classes.
+//!
+//! A step and its record are not one transaction: workerd refuses `BEGIN` and points to
+//! `transactionSync`, which the `worker` crate does not offer. So a step cut off halfway is applied
+//! again on the next start, which every step allows.
 
 use std::fmt;
 
