@@ -26,6 +26,8 @@ pub enum ErrorCode {
     ToolUnavailable,
     /// The caller lacks the scope the operation needs, which the problem names.
     InsufficientScope,
+    /// The runtime stopped while it handled the request, which may or may not have taken effect.
+    Stopped,
 
     // Why a run failed.
     /// The stored document fails its check, so nothing ran.

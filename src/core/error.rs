@@ -175,6 +175,17 @@ impl Problem {
         Problem::new(Reason::Unavailable, detail)
     }
 
+    /// The runtime stopped while it handled the request (an object was reset or cut off mid-call),
+    /// so the request may or may not have taken effect.
+    pub fn stopped() -> Self {
+        Problem::unavailable(STOPPED).with_kind(super::code::ErrorCode::Stopped)
+    }
+
+    /// Whether this is the answer of a request the runtime stopped while it handled it.
+    pub fn is_stopped(&self) -> bool {
+        self.reason == Reason::Unavailable && self.kind == Some(super::code::ErrorCode::Stopped)
+    }
+
     /// A failure inside the runtime. Its detail is for the log: a client reads `INTERNAL`.
     pub fn internal(detail: impl Into<String>) -> Self {
         Problem::new(Reason::Internal, detail)
@@ -245,6 +256,9 @@ impl Problem {
 /// What a client reads of an internal failure.
 pub const INTERNAL: &str = "Auto Runtime failed inside while it handled this request, so it may not have taken effect. What went wrong is in the Worker's log, for the operator; try again, and tell the operator if it fails again.";
 
+/// What a client reads of a request the runtime stopped while it handled it, in the spec's words.
+pub const STOPPED: &str = "Auto Runtime stopped while it handled this request, so it may or may not have taken effect";
+
 /// Ends `text` with a full stop unless it already ends a sentence.
 fn sentence(text: &str) -> String {
     let t = text.trim_end();
@@ -281,6 +295,18 @@ mod tests {
         assert!(p.detail.contains("expected"), "the detail stays, for the log");
         let back: Problem = serde_json::from_value(serde_json::to_value(&p).unwrap()).unwrap();
         assert_eq!(back.detail, p.detail, "and crosses between objects whole");
+    }
+
+    #[test]
+    fn a_stopped_request_is_unavailable_in_the_spec_words() {
+        let p = Problem::stopped();
+        assert!(p.is_stopped());
+        let doc = p.document();
+        assert_eq!((doc["status"].clone(), doc["reason"].clone()), (json!(503), json!("unavailable")));
+        assert_eq!((doc["kind"].clone(), doc["detail"].clone()), (json!("stopped"), json!(STOPPED)));
+        let back: Problem = serde_json::from_value(serde_json::to_value(&p).unwrap()).unwrap();
+        assert!(back.is_stopped(), "and stays so between objects");
+        assert!(!Problem::unavailable(STOPPED).is_stopped(), "the kind says it, not the words");
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod error;
 pub mod event;
 pub mod ids;
 pub mod memo;
+pub mod migration;
 pub mod model;
 pub mod page;
 pub mod playbook;

@@ -47,6 +47,12 @@ impl RpcError {
         RpcError::new(INVALID_PARAMS, why)
     }
 
+    /// The runtime stopped while it handled the request: the spec gives the words and no code of
+    /// its own, so it is JSON-RPC's internal error.
+    pub fn stopped() -> Self {
+        RpcError::new(INTERNAL_ERROR, crate::core::error::STOPPED)
+    }
+
     pub fn to_value(&self) -> Value {
         let mut e = json!({ "code": self.code, "message": self.message });
         if let Some(d) = &self.data {

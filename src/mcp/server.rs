@@ -7,8 +7,8 @@ use super::endpoint::Endpoint;
 use super::jsonrpc::{self, RpcError};
 use super::transport::Era;
 use super::{prompts, resources, result, revision, SERVER_NAME, SERVER_TITLE, SERVER_VERSION};
-use crate::core::Caller;
-use crate::tools::{self, Ctx, Tool};
+use crate::core::{Caller, Problem};
+use crate::tools::{self, Ctx, Output, Tool};
 
 /// How long a 2026-07-28 client may keep a list: tool lists change only with a deploy.
 const LIST_TTL_MS: u64 = 300_000;
@@ -160,8 +160,31 @@ async fn call_tool(ctx: &Ctx<'_>, endpoint: &Endpoint, params: &Map<String, Valu
             map.insert("playbook".into(), json!(playbook));
         }
     }
-    Ok(match tools::call(ctx, tool, args).await {
-        Ok(output) => result::success(&output),
-        Err(problem) => result::failure(&problem),
-    })
+    tool_answer(tools::call(ctx, tool, args).await)
+}
+
+/// A tool's outcome as the result of `tools/call`: a refusal is a result the model reads, but a
+/// call the runtime stopped while it handled it is not the tool's answer, so it is the protocol's
+/// error.
+fn tool_answer(outcome: Result<Output, Problem>) -> Result<Value, RpcError> {
+    match outcome {
+        Ok(output) => Ok(result::success(&output)),
+        Err(problem) if problem.is_stopped() => Err(RpcError::stopped()),
+        Err(problem) => Ok(result::failure(&problem)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stopped_call_is_the_protocol_error_and_a_refusal_a_result() {
+        let stopped = tool_answer(Err(Problem::stopped())).unwrap_err();
+        assert_eq!(stopped.code, jsonrpc::INTERNAL_ERROR);
+        assert_eq!(stopped.message, crate::core::error::STOPPED);
+        let refused =
+            tool_answer(Err(Problem::unavailable("Storage failed just now, so nothing was changed; try again.")));
+        assert_eq!(refused.unwrap()["isError"], true);
+    }
 }

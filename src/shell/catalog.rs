@@ -11,14 +11,17 @@ use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
 use super::do_rpc::{self, serve, Call};
+use super::migrate;
 use super::models::{self, Unanswered};
 use super::playbook::storage;
+use crate::core::migration::Step;
 use crate::core::model::catalog::{due, Kept, ReadLists};
 use crate::core::model::wire::{models as read_models, models_request};
 use crate::core::model::Provider;
 use crate::core::Problem;
 
-const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS kept (prefix TEXT PRIMARY KEY, kept TEXT NOT NULL);";
+/// The object's tables, one step at a time: append only, since a step's place is its version.
+const STEPS: &[Step] = &[Step::Sql("CREATE TABLE IF NOT EXISTS kept (prefix TEXT PRIMARY KEY, kept TEXT NOT NULL);")];
 /// The most a provider's list may take to arrive.
 const LIST_TIMEOUT_SECONDS: u64 = 15;
 
@@ -29,6 +32,8 @@ pub struct CatalogObject {
     sql: SqlStorage,
     env: Env,
     reading: RefCell<HashMap<String, Reading>>,
+    /// Whether the tables were brought up to date; if not, every call is refused as internal.
+    migrated: Result<(), Problem>,
 }
 
 #[derive(Deserialize)]
@@ -39,13 +44,14 @@ struct Row {
 impl DurableObject for CatalogObject {
     fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
-        if let Err(e) = sql.exec(SCHEMA, None) {
-            worker::console_error!("catalog schema: {e}");
-        }
-        CatalogObject { sql, env, reading: RefCell::new(HashMap::new()) }
+        let migrated = migrate::ready(&sql, "catalog", STEPS);
+        CatalogObject { sql, env, reading: RefCell::new(HashMap::new()), migrated }
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
+        if let Err(p) = &self.migrated {
+            return do_rpc::reply::<()>(Err(p.clone()));
+        }
         match req.path().as_str() {
             ReadLists::PATH => serve(&mut req, async |read: ReadLists| self.lists(read.providers).await).await,
             other => do_rpc::reply::<()>(Err(Problem::internal(format!("the catalog has no endpoint {other}")))),

@@ -4,6 +4,8 @@
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use worker::js_sys::Reflect;
+use worker::wasm_bindgen::JsValue;
 use worker::{Method, Request, RequestInit, Response, Stub};
 
 use crate::core::Problem;
@@ -46,9 +48,9 @@ async fn call<T: DeserializeOwned>(stub: &Stub, endpoint: &str, body: &impl Seri
     let mut init = RequestInit::new();
     init.with_method(Method::Post).with_body(Some(text.into()));
     let req = Request::new_with_init(&format!("https://object{endpoint}"), &init).map_err(unavailable)?;
-    let mut resp = stub.fetch_with_request(req).await.map_err(unavailable)?;
+    let mut resp = stub.fetch_with_request(req).await.map_err(cut_off)?;
     let status = resp.status_code();
-    let reply = resp.text().await.map_err(unavailable)?;
+    let reply = resp.text().await.map_err(cut_off)?;
     if status == 200 {
         serde_json::from_str(&reply)
             .map_err(|e| Problem::internal(format!("an object answered what could not be read: {e}")))
@@ -56,6 +58,26 @@ async fn call<T: DeserializeOwned>(stub: &Stub, endpoint: &str, body: &impl Seri
         Err(serde_json::from_str::<Problem>(&reply)
             .unwrap_or_else(|_| Problem::unavailable("Storage did not answer just now; try again.")))
     }
+}
+
+/// A call that did not come back whole. workerd marks the error of an object reset while it held
+/// the call (a deploy, an eviction for its limits, `ctx.abort`) with `durableObjectReset`, and a
+/// call whose connection to the object broke, as when the object's runtime stopped, fails with
+/// "Network connection lost.": either way the object may have done what it was asked, and the
+/// request is answered as stopped. An object overloaded refused the call before it began.
+fn cut_off(e: worker::Error) -> Problem {
+    if was_cut_off(&e) {
+        worker::console_error!("durable object call cut off: {e}");
+        return Problem::stopped();
+    }
+    unavailable(e)
+}
+
+fn was_cut_off(e: &worker::Error) -> bool {
+    let worker::Error::UnknownJsError { original, message, .. } = e else { return false };
+    let flag =
+        |name: &str| Reflect::get(original, &JsValue::from_str(name)).ok().and_then(|v| v.as_bool()) == Some(true);
+    !flag("overloaded") && (flag("durableObjectReset") || message.starts_with("Network connection lost"))
 }
 
 fn unavailable(e: worker::Error) -> Problem {

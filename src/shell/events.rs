@@ -7,6 +7,7 @@ use worker::SqlStorage;
 
 use super::playbook::storage;
 use crate::core::event::{event_id, Event, EventQuery, NewEvent};
+use crate::core::migration::Step;
 use crate::core::Problem;
 use crate::ops::playbook::EventStore;
 
@@ -18,13 +19,15 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE INDEX IF NOT EXISTS events_of_run ON events (run_id, position);
 ";
 
-/// Added after the first release: a playbook that was created before it gains the column here.
-pub const ADDED: [&str; 4] = [
-    "ALTER TABLE events ADD COLUMN family TEXT",
-    "CREATE INDEX IF NOT EXISTS events_of_family ON events (family, position)",
-    "ALTER TABLE events ADD COLUMN key TEXT",
-    "CREATE UNIQUE INDEX IF NOT EXISTS events_by_key ON events (key)",
-];
+/// Added after the first release: the run whose history an event belongs to, with the runs its
+/// steps started, read through its index.
+pub const FAMILY: Step = Step::AddColumn { table: "events", column: "family", declared: "TEXT" };
+pub const FAMILY_INDEX: Step = Step::Sql("CREATE INDEX IF NOT EXISTS events_of_family ON events (family, position)");
+
+/// Added after the first release: the key that keeps an event handed over twice from being kept
+/// twice, which its unique index enforces.
+pub const KEY: Step = Step::AddColumn { table: "events", column: "key", declared: "TEXT" };
+pub const KEY_INDEX: Step = Step::Sql("CREATE UNIQUE INDEX IF NOT EXISTS events_by_key ON events (key)");
 
 #[derive(Deserialize)]
 struct Row {

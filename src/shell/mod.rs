@@ -13,6 +13,7 @@ mod entry;
 mod env;
 mod events;
 mod mcp_http;
+mod migrate;
 mod models;
 mod organization;
 mod outbound;

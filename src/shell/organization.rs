@@ -8,11 +8,13 @@ use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, 
 
 use super::backend;
 use super::do_rpc::{self, serve, Call};
+use super::migrate;
 use super::playbook::storage;
 use crate::core::actor::Actor;
 use crate::core::directory::{
     decide, Change, Command, Cursor, Decision, GetPlaybook, ListPage, ListQuery, LIST_LIMIT_MAX,
 };
+use crate::core::migration::Step;
 use crate::core::page::split;
 use crate::core::playbook::{name_key, Playbook, Status};
 use crate::core::Problem;
@@ -33,9 +35,9 @@ CREATE INDEX IF NOT EXISTS playbooks_newest ON playbooks (created_at DESC, id DE
 CREATE UNIQUE INDEX IF NOT EXISTS playbooks_active_name ON playbooks (name_key) WHERE status = 'active';
 ";
 
-/// Who made and changed each playbook, added after the first orgs were made; an org that has the
-/// column already refuses it, as expected.
-const ADD_MAKERS: &str = "ALTER TABLE playbooks ADD COLUMN makers TEXT";
+/// The directory's tables, one step at a time: append only, since a step's place is its version.
+/// Who made and changed each playbook was added after the first orgs were made.
+const STEPS: &[Step] = &[Step::Sql(SCHEMA), Step::AddColumn { table: "playbooks", column: "makers", declared: "TEXT" }];
 
 /// The actors of a row, kept as one JSON column.
 #[derive(serde::Serialize, Deserialize, Default)]
@@ -55,6 +57,8 @@ pub struct OrganizationObject {
     /// One change at a time: a change awaits the playbook's object, and a name claimed by one
     /// change must not be claimed by another meanwhile.
     changing: Mutex<()>,
+    /// Whether the tables were brought up to date; if not, every call is refused as internal.
+    migrated: Result<(), Problem>,
 }
 
 #[derive(Deserialize)]
@@ -102,14 +106,14 @@ struct Count {
 impl DurableObject for OrganizationObject {
     fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
-        if let Err(e) = sql.exec(SCHEMA, None) {
-            worker::console_error!("organization schema: {e}");
-        }
-        let _ = sql.exec(ADD_MAKERS, None);
-        OrganizationObject { sql, env, changing: Mutex::new(()) }
+        let migrated = migrate::ready(&sql, "organization", STEPS);
+        OrganizationObject { sql, env, changing: Mutex::new(()), migrated }
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
+        if let Err(p) = &self.migrated {
+            return do_rpc::reply::<()>(Err(p.clone()));
+        }
         match req.path().as_str() {
             Change::PATH => serve(&mut req, async |c: Change| self.change(&c.org, c.command).await).await,
             ListQuery::PATH => serve(&mut req, async |query: ListQuery| self.list(query)).await,

@@ -11,12 +11,14 @@ use super::calls::ToPlaybook;
 use super::definitions::{self, Definitions};
 use super::do_rpc::{self, serve, Call};
 use super::events::{self, Events};
+use super::migrate;
 use super::requests::{self, Requests};
 use super::runs_index::{self, RunsIndex};
 use super::triggers::{self, Triggers};
 use crate::core::definition::store::{GetDefinition, ListDefinitions, WriteDefinition};
 use crate::core::directory::{unknown_playbook, GetPlaybook, Save};
 use crate::core::event::{GetEvent, ListEvents, ReadEvents, WriteEvents};
+use crate::core::migration::Step;
 use crate::core::playbook::Playbook;
 use crate::core::run::store::{ListRequests, ListRuns, ReadRuns, WriteIndex, WriteRequests};
 use crate::core::Problem;
@@ -25,42 +27,44 @@ use crate::ops::playbook::Tables;
 /// How long the alarm waits before it tries again to start what a trigger owes, after a failure.
 const RETRY_MILLIS: i64 = 10_000;
 
+/// The playbook's tables, one step at a time: append only, since a step's place is its version.
+/// The record is one JSON row; the tables of its definitions, runs, events, open requests and
+/// triggers sit beside it, and the steps after the first six add what later releases needed.
+const STEPS: &[Step] = &[
+    Step::Sql("CREATE TABLE IF NOT EXISTS playbook (id TEXT PRIMARY KEY, record TEXT NOT NULL);"),
+    Step::Sql(definitions::SCHEMA),
+    Step::Sql(runs_index::SCHEMA),
+    Step::Sql(events::SCHEMA),
+    Step::Sql(requests::SCHEMA),
+    Step::Sql(triggers::SCHEMA),
+    events::FAMILY,
+    events::FAMILY_INDEX,
+    events::KEY,
+    events::KEY_INDEX,
+    runs_index::WITHIN,
+];
+
 #[durable_object]
 pub struct PlaybookObject {
     state: State,
     sql: SqlStorage,
     env: Env,
+    /// Whether the tables were brought up to date; if not, every call is refused as internal.
+    migrated: Result<(), Problem>,
 }
 
 impl DurableObject for PlaybookObject {
     fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
-        // The record is one JSON row; later tables (definitions, runs) sit beside it.
-        let schema = format!(
-            "CREATE TABLE IF NOT EXISTS playbook (id TEXT PRIMARY KEY, record TEXT NOT NULL);{}{}{}{}{}",
-            definitions::SCHEMA,
-            runs_index::SCHEMA,
-            events::SCHEMA,
-            requests::SCHEMA,
-            triggers::SCHEMA
-        );
-        if let Err(e) = sql.exec(&schema, None) {
-            worker::console_error!("playbook schema: {e}");
-        }
-        // These columns exist already in every playbook but the oldest: their refusal is expected.
-        let _ = sql.exec(events::ADDED[0], None);
-        let _ = sql.exec(events::ADDED[2], None);
-        let _ = sql.exec(runs_index::WITHIN, None);
-        for index in [events::ADDED[1], events::ADDED[3]] {
-            if let Err(e) = sql.exec(index, None) {
-                worker::console_error!("playbook schema: {e}");
-            }
-        }
-        PlaybookObject { state, sql, env }
+        let migrated = migrate::ready(&sql, "playbook", STEPS);
+        PlaybookObject { state, sql, env, migrated }
     }
 
     /// Starts the runs the workflows' triggers owe, then sets the alarm to the next due.
     async fn alarm(&self) -> worker::Result<Response> {
+        if self.migrated.is_err() {
+            return Response::empty();
+        }
         let retry = match self.fire().await {
             Ok(()) => 0,
             Err(p) => {
@@ -75,6 +79,9 @@ impl DurableObject for PlaybookObject {
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
+        if let Err(p) = &self.migrated {
+            return do_rpc::reply::<()>(Err(p.clone()));
+        }
         let req = &mut req;
         let now = super::env::instant;
         match req.path().as_str() {

@@ -22,18 +22,21 @@ pub struct RunObject {
     env: Env,
     store: SqlRun,
     memory: Memory,
+    /// Whether the tables were brought up to date; if not, every call is refused as internal.
+    migrated: Result<(), Problem>,
 }
 
 impl DurableObject for RunObject {
     fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
-        if let Err(e) = sql.exec(store::SCHEMA, None) {
-            worker::console_error!("run schema: {e}");
-        }
-        RunObject { state, env, store: SqlRun { sql }, memory: Memory::default() }
+        let migrated = super::migrate::ready(&sql, "run", store::STEPS);
+        RunObject { state, env, store: SqlRun { sql }, memory: Memory::default(), migrated }
     }
 
     async fn alarm(&self) -> worker::Result<Response> {
+        if self.migrated.is_err() {
+            return Response::empty();
+        }
         let host = self.host();
         if let Err(p) = self.runner(&host).alarm().await {
             worker::console_error!("run alarm: {}", p.detail);
@@ -42,6 +45,9 @@ impl DurableObject for RunObject {
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
+        if let Err(p) = &self.migrated {
+            return do_rpc::reply::<()>(Err(p.clone()));
+        }
         let asked = match req.path().as_str() {
             StartRun::PATH => do_rpc::read::<StartRun>(&mut req).await.map(|s| Asked::Start(Box::new(s))),
             GetRun::PATH => do_rpc::read::<GetRun>(&mut req).await.map(|g| Asked::Get { run_id: g.run_id }),

@@ -6,6 +6,7 @@ use worker::SqlStorage;
 
 use super::playbook::storage;
 use crate::core::definition::{Kind, Ref};
+use crate::core::migration::Step;
 use crate::core::run::store::{RunEntry, RunQuery};
 use crate::core::run::Run;
 use crate::core::Problem;
@@ -22,7 +23,7 @@ CREATE TABLE IF NOT EXISTS run_records (run_id TEXT PRIMARY KEY, record TEXT NOT
 ";
 
 /// Added after the first release: the workflow run and step that started a run, as JSON.
-pub const WITHIN: &str = "ALTER TABLE runs ADD COLUMN within TEXT";
+pub const WITHIN: Step = Step::AddColumn { table: "runs", column: "within", declared: "TEXT" };
 
 #[derive(Deserialize)]
 struct Kept {

@@ -49,14 +49,16 @@ export function freePort() {
 
 /**
  * Runs `wrangler dev` for the runtime and waits until it serves.
- * @param {{stateDir: string, port?: number, localUser?: string, timeoutMs?: number, config?: string, vars?: Record<string, string>, pollMs?: number, extraArgs?: string[]}} options
+ * @param {{stateDir: string, port?: number, localUser?: string, timeoutMs?: number, config?: string, vars?: Record<string, string>, pollMs?: number, extraArgs?: string[], registryDir?: string}} options
  *   config: another wrangler configuration file (default: the repository's wrangler.toml)
+ *   registryDir: the dev registry, where runtimes find each other's Durable Objects (default: one of
+ *     the state directory's own, so that parallel runs stay apart)
  *   vars: more variables for the Worker, such as where the model providers are
  *   pollMs: how often to ask whether it serves yet (scripts/bench asks often, to time start-up)
  *   extraArgs: more arguments for `wrangler dev` (scripts/bench passes `--log-level warn`)
  * @returns {Promise<{url: string, port: number, stop: () => Promise<void>, logs: () => string}>}
  */
-export async function startRuntime({ stateDir, port, localUser = 'tester', timeoutMs = 90_000, config, vars = {}, pollMs = 250, extraArgs = [] } = {}) {
+export async function startRuntime({ stateDir, port, localUser = 'tester', timeoutMs = 90_000, config, vars = {}, pollMs = 250, extraArgs = [], registryDir } = {}) {
   if (!stateDir) throw new Error('startRuntime needs a stateDir');
   mkdirSync(stateDir, { recursive: true });
   const listenPort = port ?? (await freePort());
@@ -85,7 +87,7 @@ export async function startRuntime({ stateDir, port, localUser = 'tester', timeo
     DO_NOT_TRACK: '1',
     WRANGLER_NO_SKILLS_UPDATE_PROMPTS: 'true',
     WRANGLER_CI_DISABLE_CONFIG_WATCHING: 'true',
-    WRANGLER_REGISTRY_PATH: join(stateDir, '.dev-registry'), // keep runtimes of parallel runs apart
+    WRANGLER_REGISTRY_PATH: registryDir ?? join(stateDir, '.dev-registry'), // keep runtimes of parallel runs apart
     WRANGLER_LOG_PATH: join(stateDir, '.wrangler-logs'),
     FORCE_COLOR: '0',
     NO_COLOR: '1',

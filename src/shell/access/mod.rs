@@ -12,12 +12,14 @@ use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
 use super::do_rpc::{self, serve, Call};
+use super::migrate;
 use super::playbook::storage;
 use crate::core::access::key::{ListKeys, MakeKey, RevokeKey, VerifyKey};
 use crate::core::access::store::{
     BeginSignIn, GetClient, IssueToken, ListRoles, PutClient, PutConsent, RevokeToken, RolesOf, SaveGrant, SetRole,
     TakeConsent, TakePending, VerifyToken,
 };
+use crate::core::migration::Step;
 use crate::core::Problem;
 
 /// The name of the one object.
@@ -41,9 +43,14 @@ CREATE TABLE IF NOT EXISTS roles (
 );
 ";
 
+/// The object's tables, one step at a time: append only, since a step's place is its version.
+const STEPS: &[Step] = &[Step::Sql(SCHEMA)];
+
 #[durable_object]
 pub struct AccessObject {
     sql: SqlStorage,
+    /// Whether the tables were brought up to date; if not, every call is refused as internal.
+    migrated: Result<(), Problem>,
 }
 
 #[derive(Deserialize)]
@@ -79,13 +86,14 @@ fn encode<T: serde::Serialize>(record: &T) -> Result<String, Problem> {
 impl DurableObject for AccessObject {
     fn new(state: State, _env: Env) -> Self {
         let sql = state.storage().sql();
-        if let Err(e) = sql.exec(SCHEMA, None) {
-            worker::console_error!("access schema: {e}");
-        }
-        AccessObject { sql }
+        let migrated = migrate::ready(&sql, "access", STEPS);
+        AccessObject { sql, migrated }
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
+        if let Err(p) = &self.migrated {
+            return do_rpc::reply::<()>(Err(p.clone()));
+        }
         let req = &mut req;
         match req.path().as_str() {
             MakeKey::PATH => serve(req, async |m: MakeKey| self.make_key(m.record)).await,

@@ -7,19 +7,22 @@ use worker::{SqlStorage, SqlStorageValue};
 
 use super::super::playbook::{kept_record, storage};
 use crate::core::definition::reasoning::Prepared;
+use crate::core::migration::Step;
 use crate::core::run::store::Report;
 use crate::core::run::Run;
 use crate::core::workflow::{Action, Flow, Plan};
 use crate::core::Problem;
 use crate::ops::run::RunStore;
 
-pub const SCHEMA: &str = "
+pub const STEPS: &[Step] = &[Step::Sql(
+    "
 CREATE TABLE IF NOT EXISTS run (id TEXT PRIMARY KEY, record TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, report TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS flow (id INTEGER PRIMARY KEY CHECK (id = 1), plan TEXT NOT NULL, state TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS todo (seq INTEGER PRIMARY KEY AUTOINCREMENT, action TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS deferred (id INTEGER PRIMARY KEY CHECK (id = 1), call TEXT NOT NULL, asked INTEGER NOT NULL);
-";
+",
+)];
 
 pub struct SqlRun {
     pub sql: SqlStorage,
