@@ -2,12 +2,10 @@
 //! JSON document at that URL. The runtime fetches it, so the URL must not reach inside the
 //! network the runtime runs in (the shell also fetches with Workers' strictly-public fetch).
 
-use std::net::{Ipv4Addr, Ipv6Addr};
-
 use serde_json::Value;
 
 use super::client::{self, AuthMethod, Client, ClientKind, Refusal};
-use super::url::{self, Host};
+use super::url;
 use crate::core::FieldError;
 
 /// The most a document may weigh; the shell stops reading past it.
@@ -41,43 +39,10 @@ pub fn check_metadata_url(client_id: &str, deployed: bool) -> Result<(), String>
     if url.scheme != "https" && !local_http {
         return Err("must be an https URL".into());
     }
-    if deployed && !is_public(&authority.host) {
+    if deployed && !authority.host.is_public() {
         return Err("must be on a public host, not a loopback, private or local one".into());
     }
     Ok(())
-}
-
-/// A host a fetch may reach from the runtime without touching anything private.
-fn is_public(host: &Host) -> bool {
-    match host {
-        Host::Name(name) => {
-            let local = ["localhost", "local", "internal", "home.arpa"]
-                .iter()
-                .any(|suffix| name == suffix || name.ends_with(&format!(".{suffix}")));
-            name.contains('.') && !local
-        }
-        Host::V4(ip) => is_public_v4(*ip),
-        Host::V6(ip) => match ip.to_ipv4_mapped() {
-            Some(v4) => is_public_v4(v4),
-            None => is_public_v6(*ip),
-        },
-    }
-}
-
-fn is_public_v4(ip: Ipv4Addr) -> bool {
-    let [a, b, ..] = ip.octets();
-    let shared = a == 100 && (64..128).contains(&b); // 100.64/10, carrier-grade NAT
-    !(ip.is_private() || ip.is_loopback() || ip.is_link_local() || a == 0 || shared || a >= 224)
-}
-
-fn is_public_v6(ip: Ipv6Addr) -> bool {
-    let [first, ..] = ip.segments();
-    let embeds_v4 = ip.segments()[..6].iter().all(|s| *s == 0); // ::, ::1 and ::a.b.c.d
-    let unique_local = first & 0xfe00 == 0xfc00; // fc00::/7
-    let link_local = first & 0xffc0 == 0xfe80; // fe80::/10
-    let site_local = first & 0xffc0 == 0xfec0; // fec0::/10, deprecated but still routed by some
-    let multicast = first & 0xff00 == 0xff00;
-    !(embeds_v4 || unique_local || link_local || site_local || multicast)
 }
 
 /// The client a fetched document describes, or what is wrong with it. The document speaks for

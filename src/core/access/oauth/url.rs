@@ -39,6 +39,39 @@ impl Host {
             Host::V6(ip) => *ip == Ipv6Addr::LOCALHOST,
         }
     }
+
+    /// A host a fetch may reach from the runtime without touching anything private.
+    pub fn is_public(&self) -> bool {
+        match self {
+            Host::Name(name) => {
+                let local = ["localhost", "local", "internal", "home.arpa"]
+                    .iter()
+                    .any(|suffix| name == suffix || name.ends_with(&format!(".{suffix}")));
+                name.contains('.') && !local
+            }
+            Host::V4(ip) => is_public_v4(*ip),
+            Host::V6(ip) => match ip.to_ipv4_mapped() {
+                Some(v4) => is_public_v4(v4),
+                None => is_public_v6(*ip),
+            },
+        }
+    }
+}
+
+fn is_public_v4(ip: Ipv4Addr) -> bool {
+    let [a, b, ..] = ip.octets();
+    let shared = a == 100 && (64..128).contains(&b); // 100.64/10, carrier-grade NAT
+    !(ip.is_private() || ip.is_loopback() || ip.is_link_local() || a == 0 || shared || a >= 224)
+}
+
+fn is_public_v6(ip: Ipv6Addr) -> bool {
+    let [first, ..] = ip.segments();
+    let embeds_v4 = ip.segments()[..6].iter().all(|s| *s == 0); // ::, ::1 and ::a.b.c.d
+    let unique_local = first & 0xfe00 == 0xfc00; // fc00::/7
+    let link_local = first & 0xffc0 == 0xfe80; // fe80::/10
+    let site_local = first & 0xffc0 == 0xfec0; // fec0::/10, deprecated but still routed by some
+    let multicast = first & 0xff00 == 0xff00;
+    !(embeds_v4 || unique_local || link_local || site_local || multicast)
 }
 
 /// Parses an absolute URI, or refuses it.
