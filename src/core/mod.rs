@@ -17,6 +17,7 @@ pub mod playbook;
 pub mod run;
 pub mod schema;
 pub mod text;
+pub mod tool_server;
 pub mod workflow;
 
 pub use caller::Caller;

@@ -1,0 +1,117 @@
+//! Tool servers: the MCP servers and HTTP APIs whose tools a playbook's functions may call, as
+//! the operator lists them in `TOOL_SERVERS`. A connection a person adds (a later issue) becomes
+//! one more source of the same `Server`.
+//!
+//! Every tool carries a mark, which says whether it only reads, and who said so. A server that
+//! cannot be used is listed with `because`, in words that say what mends it.
+
+pub mod settings;
+
+use serde::Serialize;
+
+pub use settings::{Credential, Place, ServerEntry, ServerKind, ToolServers};
+
+/// Whether a tool only reads. `Unmarked` counts as `Acts`: nothing vouches that it does not act.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mark {
+    Reads,
+    Acts,
+    Unmarked,
+}
+
+impl Mark {
+    pub fn reads(self) -> bool {
+        self == Mark::Reads
+    }
+
+    /// The mark an MCP server gives by its hints: `readOnlyHint: true` reads, `false` acts, and
+    /// no hint leaves the tool unmarked.
+    pub fn from_read_only_hint(hint: Option<bool>) -> Mark {
+        match hint {
+            Some(true) => Mark::Reads,
+            Some(false) => Mark::Acts,
+            None => Mark::Unmarked,
+        }
+    }
+
+    /// The mark an HTTP operation takes from its method: `GET` and `HEAD` read.
+    pub fn from_method(method: &str) -> Mark {
+        if method.eq_ignore_ascii_case("get") || method.eq_ignore_ascii_case("head") {
+            Mark::Reads
+        } else {
+            Mark::Acts
+        }
+    }
+}
+
+/// Who gave a tool its mark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkedBy {
+    /// The hints its MCP server lists it with, or their lack.
+    Server,
+    /// The HTTP method of an operation of an HTTP API.
+    Method,
+    /// The entry of its provider in the runtime's catalogue.
+    Catalogue,
+    /// Its entry in the operator's settings.
+    Settings,
+}
+
+/// Why a server cannot be used now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Because {
+    /// It could not be reached, or gave no answer in time; this may pass.
+    Unreachable,
+    /// It answered with errors, or with what is not MCP; this may pass.
+    Failing,
+    /// It asked the runtime to slow down; this passes.
+    RateLimited,
+    /// It did not accept the runtime's credential.
+    KeyRefused,
+    /// Its entry in `TOOL_SERVERS` cannot be read as written.
+    SettingsInvalid,
+    /// Its entry names a Worker secret that is not set.
+    SecretNotSet,
+}
+
+/// A tool's name as a function writes it: `server/tool`, or `server/*` for every tool the
+/// server's entry allows. Answers the two parts.
+pub fn split_reference(reference: &str) -> Option<(&str, &str)> {
+    let (server, tool) = reference.split_once('/')?;
+    (is_server_name(server) && !tool.is_empty() && !tool.contains('/')).then_some((server, tool))
+}
+
+/// A server's name: what a function writes before its tools, lowercase letters, digits, `-` and
+/// `_`, starting with a letter, at most 64 characters.
+pub fn is_server_name(name: &str) -> bool {
+    name.len() <= 64
+        && name.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
+        && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_come_from_hints_and_methods() {
+        assert_eq!(Mark::from_read_only_hint(Some(true)), Mark::Reads);
+        assert_eq!(Mark::from_read_only_hint(Some(false)), Mark::Acts);
+        assert_eq!(Mark::from_read_only_hint(None), Mark::Unmarked);
+        assert!(!Mark::Unmarked.reads());
+        assert_eq!(Mark::from_method("HEAD"), Mark::Reads);
+        assert_eq!(Mark::from_method("post"), Mark::Acts);
+    }
+
+    #[test]
+    fn references_name_a_server_and_a_tool() {
+        assert_eq!(split_reference("files/read_text_file"), Some(("files", "read_text_file")));
+        assert_eq!(split_reference("files/*"), Some(("files", "*")));
+        for bad in ["files", "/read", "files/", "Files/read", "files/a/b", "9files/read"] {
+            assert_eq!(split_reference(bad), None, "{bad}");
+        }
+    }
+}
