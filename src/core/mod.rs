@@ -14,6 +14,7 @@ pub mod migration;
 pub mod model;
 pub mod page;
 pub mod playbook;
+pub mod protocol;
 pub mod run;
 pub mod schema;
 pub mod text;

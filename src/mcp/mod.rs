@@ -7,7 +7,7 @@ pub mod jsonrpc;
 pub mod prompts;
 pub mod resources;
 pub mod result;
-pub mod revision;
+pub use crate::core::protocol as revision;
 pub mod server;
 pub mod transport;
 

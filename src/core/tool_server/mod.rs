@@ -5,6 +5,7 @@
 //! Every tool carries a mark, which says whether it only reads, and who said so. A server that
 //! cannot be used is listed with `because`, in words that say what mends it.
 
+pub mod mcp;
 pub mod settings;
 
 use serde::Serialize;

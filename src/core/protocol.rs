@@ -1,4 +1,5 @@
-//! The protocol revisions served, and how the revision of a request is told.
+//! The MCP protocol revisions: those the server serves, how the revision of a request is told, and
+//! what the client speaks to tool servers.
 
 pub const MODERN: &str = "2026-07-28";
 /// The handshake revisions, newest first; `initialize` answers the first when the client's is unknown.

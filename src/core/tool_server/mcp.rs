@@ -1,0 +1,296 @@
+//! Speaking MCP to a tool server, without I/O: the posts the client makes, in the revision the
+//! server speaks, and reading what comes back, one JSON object or an event stream in which the
+//! answer is one event among notifications.
+//!
+//! The client tries 2026-07-28 first (no handshake; `_meta` and the `Mcp-Method` and `Mcp-Name`
+//! headers on every request). A server that refuses it is spoken to as the revisions before it
+//! are: `initialize`, then its `Mcp-Session-Id` on every request.
+
+use base64::Engine;
+use serde_json::{json, Map, Value};
+
+use super::{Mark, MarkedBy};
+use crate::core::protocol::{LEGACY, MODERN};
+
+/// The client as it names itself to servers.
+pub const CLIENT_NAME: &str = "playbook-runtime";
+/// Tool descriptions are kept up to this many bytes.
+pub const DESCRIPTION_MAX: usize = 4096;
+/// JSON-RPC's code for a revision the server does not speak.
+const UNSUPPORTED_VERSION: i64 = -32022;
+
+/// The revision a server is spoken to in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Era {
+    Modern,
+    /// A handshake revision, with the session the server gave, if any.
+    Legacy {
+        version: String,
+        session: Option<String>,
+    },
+}
+
+/// One POST to the server's address.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Post {
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+/// A request in the server's revision. `name` is the tool a `tools/call` names.
+pub fn request(era: &Era, id: u64, method: &str, params: Value, name: Option<&str>) -> Post {
+    let mut params = match params {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
+    let mut headers = base_headers(era);
+    if *era == Era::Modern {
+        params.insert(
+            "_meta".into(),
+            json!({
+                "io.modelcontextprotocol/protocolVersion": MODERN,
+                "io.modelcontextprotocol/clientInfo": { "name": CLIENT_NAME, "version": env!("CARGO_PKG_VERSION") },
+                "io.modelcontextprotocol/clientCapabilities": {},
+            }),
+        );
+        headers.push(("Mcp-Method".into(), method.into()));
+        if let Some(name) = name {
+            headers.push(("Mcp-Name".into(), header_value(name)));
+        }
+    }
+    let body = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }).to_string();
+    Post { headers, body }
+}
+
+/// The handshake of a legacy server, offering its newest revision.
+pub fn initialize(id: u64) -> Post {
+    let era = Era::Legacy { version: LEGACY[0].into(), session: None };
+    let params = json!({
+        "protocolVersion": LEGACY[0],
+        "capabilities": {},
+        "clientInfo": { "name": CLIENT_NAME, "version": env!("CARGO_PKG_VERSION") },
+    });
+    let body = json!({ "jsonrpc": "2.0", "id": id, "method": "initialize", "params": params }).to_string();
+    Post { headers: base_headers(&era), body }
+}
+
+/// What the handshake settled: the revision the server answered, if we speak it, and its session.
+pub fn initialized(result: &Value, session: Option<String>) -> Result<(Era, Post), String> {
+    let version = result.get("protocolVersion").and_then(Value::as_str).unwrap_or(LEGACY[0]);
+    if !LEGACY.contains(&version) {
+        return Err(format!("it answered the handshake in the revision {version}, which this runtime does not speak"));
+    }
+    let era = Era::Legacy { version: version.into(), session };
+    let body = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }).to_string();
+    Ok((era.clone(), Post { headers: base_headers(&era), body }))
+}
+
+fn base_headers(era: &Era) -> Vec<(String, String)> {
+    let mut headers = vec![
+        ("Content-Type".into(), "application/json".into()),
+        ("Accept".into(), "application/json, text/event-stream".into()),
+    ];
+    match era {
+        Era::Modern => headers.push(("MCP-Protocol-Version".into(), MODERN.into())),
+        Era::Legacy { version, session } => {
+            headers.push(("MCP-Protocol-Version".into(), version.clone()));
+            if let Some(s) = session {
+                headers.push(("Mcp-Session-Id".into(), s.clone()));
+            }
+        }
+    }
+    headers
+}
+
+/// A header value as 2026-07-28 writes it: plain ASCII as is, anything else in its base64 form.
+fn header_value(text: &str) -> String {
+    if text.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        text.to_string()
+    } else {
+        format!("=?base64?{}?=", base64::engine::general_purpose::STANDARD.encode(text))
+    }
+}
+
+/// The answer to one request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    Result(Value),
+    Error { code: i64, message: String, data: Option<Value> },
+}
+
+/// Reads the answer to request `id` from a body of `content_type`. An event stream may carry
+/// notifications and other messages first; they are passed over.
+pub fn read_reply(content_type: Option<&str>, body: &str, id: u64) -> Result<Reply, String> {
+    let streamed = content_type.is_some_and(|t| t.trim_start().to_ascii_lowercase().starts_with("text/event-stream"));
+    if !streamed {
+        let value: Value = serde_json::from_str(body).map_err(|_| "it answered with what is not JSON".to_string())?;
+        return reply_to(&value, id).ok_or_else(|| "its answer is not the JSON-RPC response to the request".into());
+    }
+    for data in events(body) {
+        if let Ok(value) = serde_json::from_str::<Value>(&data) {
+            if let Some(reply) = reply_to(&value, id) {
+                return Ok(reply);
+            }
+        }
+    }
+    Err("its event stream ended without the response to the request".into())
+}
+
+/// The `data` of each event of a stream: its `data:` lines joined, comments and other fields
+/// passed over.
+fn events(body: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut data: Vec<&str> = Vec::new();
+    for line in body.lines().chain(std::iter::once("")) {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.is_empty() {
+            if !data.is_empty() {
+                out.push(data.join("\n"));
+                data.clear();
+            }
+        } else if let Some(rest) = line.strip_prefix("data:") {
+            data.push(rest.strip_prefix(' ').unwrap_or(rest));
+        }
+    }
+    out
+}
+
+fn reply_to(value: &Value, id: u64) -> Option<Reply> {
+    if value.get("id").and_then(Value::as_u64) != Some(id) {
+        return None;
+    }
+    if let Some(result) = value.get("result") {
+        return Some(Reply::Result(result.clone()));
+    }
+    let error = value.get("error")?;
+    Some(Reply::Error {
+        code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
+        message: error.get("message").and_then(Value::as_str).unwrap_or("").chars().take(500).collect(),
+        data: error.get("data").cloned(),
+    })
+}
+
+/// Whether a server's answer to a 2026-07-28 request says it speaks only the revisions before.
+pub fn refuses_modern(status: u16, reply: Option<&Reply>) -> bool {
+    match reply {
+        Some(Reply::Error { code, data, .. }) if *code == UNSUPPORTED_VERSION => !data
+            .as_ref()
+            .and_then(|d| d.get("supported"))
+            .and_then(Value::as_array)
+            .is_some_and(|s| s.iter().any(|v| v.as_str() == Some(MODERN))),
+        // A server of earlier revisions knows no request before `initialize`, and answers so.
+        Some(Reply::Error { .. }) => status == 400,
+        Some(Reply::Result(_)) => false,
+        None => matches!(status, 400 | 404 | 405),
+    }
+}
+
+/// What MCP's hints on a tool say, as its server gives them.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Hints {
+    #[serde(rename = "readOnlyHint", skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    #[serde(rename = "destructiveHint", skip_serializing_if = "Option::is_none")]
+    pub destructive: Option<bool>,
+    #[serde(rename = "idempotentHint", skip_serializing_if = "Option::is_none")]
+    pub idempotent: Option<bool>,
+    #[serde(rename = "openWorldHint", skip_serializing_if = "Option::is_none")]
+    pub open_world: Option<bool>,
+}
+
+/// A tool as its server lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Listed {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: String,
+    pub input_schema: Value,
+    pub hints: Hints,
+    pub mark: Mark,
+    pub marked_by: MarkedBy,
+}
+
+/// The tools of one page of `tools/list`, and the cursor of the next. A tool without a name or
+/// with an input schema that is not an object is passed over, as a client would.
+pub fn read_tools(result: &Value) -> Result<(Vec<Listed>, Option<String>), String> {
+    let tools = result.get("tools").and_then(Value::as_array).ok_or("its tools/list answer holds no list of tools")?;
+    let listed = tools.iter().filter_map(listed).collect();
+    let next = result.get("nextCursor").and_then(Value::as_str).filter(|c| !c.is_empty()).map(str::to_string);
+    Ok((listed, next))
+}
+
+fn listed(tool: &Value) -> Option<Listed> {
+    let name = tool.get("name")?.as_str()?.to_string();
+    let input_schema = tool.get("inputSchema").filter(|s| s.is_object())?.clone();
+    let hint = |key: &str| tool.get("annotations").and_then(|a| a.get(key)).and_then(Value::as_bool);
+    let hints = Hints {
+        read_only: hint("readOnlyHint"),
+        destructive: hint("destructiveHint"),
+        idempotent: hint("idempotentHint"),
+        open_world: hint("openWorldHint"),
+    };
+    let mut description = tool.get("description").and_then(Value::as_str).unwrap_or("").to_string();
+    if description.len() > DESCRIPTION_MAX {
+        let mut end = DESCRIPTION_MAX;
+        while !description.is_char_boundary(end) {
+            end -= 1;
+        }
+        description.truncate(end);
+    }
+    let title = tool
+        .get("title")
+        .or_else(|| tool.get("annotations").and_then(|a| a.get("title")))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    Some(Listed {
+        name,
+        title,
+        description,
+        input_schema,
+        mark: Mark::from_read_only_hint(hints.read_only),
+        hints,
+        marked_by: MarkedBy::Server,
+    })
+}
+
+/// What a tool answered: its text as a model reads it, its structured content, and whether the
+/// tool said it failed (a tool error, which a model may recover from, not a protocol error).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answered {
+    pub text: String,
+    pub structured: Option<Value>,
+    pub is_error: bool,
+}
+
+pub fn read_call(result: &Value) -> Result<Answered, String> {
+    let content = result.get("content").and_then(Value::as_array).ok_or("its tools/call answer holds no content")?;
+    let parts: Vec<String> = content
+        .iter()
+        .map(|block| match block.get("type").and_then(Value::as_str) {
+            Some("text") => block.get("text").and_then(Value::as_str).unwrap_or("").to_string(),
+            Some("resource") => block
+                .pointer("/resource/text")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .unwrap_or_else(|| described(block)),
+            _ => described(block),
+        })
+        .collect();
+    Ok(Answered {
+        text: parts.join("\n"),
+        structured: result.get("structuredContent").cloned(),
+        is_error: result.get("isError").and_then(Value::as_bool).unwrap_or(false),
+    })
+}
+
+/// A block a model cannot read as text, said in words.
+fn described(block: &Value) -> String {
+    let kind = block.get("type").and_then(Value::as_str).unwrap_or("unknown");
+    let media = block.get("mimeType").and_then(Value::as_str).unwrap_or("of no stated type");
+    let size = block.get("data").and_then(Value::as_str).map_or(0, |d| d.len() * 3 / 4);
+    format!("[{kind} {media}, about {size} bytes]")
+}
+
+#[cfg(test)]
+#[path = "mcp_tests.rs"]
+mod tests;

@@ -1,0 +1,101 @@
+//! The client's wire, post by post and answer by answer.
+
+use serde_json::json;
+
+use super::*;
+
+fn header<'a>(post: &'a Post, name: &str) -> Option<&'a str> {
+    post.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+}
+
+#[test]
+fn a_modern_request_carries_its_revision_twice() {
+    let post = request(&Era::Modern, 7, "tools/call", json!({ "name": "read_text_file" }), Some("read_text_file"));
+    assert_eq!(header(&post, "MCP-Protocol-Version"), Some(MODERN));
+    assert_eq!(header(&post, "Mcp-Method"), Some("tools/call"));
+    assert_eq!(header(&post, "Mcp-Name"), Some("read_text_file"));
+    let body: Value = serde_json::from_str(&post.body).unwrap();
+    assert_eq!(body["id"], 7);
+    assert_eq!(body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], MODERN);
+    assert_eq!(body["params"]["name"], "read_text_file");
+    let odd = request(&Era::Modern, 1, "tools/call", json!({}), Some("lire_é"));
+    assert!(header(&odd, "Mcp-Name").unwrap().starts_with("=?base64?"));
+}
+
+#[test]
+fn a_legacy_request_carries_the_session() {
+    let (era, note) = initialized(&json!({ "protocolVersion": "2025-06-18" }), Some("abc".into())).unwrap();
+    assert_eq!(header(&note, "Mcp-Session-Id"), Some("abc"));
+    let post = request(&era, 2, "tools/list", json!({}), None);
+    assert_eq!(header(&post, "MCP-Protocol-Version"), Some("2025-06-18"));
+    assert_eq!(header(&post, "Mcp-Method"), None);
+    let body: Value = serde_json::from_str(&post.body).unwrap();
+    assert!(body["params"].get("_meta").is_none());
+    assert!(initialized(&json!({ "protocolVersion": "1999-01-01" }), None).is_err());
+    assert!(initialize(1).body.contains("\"initialize\""));
+}
+
+#[test]
+fn a_stream_answers_past_notifications_and_comments() {
+    let body = ": keep-alive\n\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{}}\n\nid: 4\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"other\":true}}\n\r\ndata: {\"jsonrpc\":\"2.0\",\r\ndata: \"id\":4,\"result\":{\"ok\":1}}\n\n";
+    assert_eq!(read_reply(Some("text/event-stream"), body, 4), Ok(Reply::Result(json!({ "ok": 1 }))));
+    assert!(read_reply(Some("text/event-stream"), ": only a comment\n\n", 4).is_err());
+    let json_body = r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"no such method"}}"#;
+    assert!(matches!(read_reply(Some("application/json"), json_body, 4), Ok(Reply::Error { code: -32601, .. })));
+    assert!(read_reply(None, "<html>", 4).is_err());
+    assert!(read_reply(None, r#"{"jsonrpc":"2.0","id":5,"result":{}}"#, 4).is_err());
+}
+
+#[test]
+fn an_older_server_is_told_by_its_refusal() {
+    let unsupported = |supported: Value| Reply::Error {
+        code: -32022,
+        message: String::new(),
+        data: Some(json!({ "supported": supported })),
+    };
+    assert!(refuses_modern(400, Some(&unsupported(json!(["2025-06-18"])))));
+    assert!(!refuses_modern(400, Some(&unsupported(json!([MODERN])))));
+    assert!(refuses_modern(
+        400,
+        Some(&Reply::Error { code: -32600, message: "Bad Request: Server not initialized".into(), data: None })
+    ));
+    assert!(refuses_modern(404, None) && refuses_modern(405, None));
+    assert!(!refuses_modern(500, None) && !refuses_modern(200, Some(&Reply::Result(json!({})))));
+}
+
+#[test]
+fn a_page_of_tools_keeps_what_a_client_can_use() {
+    let page = json!({
+        "tools": [
+            { "name": "read_text_file", "description": "Read a file", "inputSchema": { "type": "object" },
+              "annotations": { "readOnlyHint": true, "title": "Read text file" } },
+            { "name": "write_file", "inputSchema": { "type": "object" }, "annotations": { "destructiveHint": true } },
+            { "name": "broken", "inputSchema": "nope" },
+            { "description": "no name", "inputSchema": { "type": "object" } },
+        ],
+        "nextCursor": "p2",
+    });
+    let (tools, next) = read_tools(&page).unwrap();
+    assert_eq!(next.as_deref(), Some("p2"));
+    assert_eq!(tools.len(), 2);
+    assert_eq!((tools[0].mark, tools[0].title.as_deref()), (Mark::Reads, Some("Read text file")));
+    assert_eq!((tools[1].mark, tools[1].hints.destructive), (Mark::Unmarked, Some(true)));
+    assert_eq!(tools[1].marked_by, MarkedBy::Server);
+    let long = json!({ "tools": [{ "name": "t", "description": "é".repeat(3000), "inputSchema": {} }] });
+    assert!(read_tools(&long).unwrap().0[0].description.len() <= DESCRIPTION_MAX);
+    assert!(read_tools(&json!({})).is_err());
+}
+
+#[test]
+fn a_call_answers_text_or_a_tool_error() {
+    let ok = json!({ "content": [{ "type": "text", "text": "Audience: finance leads" },
+                                  { "type": "image", "mimeType": "image/png", "data": "AAAA" }],
+                     "structuredContent": { "lines": 1 } });
+    let a = read_call(&ok).unwrap();
+    assert_eq!(a.text, "Audience: finance leads\n[image image/png, about 3 bytes]");
+    assert_eq!((a.structured, a.is_error), (Some(json!({ "lines": 1 })), false));
+    let err = json!({ "content": [{ "type": "text", "text": "ENOENT: no such file or directory" }], "isError": true });
+    let e = read_call(&err).unwrap();
+    assert!(e.is_error && e.text.starts_with("ENOENT"));
+    assert!(read_call(&json!({ "nothing": 1 })).is_err());
+}
