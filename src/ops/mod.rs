@@ -10,6 +10,7 @@ pub mod memory;
 pub mod playbook;
 pub mod run;
 pub mod run_start;
+pub mod tool_client;
 pub mod triggers;
 
 pub use backend::{Backend, Ctx};
