@@ -6,6 +6,7 @@
 //! cannot be used is listed with `because`, in words that say what mends it.
 
 pub mod mcp;
+pub mod offer;
 pub mod settings;
 
 use serde::Serialize;

@@ -1,0 +1,119 @@
+//! What a server offers a playbook: the tools its server lists that its entry allows, each with
+//! the mark its entry sets over the server's, and how `search` finds them by words and by mark.
+
+use super::mcp::Listed;
+use super::{MarkedBy, ServerEntry};
+
+/// The tools of `listed` that `entry` allows, marked as the entry says, sorted by name.
+pub fn offered(entry: &ServerEntry, listed: Vec<Listed>) -> Vec<Listed> {
+    let mut tools: Vec<Listed> = listed
+        .into_iter()
+        .filter(|t| entry.allows(&t.name))
+        .map(|mut t| {
+            if let Some(mark) = entry.marks.get(&t.name) {
+                t.mark = *mark;
+                t.marked_by = MarkedBy::Settings;
+            }
+            t
+        })
+        .collect();
+    tools.sort_by(|a, b| a.name.cmp(&b.name));
+    tools.dedup_by(|a, b| a.name == b.name);
+    tools
+}
+
+/// Which tools `search` keeps by their mark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Only {
+    /// Those marked `reads`.
+    Read,
+    /// The others: marked `acts`, or unmarked.
+    Write,
+}
+
+impl Only {
+    pub fn keeps(self, tool: &Listed) -> bool {
+        tool.mark.reads() == (self == Only::Read)
+    }
+}
+
+/// The words of `terms`, lowercased, each of which a tool must hold.
+pub fn words(terms: &str) -> Vec<String> {
+    terms.split_whitespace().map(str::to_lowercase).collect()
+}
+
+/// Whether every word is found in the server's name or in the tool's name, title or description;
+/// a tool's name is read both as written (`read_text`) and as words (`read text`).
+pub fn matches(words: &[String], server: &str, tool: &Listed) -> bool {
+    let text = format!(
+        "{server} {} {} {}",
+        tool.name.replace('_', " "),
+        tool.title.as_deref().unwrap_or(""),
+        tool.description
+    )
+    .to_lowercase();
+    words.iter().all(|w| text.contains(w.as_str()) || tool.name.to_lowercase().contains(w.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::core::tool_server::mcp::Hints;
+    use crate::core::tool_server::{Mark, ServerKind};
+
+    fn listed(name: &str, description: &str, mark: Mark) -> Listed {
+        Listed {
+            name: name.into(),
+            title: None,
+            description: description.into(),
+            input_schema: json!({ "type": "object" }),
+            hints: Hints::default(),
+            mark,
+            marked_by: MarkedBy::Server,
+        }
+    }
+
+    fn entry(allowed: Option<Vec<&str>>, marks: &[(&str, Mark)]) -> ServerEntry {
+        ServerEntry {
+            kind: ServerKind::Mcp { url: "http://127.0.0.1:1/mcp".into() },
+            allowed: allowed.map(|a| a.into_iter().map(str::to_string).collect()),
+            credential: None,
+            record_content: true,
+            handles_money: false,
+            marks: marks.iter().map(|(n, m)| (n.to_string(), *m)).collect::<BTreeMap<_, _>>(),
+        }
+    }
+
+    #[test]
+    fn an_entry_allows_and_marks_over_its_server() {
+        let listed = vec![
+            listed("write_file", "Write a file", Mark::Acts),
+            listed("read_text_file", "Read a file as text", Mark::Unmarked),
+            listed("list_directory", "List a folder", Mark::Reads),
+        ];
+        let e = entry(Some(vec!["read_text_file", "list_directory"]), &[("read_text_file", Mark::Reads)]);
+        let tools = offered(&e, listed.clone());
+        assert_eq!(tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["list_directory", "read_text_file"]);
+        assert_eq!((tools[1].mark, tools[1].marked_by), (Mark::Reads, MarkedBy::Settings));
+        assert_eq!(tools[0].marked_by, MarkedBy::Server);
+        assert_eq!(offered(&entry(None, &[]), listed.clone()).len(), 3);
+        assert!(offered(&entry(Some(vec![]), &[]), listed).is_empty());
+    }
+
+    #[test]
+    fn search_finds_by_every_word_and_by_mark() {
+        let read = listed("read_text_file", "Read the complete contents of a file as text", Mark::Reads);
+        let write = listed("write_file", "Create a new file or overwrite one", Mark::Unmarked);
+        assert!(matches(&words("Read FILE"), "files", &read));
+        assert!(matches(&words("text file"), "files", &read));
+        assert!(matches(&words("files"), "files", &write));
+        assert!(!matches(&words("read calendar"), "files", &read));
+        assert!(matches(&[], "files", &write));
+        assert!(Only::Read.keeps(&read) && !Only::Read.keeps(&write));
+        assert!(Only::Write.keeps(&write) && !Only::Write.keeps(&read));
+    }
+}
