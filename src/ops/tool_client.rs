@@ -54,6 +54,9 @@ pub struct Client<'a> {
     transport: &'a dyn Transport,
     url: String,
     credential: Option<(String, String)>,
+    /// A secret the address carries in its query, as written there and as given, kept out of
+    /// every failure's words.
+    in_address: Vec<String>,
     era: RefCell<Option<Era>>,
     next_id: Cell<u64>,
 }
@@ -61,6 +64,10 @@ pub struct Client<'a> {
 impl<'a> Client<'a> {
     pub fn new(transport: &'a dyn Transport, url: &str, credential: Option<&Credential>) -> Client<'a> {
         let mut url = url.to_string();
+        let in_address = match credential {
+            Some(c) if matches!(c.place, Place::Query { .. }) => vec![encode(&c.secret.0), c.secret.0.clone()],
+            _ => Vec::new(),
+        };
         let header = credential.and_then(|c| match &c.place {
             Place::Header { name, scheme } => {
                 let value = scheme.as_ref().map_or_else(|| c.secret.0.clone(), |s| format!("{s} {}", c.secret.0));
@@ -72,7 +79,7 @@ impl<'a> Client<'a> {
                 None
             }
         });
-        Client { transport, url, credential: header, era: RefCell::new(None), next_id: Cell::new(1) }
+        Client { transport, url, credential: header, in_address, era: RefCell::new(None), next_id: Cell::new(1) }
     }
 
     /// Every tool the server lists, page after page, within `PAGES_MAX` and `TOOLS_MAX`.
@@ -150,6 +157,7 @@ impl<'a> Client<'a> {
                 Failure::new(Because::Unreachable, format!("it gave no answer within {timeout} seconds"))
             }
             Unanswered::Unreachable(why) => {
+                let why = self.in_address.iter().fold(why, |why, secret| why.replace(secret.as_str(), "[hidden]"));
                 Failure::new(Because::Unreachable, format!("it could not be reached: {why}"))
             }
         })

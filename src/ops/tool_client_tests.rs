@@ -180,4 +180,9 @@ fn a_credential_in_the_query_is_encoded_into_the_address() {
     let server = scripted(|_, body| json_reply(body, json!({ "tools": [] })));
     block_on(Client::new(&server, "http://s/mcp?x=1", Some(&credential)).list_tools()).unwrap();
     assert_eq!(server.posts.borrow()[0].0, "http://s/mcp?x=1&key=a%20b%26c");
+    // A fetch that fails may say the address it was given; the secret in it is not repeated.
+    let down =
+        scripted(|_, _| Err(Unanswered::Unreachable("Network error fetching http://s/mcp?key=a%20b%26c".into())));
+    let f = block_on(Client::new(&down, "http://s/mcp", Some(&credential)).list_tools()).unwrap_err();
+    assert_eq!(f.detail, "it could not be reached: Network error fetching http://s/mcp?key=[hidden]");
 }
