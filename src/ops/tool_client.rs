@@ -8,6 +8,7 @@ use std::cell::{Cell, RefCell};
 use futures::future::LocalBoxFuture;
 use serde_json::{json, Value};
 
+use crate::core::access::oauth::form::encode;
 use crate::core::tool_server::mcp::{self, Answered, Era, Listed, Post, Reply};
 use crate::core::tool_server::{Because, Credential, Place};
 use crate::ops::run::Unanswered;
@@ -190,16 +191,6 @@ fn answer(response: &Response, reply: Result<Reply, String>) -> Result<Value, Fa
         Err(why) if (200..300).contains(&response.status) => Err(Failure::new(Because::Failing, why)),
         Err(_) => Err(Failure::new(Because::Failing, format!("it answered HTTP {}", response.status))),
     }
-}
-
-/// Percent-encodes a query name or value.
-fn encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -79,13 +79,6 @@ pub enum Because {
     SecretNotSet,
 }
 
-/// A tool's name as a function writes it: `server/tool`, or `server/*` for every tool the
-/// server's entry allows. Answers the two parts.
-pub fn split_reference(reference: &str) -> Option<(&str, &str)> {
-    let (server, tool) = reference.split_once('/')?;
-    (is_server_name(server) && !tool.is_empty() && !tool.contains('/')).then_some((server, tool))
-}
-
 /// A server's name: what a function writes before its tools, lowercase letters, digits, `-` and
 /// `_`, starting with a letter, at most 64 characters.
 pub fn is_server_name(name: &str) -> bool {
@@ -106,14 +99,5 @@ mod tests {
         assert!(!Mark::Unmarked.reads());
         assert_eq!(Mark::from_method("HEAD"), Mark::Reads);
         assert_eq!(Mark::from_method("post"), Mark::Acts);
-    }
-
-    #[test]
-    fn references_name_a_server_and_a_tool() {
-        assert_eq!(split_reference("files/read_text_file"), Some(("files", "read_text_file")));
-        assert_eq!(split_reference("files/*"), Some(("files", "*")));
-        for bad in ["files", "/read", "files/", "Files/read", "files/a/b", "9files/read"] {
-            assert_eq!(split_reference(bad), None, "{bad}");
-        }
     }
 }
