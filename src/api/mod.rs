@@ -53,8 +53,9 @@ pub async fn handle(ctx: &Ctx<'_>, req: &HttpRequest<'_>) -> Reply {
         return if req.method == "GET" { openapi_document() } else { not_allowed("GET") };
     }
     let mut allowed = Vec::new();
-    for tool in tools::all() {
-        let Some(params) = match_path(tool.path, req.path) else {
+    let routes = tools::all().iter().flat_map(|tool| tools::routes(tool).map(move |path| (tool, path)));
+    for (tool, path) in routes {
+        let Some(params) = match_path(path, req.path) else {
             continue;
         };
         if tool.method.as_str() != req.method {

@@ -22,8 +22,12 @@ pub enum ErrorCode {
     UnknownDefinition,
     /// A function type this runtime does not serve yet.
     TypeNotServed,
-    /// A tool the function names is offered by no tool server.
+    /// A tool the function names is offered by no tool server, or its server cannot be used.
     ToolUnavailable,
+    /// A call that may only read names a tool not marked `reads`.
+    ToolNotReadOnly,
+    /// A tool's arguments do not fit its input schema.
+    ToolArguments,
     /// The caller lacks the scope the operation needs, which the problem names.
     InsufficientScope,
     /// The runtime stopped while it handled the request, which may or may not have taken effect.

@@ -74,10 +74,21 @@ impl Endpoint {
         }
     }
 
+    /// The playbook this endpoint gives `tool` in place of its `playbook` argument: a playbook
+    /// endpoint's own, to a tool that works inside a playbook or, like `search`, may.
+    pub fn fixes_playbook(&self, tool: &Tool) -> Option<&str> {
+        let takes = match tool.reach {
+            Reach::Playbook => true,
+            Reach::Anywhere => (tool.input_schema)().pointer("/properties/playbook").is_some(),
+            Reach::Org => false,
+        };
+        self.playbook().filter(|_| takes)
+    }
+
     /// A tool's input schema as this endpoint lists it.
     pub fn input_schema(&self, tool: &Tool) -> Value {
         let mut schema = (tool.input_schema)();
-        if self.playbook().is_some() && tool.reach == Reach::Playbook {
+        if self.fixes_playbook(tool).is_some() {
             if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
                 props.remove("playbook");
             }

@@ -148,17 +148,15 @@ async fn call_tool(ctx: &Ctx<'_>, endpoint: &Endpoint, params: &Map<String, Valu
         Some(a @ Value::Object(_)) => a.clone(),
         Some(_) => return Err(RpcError::invalid_params("arguments must be an object.")),
     };
-    if let (Some(playbook), Some(map)) = (endpoint.playbook(), args.as_object_mut()) {
-        if tool.reach == crate::tools::Reach::Playbook {
-            if map.contains_key("playbook") {
-                let p = crate::core::Problem::invalid(
-                    "/playbook",
-                    "is not an argument here: this endpoint acts on one playbook already",
-                );
-                return Ok(result::failure(&p));
-            }
-            map.insert("playbook".into(), json!(playbook));
+    if let (Some(playbook), Some(map)) = (endpoint.fixes_playbook(tool), args.as_object_mut()) {
+        if map.contains_key("playbook") {
+            let p = crate::core::Problem::invalid(
+                "/playbook",
+                "is not an argument here: this endpoint acts on one playbook already",
+            );
+            return Ok(result::failure(&p));
         }
+        map.insert("playbook".into(), json!(playbook));
     }
     tool_answer(tools::call(ctx, tool, args).await)
 }

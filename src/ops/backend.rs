@@ -183,4 +183,6 @@ pub struct Ctx<'a> {
     pub secret: [u8; 32],
     /// The model providers the operator set up, which a reasoning run and list_models reach.
     pub models: crate::core::model::ModelSettings,
+    /// The tool servers the operator set up, which search and the calls by hand reach.
+    pub tool_servers: super::tool_servers::Registry<'a>,
 }

@@ -11,6 +11,7 @@ pub mod playbook;
 pub mod run;
 pub mod run_start;
 pub mod tool_client;
+pub mod tool_servers;
 pub mod triggers;
 
 pub use backend::{Backend, Ctx};

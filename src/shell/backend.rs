@@ -72,6 +72,7 @@ impl Objects<'_> {
             random: super::env::random()?,
             secret: super::env::secret()?,
             models: super::models::settings(self.env),
+            tool_servers: super::tool_servers::registry(self.env),
         })
     }
 

@@ -67,6 +67,15 @@ impl Settings {
     }
 }
 
+/// Whether the runtime is reached from outside: its public address is set and not on loopback.
+/// A deployed runtime refuses what names a loopback or private host, such as a tool server's.
+pub fn deployed(public_url: Option<&str>) -> bool {
+    use crate::core::access::oauth::url;
+    public_url
+        .filter(|u| !u.trim().is_empty())
+        .is_some_and(|u| !url::parse(u.trim()).and_then(|u| u.authority).is_some_and(|a| a.host.is_loopback()))
+}
+
 /// The time now as RFC 3339 with milliseconds, the form every stored time takes.
 pub fn now() -> String {
     stamp(instant())

@@ -88,7 +88,11 @@ fn answer_all(
                 Item::Invalid(e) => jsonrpc::failure(&Value::Null, &e),
                 Item::Request { id, method, params } => match backend.context(&caller) {
                     Err(p) => jsonrpc::failure(&id, &jsonrpc::RpcError::new(jsonrpc::INTERNAL_ERROR, p.detail)),
-                    Ok(ctx) => crate::mcp::server::answer(&ctx, &endpoint, &era, &id, &method, &params).await,
+                    Ok(mut ctx) => {
+                        // The directory leaves out the servers that handle money, as it lists them.
+                        ctx.tool_servers.without_money = endpoint == Endpoint::Directory;
+                        crate::mcp::server::answer(&ctx, &endpoint, &era, &id, &method, &params).await
+                    }
                 },
             };
             answers.push(answer);

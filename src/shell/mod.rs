@@ -22,4 +22,5 @@ mod requests;
 mod run;
 mod runs_index;
 mod sign_in;
+mod tool_servers;
 mod triggers;

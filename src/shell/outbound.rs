@@ -17,8 +17,22 @@ pub struct Outgoing<'a> {
     pub max_bytes: usize,
 }
 
+/// What came back: the status, the headers a caller reads, and the body.
+pub struct Answer {
+    pub status: u16,
+    pub content_type: Option<String>,
+    /// The `Mcp-Session-Id` an MCP server answered with.
+    pub session: Option<String>,
+    pub body: String,
+}
+
 /// Sends one request and reads its status and body, or gives up at the deadline.
 pub async fn send(out: Outgoing<'_>) -> Result<(u16, String), Unanswered> {
+    exchange(out).await.map(|a| (a.status, a.body))
+}
+
+/// Sends one request and reads its answer, or gives up at the deadline.
+pub async fn exchange(out: Outgoing<'_>) -> Result<Answer, Unanswered> {
     let unreachable = |e: worker::Error| Unanswered::Unreachable(e.to_string());
     let headers = Headers::new();
     for (name, value) in out.headers {
@@ -43,7 +57,13 @@ pub async fn send(out: Outgoing<'_>) -> Result<(u16, String), Unanswered> {
         if bytes.len() > max {
             return Err(Unanswered::Unreachable(format!("its answer is over {max} bytes")));
         }
-        Ok((resp.status_code(), String::from_utf8_lossy(&bytes).into_owned()))
+        let header = |name: &str| resp.headers().get(name).ok().flatten();
+        Ok(Answer {
+            status: resp.status_code(),
+            content_type: header("content-type"),
+            session: header("mcp-session-id"),
+            body: String::from_utf8_lossy(&bytes).into_owned(),
+        })
     });
     match select(exchange, Box::pin(Delay::from(out.timeout))).await {
         Either::Left((answer, _)) => answer,

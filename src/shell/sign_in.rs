@@ -27,7 +27,6 @@ use crate::core::access::oauth::exchange::Fresh;
 use crate::core::access::oauth::form::Form;
 use crate::core::access::oauth::grant::Grant;
 use crate::core::access::oauth::metadata::{self, AUTHORIZE_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH};
-use crate::core::access::oauth::url as oauth_url;
 use crate::core::access::oauth::{pkce, secret, token};
 use crate::core::access::oidc::{self, Provider};
 use crate::core::access::store::{
@@ -367,7 +366,7 @@ impl SignIn<'_> {
                 Err(p) => Err(p.detail),
             };
         }
-        let deployed = !is_loopback_url(self.public);
+        let deployed = env::deployed(Some(self.public));
         cimd::check_metadata_url(client_id, deployed).map_err(|why| format!("The app's client id {why}."))?;
         let answer = outbound::send(Outgoing {
             method: Method::Get,
@@ -504,10 +503,6 @@ fn now() -> DateTime<Utc> {
 /// 32 random bytes as base64url: a state, a verifier, a nonce or a form's value.
 fn fresh_text() -> Result<String, Problem> {
     env::secret().map(|b| URL_SAFE_NO_PAD.encode(b))
-}
-
-fn is_loopback_url(url: &str) -> bool {
-    oauth_url::parse(url).and_then(|u| u.authority).is_some_and(|a| a.host.is_loopback())
 }
 
 fn cookie_value(header: Option<&str>, name: &str) -> Option<String> {

@@ -45,6 +45,20 @@ pub fn check_args(tool: &Tool, args: &Value) -> Result<(), Problem> {
     }
 }
 
+/// Checks `value` against a schema that is not ours, such as a tool server's, with each pointer
+/// under `prefix`. A schema that does not compile is said as the words of the `Err`.
+pub fn check_against(schema: &Value, value: &Value, prefix: &str) -> Result<Vec<FieldError>, String> {
+    let validator = jsonschema::validator_for(schema).map_err(|e| format!("its input schema does not compile: {e}"))?;
+    Ok(validator
+        .iter_errors(value)
+        .map(|e| {
+            let mut f = field_error(&e);
+            f.pointer = format!("{prefix}{}", f.pointer);
+            f
+        })
+        .collect())
+}
+
 fn field_error(e: &jsonschema::ValidationError<'_>) -> FieldError {
     let at = e.instance_path().as_str().to_string();
     match e.kind() {
@@ -84,5 +98,14 @@ mod tests {
         assert_eq!(p.errors[0].pointer, "/name");
         assert!(check_args(tool, &json!({"name": "Ok"})).is_ok());
         assert!(check_args(tool, &json!([])).is_err());
+    }
+
+    #[test]
+    fn a_servers_schema_is_checked_under_a_prefix() {
+        let schema = json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]});
+        let found = check_against(&schema, &json!({}), "/arguments").unwrap();
+        assert_eq!(found[0].pointer, "/arguments/path");
+        assert!(check_against(&schema, &json!({"path": "a"}), "/arguments").unwrap().is_empty());
+        assert!(check_against(&json!({"type": 5}), &json!({}), "").is_err());
     }
 }

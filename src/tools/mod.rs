@@ -11,11 +11,14 @@ mod create_key;
 mod create_playbook;
 mod definition_change;
 mod definition_words;
+mod dry_run;
+mod execute_connection;
 mod get_definition;
 mod get_event;
 mod get_guide;
 mod get_playbook;
 mod get_run;
+mod introspect;
 mod list_definitions;
 mod list_interactions;
 mod list_keys;
@@ -26,6 +29,7 @@ mod list_role_assignments;
 mod list_runs;
 mod pause_definition;
 mod publish_event;
+mod query_connection;
 #[cfg(test)]
 mod recorded;
 mod restore_definition;
@@ -37,10 +41,13 @@ mod revoke_key;
 mod run_definition;
 mod run_words;
 mod schema;
+mod search;
 mod send_run_event;
+mod tool_servers;
 mod unassign_role;
 mod update_definition;
 mod update_playbook;
+mod validate;
 mod words;
 
 pub use crate::ops::{Backend, Ctx};
@@ -135,6 +142,8 @@ pub enum Reach {
 pub enum Door {
     /// A tool over MCP and a route over HTTP.
     Both,
+    /// A route over HTTP alone, for any caller with its scope.
+    Http,
     /// A route over HTTP alone that manages who may come in: for the local developer, the
     /// operator and people whose role holds `org:write`, never for a key.
     Access,
@@ -159,7 +168,7 @@ pub struct Tool {
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> &'static [Tool] {
-    static TOOLS: [Tool; 32] = [
+    static TOOLS: [Tool; 38] = [
         create_playbook::TOOL,
         list_playbooks::TOOL,
         get_playbook::TOOL,
@@ -185,6 +194,12 @@ pub fn all() -> &'static [Tool] {
         list_playbook_events::TOOL,
         get_event::TOOL,
         list_models::TOOL,
+        search::TOOL,
+        introspect::TOOL,
+        dry_run::TOOL,
+        validate::TOOL,
+        query_connection::TOOL,
+        execute_connection::TOOL,
         get_guide::TOOL,
         create_key::TOOL,
         list_keys::TOOL,
@@ -194,6 +209,11 @@ pub fn all() -> &'static [Tool] {
         unassign_role::TOOL,
     ];
     &TOOLS
+}
+
+/// The HTTP routes of a tool: its own path and, for `search`, the same search on a playbook.
+pub fn routes(tool: &Tool) -> impl Iterator<Item = &'static str> {
+    std::iter::once(tool.path).chain((tool.name == search::TOOL.name).then_some(search::ALSO))
 }
 
 pub fn find(name: &str) -> Option<&'static Tool> {

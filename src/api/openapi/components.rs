@@ -95,6 +95,13 @@ pub fn schemas() -> Map<String, Value> {
     put("Model", model());
     put("ModelList", model_list());
     put("GuideList", guide_list());
+    put("ToolSearch", super::tool_servers::search());
+    put("ToolServer", super::tool_servers::server());
+    put("FoundTool", super::tool_servers::found_tool());
+    put("ToolDetail", super::tool_servers::tool_detail());
+    put("ToolCheck", super::tool_servers::tool_check());
+    put("ToolValid", super::tool_servers::tool_valid());
+    put("ToolCall", super::tool_servers::tool_call());
     put("Key", super::access::key());
     put("MadeKey", super::access::made_key());
     put("KeyList", super::access::key_list());

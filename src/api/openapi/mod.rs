@@ -8,6 +8,7 @@ mod outputs;
 mod runs;
 #[cfg(test)]
 mod tests;
+mod tool_servers;
 
 use std::sync::OnceLock;
 
@@ -27,8 +28,15 @@ pub fn body() -> &'static str {
 pub fn document() -> Value {
     let mut paths = Map::new();
     for tool in tools::all() {
-        let item = paths.entry(tool.path).or_insert_with(|| json!({}));
-        item[tool.method.as_str().to_ascii_lowercase()] = operation(tool);
+        for path in tools::routes(tool) {
+            let item = paths.entry(path).or_insert_with(|| json!({}));
+            let mut op = operation(tool, path);
+            if path != tool.path {
+                // Each operation has an id of its own; the other route of a tool says whose it is.
+                op["operationId"] = json!(format!("{}_in_playbook", tool.name));
+            }
+            item[tool.method.as_str().to_ascii_lowercase()] = op;
+        }
     }
     paths.insert("/v1/guides".into(), json!({ "get": list_guides() }));
     paths.insert("/v1/openapi.json".into(), json!({ "get": get_openapi() }));
@@ -57,12 +65,12 @@ fn path_names(path: &str) -> Vec<&str> {
     path.split('/').filter_map(|s| s.strip_prefix('{').and_then(|r| r.strip_suffix('}'))).collect()
 }
 
-fn operation(tool: &Tool) -> Value {
+fn operation(tool: &Tool, path: &str) -> Value {
     let input = (tool.input_schema)();
     let empty = Map::new();
     let properties = input["properties"].as_object().unwrap_or(&empty);
     let required: Vec<&str> = input["required"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-    let in_path = path_names(tool.path);
+    let in_path = path_names(path);
     let mut parameters: Vec<Value> = in_path
         .iter()
         .map(|name| match properties.get(*name) {
@@ -105,7 +113,7 @@ fn operation(tool: &Tool) -> Value {
         Method::Post | Method::Put => {}
     }
     op["parameters"] = json!(parameters);
-    op["responses"] = responses(tool.name, &errors(tool));
+    op["responses"] = responses(tool.name, &errors(tool, path));
     op["x-scope"] = json!(tool.scope.map(Scope::as_str));
     op["x-mcp-hints"] = hints(tool.hints);
     op
@@ -137,10 +145,10 @@ fn hints(h: Hints) -> Value {
 }
 
 /// The refusals an operation can answer besides `default`, by status.
-fn errors(tool: &Tool) -> Vec<&'static str> {
+fn errors(tool: &Tool, path: &str) -> Vec<&'static str> {
     let mut out = vec!["400", "401", "403"];
     // A path naming a thing beyond the org (a playbook, a run, a guide) can name none.
-    if path_names(tool.path).iter().any(|n| *n != "org") {
+    if path_names(path).iter().any(|n| *n != "org") {
         out.push("404");
     }
     if !tool.hints.read_only {

@@ -50,6 +50,11 @@ pub fn of(name: &str) -> Option<Success> {
         "list_playbook_events" => ok("A page of the playbook's events.", "EventPage"),
         "get_event" => ok("The event, every field in full.", "Event"),
         "list_models" => ok("The models a reasoning function may name.", "ModelList"),
+        "search" | "search_in_playbook" => ok("The servers that serve it and a page of the tools found.", "ToolSearch"),
+        "introspect" => ok("The tool, whole.", "ToolDetail"),
+        "dry_run" => ok("What execute_connection would check, without calling the tool.", "ToolCheck"),
+        "validate" => ok("The arguments fit; a misfit is refused as 400 with a pointer at each.", "ToolValid"),
+        "query_connection" | "execute_connection" => ok("The call and the tool's answer.", "ToolCall"),
         // Over HTTP a guide is its Markdown; over MCP it is wrapped in JSON with its name and title.
         "get_guide" => Success {
             status: 200,

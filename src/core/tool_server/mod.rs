@@ -79,6 +79,31 @@ pub enum Because {
     SecretNotSet,
 }
 
+impl Because {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Because::Unreachable => "unreachable",
+            Because::Failing => "failing",
+            Because::RateLimited => "rate_limited",
+            Because::KeyRefused => "key_refused",
+            Because::SettingsInvalid => "settings_invalid",
+            Because::SecretNotSet => "secret_not_set",
+        }
+    }
+
+    /// What mends it, and who does.
+    pub fn mends(self) -> &'static str {
+        match self {
+            Because::Unreachable => "it may be down or between restarts, and a later call may find it back; if it stays so, whoever runs the runtime checks its address in TOOL_SERVERS",
+            Because::Failing => "a later call may find it mended; if not, whoever runs the server looks into its errors",
+            Because::RateLimited => "wait a minute and call again",
+            Because::KeyRefused => "whoever runs the runtime puts a credential the server accepts in the Worker secret its entry names",
+            Because::SettingsInvalid => "whoever runs the runtime corrects its entry in TOOL_SERVERS",
+            Because::SecretNotSet => "whoever runs the runtime sets the secret its entry names, with wrangler secret put",
+        }
+    }
+}
+
 /// A server's name: what a function writes before its tools, lowercase letters, digits, `-` and
 /// `_`, starting with a letter, at most 64 characters.
 pub fn is_server_name(name: &str) -> bool {

@@ -1,0 +1,190 @@
+//! `search`: `GET /v1/orgs/{org}/tool-servers/search`, and on a playbook
+//! `GET /v1/orgs/{org}/playbooks/{playbook}/tool-servers/search`.
+
+use futures::future::join_all;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::schema::{cursor_arg, limit_arg, playbook_arg};
+use super::tool_servers::{kind, server_arg, SETUP};
+use super::words::{fits, more};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use crate::core::caller::Scope;
+use crate::core::text::{cap, count, join_and, quote};
+use crate::core::tool_server::mcp::Listed;
+use crate::core::tool_server::offer::{matches, words, Only};
+use crate::core::FieldError;
+use crate::core::Problem;
+
+pub const TOOL: Tool = Tool {
+    name: "search",
+    title: "Find tools",
+    description: "Find the tool servers a playbook may use and the tools a reasoning function may name in its tools, as server/tool. terms finds tools by words of their server, name and description; only: read keeps the tools marked reads, only: write the others; server lists one server's tools. Each tool carries its mark (reads, acts, or unmarked, which counts as acts) and who marked it. A server that cannot be used is listed unavailable with because, in words that say what mends it. Without playbook it covers the whole org, so what is set up shows before a playbook exists.",
+    hints: Hints { open_world: true, ..Hints::READ },
+    scope: Some(Scope::PlaybookRead),
+    door: Door::Both,
+    reach: Reach::Anywhere,
+    method: Method::Get,
+    path: "/v1/orgs/{org}/tool-servers/search",
+    input_schema,
+    run: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+/// The routes `search` answers besides its own.
+pub const ALSO: &str = "/v1/orgs/{org}/playbooks/{playbook}/tool-servers/search";
+
+const LIMIT_MAX: usize = 100;
+const LIMIT_DEFAULT: usize = 20;
+/// The most of a tool's description search shows; introspect reads it whole.
+const DESCRIPTION_SHOWN: usize = 300;
+
+fn input_schema() -> Value {
+    let mut playbook = playbook_arg();
+    playbook["description"] =
+        json!("The playbook whose servers to search, such as pb_3kq7z2m4x8c5v6b1; left out, the whole org's.");
+    json!({
+        "type": "object",
+        "properties": {
+            "playbook": playbook,
+            "terms": { "type": "string", "maxLength": 200, "description": "Words each tool found holds in its server's name, its own name, title or description, such as read file." },
+            "server": server_arg(),
+            "only": { "type": "string", "enum": ["read", "write"], "description": "read keeps the tools marked reads; write keeps those marked acts or unmarked." },
+            "limit": limit_arg(LIMIT_MAX, LIMIT_DEFAULT, "tools"),
+            "cursor": cursor_arg(200)
+        },
+        "additionalProperties": false
+    })
+}
+
+#[derive(Deserialize)]
+struct Args {
+    playbook: Option<String>,
+    terms: Option<String>,
+    server: Option<String>,
+    only: Option<String>,
+    limit: Option<usize>,
+    cursor: Option<String>,
+}
+
+async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
+    let a: Args = args::parse(args)?;
+    let org = &ctx.caller.org;
+    if let Some(playbook) = &a.playbook {
+        ctx.backend.get(org, playbook).await?;
+    }
+    let registry = &ctx.tool_servers;
+    let mut servers = registry.serving(org, a.playbook.as_deref(), ctx.caller.playbooks.as_deref());
+    let whose = a.playbook.as_ref().map_or_else(|| format!("the org {org}"), |p| format!("the playbook {p}"));
+    if let Some(only) = &a.server {
+        let names: Vec<String> = servers.iter().map(|s| s.name.clone()).collect();
+        servers.retain(|s| &s.name == only);
+        if servers.is_empty() {
+            let shows = if names.is_empty() {
+                format!("none serves it: {SETUP}")
+            } else {
+                format!("those that serve it are {}", join_and(&names))
+            };
+            let mut p = Problem::not_found(format!("No tool server {} serves {whose}; {shows}.", quote(only)));
+            p.errors.push(FieldError::new("/server", "is not a tool server that serves it"));
+            return Err(p);
+        }
+    }
+    if servers.is_empty() {
+        let words = format!("No tool server serves {whose} yet: {SETUP}. Until then a function names no tools.");
+        return Ok(Output::ok(fits(words), json!({ "servers": [], "tools": [], "next_cursor": null })));
+    }
+    let now = ctx.instant().timestamp();
+    let standings = join_all(servers.iter().map(|s| registry.offered(s, now))).await;
+    let only = match a.only.as_deref() {
+        Some("read") => Some(Only::Read),
+        Some("write") => Some(Only::Write),
+        _ => None,
+    };
+    let terms = words(a.terms.as_deref().unwrap_or(""));
+    let mut listed_servers = Vec::new();
+    let mut found: Vec<(String, Listed)> = Vec::new();
+    let mut unavailable = Vec::new();
+    for (server, standing) in servers.iter().zip(standings) {
+        let entry = server.state.as_ref().ok();
+        let mut s = json!({
+            "name": server.name,
+            "provider": null,
+            "type": kind(server),
+            "handles_money": entry.is_some_and(|e| e.handles_money),
+            "record_content": entry.is_none_or(|e| e.record_content),
+        });
+        match standing {
+            Ok(tools) => {
+                s["available"] = json!(true);
+                s["tools"] = json!(tools.len());
+                for t in tools {
+                    if only.is_none_or(|o| o.keeps(&t)) && matches(&terms, &server.name, &t) {
+                        found.push((server.name.clone(), t));
+                    }
+                }
+            }
+            Err(f) => {
+                s["available"] = json!(false);
+                s["because"] = json!(f.because);
+                s["detail"] = json!(format!("{}; {}.", f.detail, f.because.mends()));
+                unavailable.push(format!("{} ({})", server.name, f.because.as_str()));
+            }
+        }
+        listed_servers.push(s);
+    }
+    let total = found.len();
+    let after = a.cursor.as_deref();
+    let limit = a.limit.unwrap_or(LIMIT_DEFAULT);
+    let rest: Vec<&(String, Listed)> =
+        found.iter().filter(|(s, t)| after.is_none_or(|c| format!("{s}/{}", t.name).as_str() > c)).collect();
+    let page: Vec<&(String, Listed)> = rest.iter().take(limit).copied().collect();
+    let next = (rest.len() > limit).then(|| page.last().map(|(s, t)| format!("{s}/{}", t.name))).flatten();
+    let tools: Vec<Value> = page
+        .iter()
+        .map(|(server, t)| {
+            json!({
+                "name": format!("{server}/{}", t.name),
+                "server": server,
+                "tool": t.name,
+                "title": t.title,
+                "description": cap(&t.description, DESCRIPTION_SHOWN),
+                "mark": t.mark,
+                "marked_by": t.marked_by,
+            })
+        })
+        .collect();
+    let summary = summary(&whose, servers.len(), &unavailable, total, &page, !terms.is_empty() || only.is_some());
+    let value = json!({ "servers": listed_servers, "tools": tools, "next_cursor": next });
+    Ok(Output::ok(fits(format!("{summary}{}", more(next.is_some()))), value))
+}
+
+fn summary(
+    whose: &str,
+    servers: usize,
+    unavailable: &[String],
+    total: usize,
+    page: &[&(String, Listed)],
+    narrowed: bool,
+) -> String {
+    let verb = if servers == 1 { "serves" } else { "serve" };
+    let mut s = format!("{} {verb} {whose}", count(servers, "tool server"));
+    if !unavailable.is_empty() {
+        s.push_str(&format!(", of which {} cannot be used just now: {}", unavailable.len(), join_and(unavailable)));
+    }
+    let what = if narrowed { "match" } else { "are offered" };
+    let names: Vec<String> = page.iter().take(8).map(|(s, t)| format!("{s}/{} ({})", t.name, mark(t))).collect();
+    match total {
+        0 => s.push_str(&format!(". No tools {what}.")),
+        n if n > names.len() => s.push_str(&format!(". {} {what}, such as {}.", count(n, "tool"), join_and(&names))),
+        n => s.push_str(&format!(". {} {what}: {}.", count(n, "tool"), join_and(&names))),
+    }
+    s
+}
+
+fn mark(t: &Listed) -> &'static str {
+    match t.mark {
+        crate::core::tool_server::Mark::Reads => "reads",
+        crate::core::tool_server::Mark::Acts => "acts",
+        crate::core::tool_server::Mark::Unmarked => "unmarked",
+    }
+}
