@@ -24,6 +24,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("page", include_str!("../guides/page.md")),
     ("access", include_str!("../guides/access.md")),
     ("first-playbook", include_str!("../guides/first-playbook.md")),
+    ("give-tools", include_str!("../guides/give-tools.md")),
     ("schedule", include_str!("../guides/schedule.md")),
     ("keep", include_str!("../guides/keep.md")),
 ];

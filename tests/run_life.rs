@@ -116,7 +116,8 @@ fn start(
         within: None,
         by: person(),
     };
-    block_on(run_start::start(&world.m, &RunHostModels::settings(), asked))
+    let (models, tools) = (RunHostModels::settings(), world.tool_servers());
+    block_on(run_start::start(&world.m, &run_start::Outside { models: &models, tools: &tools, now: 0 }, asked))
 }
 
 /// The model settings the world's host answers with.
@@ -176,6 +177,7 @@ fn a_document_that_fails_its_check_again_fails_the_run_with_an_empty_record() {
         source: "---\ndescription: no compute\n---\n".into(),
         material: Vec::new(),
         events: Vec::new(),
+        tools: Vec::new(),
     };
     let run = block_on(world.run("r2", Asked::Start(Box::new(start_run)))).unwrap();
     let RunStatus::Failed { error, .. } = &run.status else { panic!("{run:?}") };

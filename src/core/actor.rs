@@ -21,6 +21,8 @@ pub enum ActorKind {
     Trigger,
     /// A workflow run's step, which started a run of its function.
     Workflow,
+    /// A tool that read a person's reply, by its `server/tool`.
+    Tool,
 }
 
 /// `{kind, id, name}`: a stable id to compare, and a name to say.
@@ -56,6 +58,11 @@ impl Actor {
             id: format!("workflow/{workflow}/triggers/{index}"),
             name: format!("the trigger {index} of the workflow {}", super::text::quote(workflow)),
         }
+    }
+
+    /// A tool that read a person's reply to a request it was sent through.
+    pub fn tool(named: &str) -> Self {
+        Actor { kind: ActorKind::Tool, id: named.to_string(), name: format!("the tool {named}") }
     }
 
     /// A workflow run's step: the id names the workflow run, the name its step.

@@ -74,6 +74,14 @@ pub enum ErrorCode {
     StepFailed,
     /// The document asks for something this runtime does not do yet (a delivery, a source).
     NotServed,
+    /// The model asked for tool calls beyond the run's limits.
+    ToolLimit,
+    /// A tool server gave no answer to a call, so whether the call acted is unknown.
+    ToolFailed,
+    /// The tool a lookup or a notification calls answered that it failed.
+    ToolError,
+    /// A person's request was not answered before it expired.
+    Expired,
 
     // A step's start refused by a problem of no finer kind: the problem's reason.
     /// The start was refused as invalid input.

@@ -143,7 +143,7 @@ pub fn check_kind(kind: &str) -> Result<(), Problem> {
 }
 
 /// Kinds the runtime records itself; a published event may not take one.
-pub const RECORDED: [&str; 15] = [
+pub const RECORDED: [&str; 20] = [
     "run_started",
     "run_succeeded",
     "run_failed",
@@ -159,6 +159,11 @@ pub const RECORDED: [&str; 15] = [
     "step_skipped",
     "step_cancelled",
     "trigger_refused",
+    "tool_call_started",
+    "tool_call_answered",
+    "tool_call_failed",
+    "tool_call_refused",
+    "tool_called",
 ];
 
 /// The most of one field `get_event` shows over MCP; a larger field is shown by its size.

@@ -12,6 +12,8 @@ pub struct Argument {
     pub name: &'static str,
     pub description: &'static str,
     pub required: bool,
+    /// What the recipe reads in place of an optional argument left out.
+    pub absent: &'static str,
 }
 
 /// What a prompt answers: one fixed message, or a recipe guide and the format guide it names.
@@ -33,7 +35,7 @@ pub struct Prompt {
 /// The longest value an argument may carry: a person's words, not a document.
 const ARGUMENT_MAX_CHARS: usize = 1000;
 
-const ALL: [Prompt; 4] = [
+const ALL: [Prompt; 5] = [
     Prompt {
         name: "get-started",
         title: "Get started with Auto",
@@ -64,12 +66,36 @@ const ALL: [Prompt; 4] = [
         body: Body::Recipe { format: None },
     },
     Prompt {
+        name: "give-tools",
+        title: "Give the playbook tools",
+        description: "Puts the tools of the playbook's tool servers to work: a lookup function for a read, an interaction function for an act or a message, and a reasoning function's tools only where its model must choose, by the mark each tool declares.",
+        arguments: &[Argument {
+            name: "server",
+            description: "The tool server whose tools to use, by its name as search lists it, or in the person's words.",
+            required: false,
+            absent: "the servers search lists for it",
+        }],
+        needs: &[
+            "search",
+            "introspect",
+            "dry_run",
+            "query_connection",
+            "execute_connection",
+            "get_guide",
+            "create_definition",
+            "update_definition",
+            "run_definition",
+            "list_playbook_events",
+        ],
+        body: Body::Recipe { format: None },
+    },
+    Prompt {
         name: "schedule",
         title: "Run a workflow on a schedule",
         description: "Starts a workflow on a schedule or on an event, and reads how its runs went.",
         arguments: &[
-            Argument { name: "workflow", description: "The workflow to start, by its name or in the person's words.", required: true },
-            Argument { name: "when", description: "When to run it, in the person's words, such as every Monday at 9 in Paris.", required: true },
+            Argument { name: "workflow", description: "The workflow to start, by its name or in the person's words.", required: true, absent: "" },
+            Argument { name: "when", description: "When to run it, in the person's words, such as every Monday at 9 in Paris.", required: true, absent: "" },
         ],
         needs: &[
             "list_definitions",
@@ -87,7 +113,7 @@ const ALL: [Prompt; 4] = [
         name: "keep",
         title: "Keep something for later",
         description: "Keeps what the person wants kept as the output of a run, and reads it back with a lookup of that definition's runs.",
-        arguments: &[Argument { name: "what", description: "What to keep, in the person's words.", required: true }],
+        arguments: &[Argument { name: "what", description: "What to keep, in the person's words.", required: true, absent: "" }],
         needs: &["list_definitions", "create_definition", "run_definition"],
         body: Body::Recipe { format: Some("lookup-function") },
     },
@@ -205,6 +231,9 @@ fn recipe_messages(prompt: &Prompt, words: &[(&str, String)], format: Option<&st
     for (name, value) in words {
         text = text.replace(&format!("`<{name}>`"), &quote(value));
     }
+    for a in prompt.arguments.iter().filter(|a| !words.iter().any(|(n, _)| *n == a.name)) {
+        text = text.replace(&format!("`<{}>`", a.name), a.absent);
+    }
     let mut messages = vec![text_message(&text)];
     if let Some(name) = format {
         let guide = guides::find(name).ok_or_else(|| missing(name))?;
@@ -244,11 +273,11 @@ mod tests {
 
     #[test]
     fn each_endpoint_offers_the_recipes_whose_tools_it_lists() {
-        assert_eq!(names(&Endpoint::Root), ["get-started", "first-playbook", "schedule", "keep"]);
-        assert_eq!(names(&Endpoint::Directory), ["get-started", "first-playbook", "schedule", "keep"]);
+        assert_eq!(names(&Endpoint::Root), ["get-started", "first-playbook", "give-tools", "schedule", "keep"]);
+        assert_eq!(names(&Endpoint::Directory), ["get-started", "first-playbook", "give-tools", "schedule", "keep"]);
         assert!(names(&Endpoint::Org { org: "local".into() }).is_empty());
         let pb = Endpoint::Playbook { org: "local".into(), playbook: "pb_x".into() };
-        assert_eq!(names(&pb), ["schedule", "keep"]);
+        assert_eq!(names(&pb), ["give-tools", "schedule", "keep"]);
         let reader = Caller {
             scopes: vec![crate::core::caller::Scope::OrgRead, crate::core::caller::Scope::PlaybookRead],
             ..Caller::local(None)
@@ -257,7 +286,7 @@ mod tests {
         assert!(offered(&read_only).is_empty(), "a caller that may only read gets no prompt");
         assert_eq!(
             recipes_sentence(&listed(&pb)),
-            "The recipes this connection can follow, step by step, are schedule and keep."
+            "The recipes this connection can follow, step by step, are give-tools, schedule and keep."
         );
     }
 
@@ -310,5 +339,17 @@ mod tests {
         let pb = Endpoint::Playbook { org: "local".into(), playbook: "pb_x".into() };
         let e = get(&listed(&pb), &params(json!({ "name": "first-playbook" }))).expect_err("not offered there");
         assert!(e.message.contains("schedule, keep"), "{}", e.message);
+    }
+
+    #[test]
+    fn give_tools_reads_the_servers_search_lists_where_no_server_is_named() {
+        let all: Vec<&str> = listed(&Endpoint::Root);
+        let any = get(&all, &params(json!({ "name": "give-tools" }))).expect("give-tools");
+        let text = any["messages"][0]["content"]["text"].as_str().unwrap_or_default();
+        assert!(text.contains("use the tools of the servers search lists for it."), "{text}");
+        assert_eq!(any["messages"].as_array().map(Vec::len), Some(1), "give-tools names no format guide");
+        let files = get(&all, &params(json!({ "name": "give-tools", "arguments": { "server": "files" } }))).unwrap();
+        let text = files["messages"][0]["content"]["text"].as_str().unwrap_or_default();
+        assert!(text.contains("use the tools of “files”."), "{text}");
     }
 }

@@ -48,7 +48,7 @@ async fn dispatch(
         "ping" if !modern => Ok(json!({})),
         "server/discover" => Ok(discover(ctx.caller, endpoint)),
         "tools/list" => Ok(
-            json!({ "tools": endpoint.tools(ctx.caller).map(|t| describe(endpoint, t, &listed)).collect::<Vec<_>>() }),
+            json!({ "tools": endpoint.tools(ctx.caller).map(|t| describe(ctx, endpoint, t, &listed)).collect::<Vec<_>>() }),
         ),
         "tools/call" => call_tool(ctx, endpoint, &p).await,
         "prompts/list" => Ok(prompts::list(&listed)),
@@ -113,7 +113,8 @@ fn stamp_modern(result: &mut Value, method: &str) {
 }
 
 /// A tool as this connection lists it; `get_guide` names the recipes the connection can follow.
-fn describe(endpoint: &Endpoint, tool: &Tool, listed: &[&str]) -> Value {
+fn describe(ctx: &Ctx<'_>, endpoint: &Endpoint, tool: &Tool, listed: &[&str]) -> Value {
+    let hints = tools::listed_hints(ctx, tool, endpoint.playbook());
     let description = if tool.name == "get_guide" {
         format!("{} {}", tool.description, prompts::recipes_sentence(listed))
     } else {
@@ -126,10 +127,10 @@ fn describe(endpoint: &Endpoint, tool: &Tool, listed: &[&str]) -> Value {
         "inputSchema": endpoint.input_schema(tool),
         "annotations": {
             "title": tool.title,
-            "readOnlyHint": tool.hints.read_only,
-            "destructiveHint": tool.hints.destructive,
-            "idempotentHint": tool.hints.idempotent,
-            "openWorldHint": tool.hints.open_world
+            "readOnlyHint": hints.read_only,
+            "destructiveHint": hints.destructive,
+            "idempotentHint": hints.idempotent,
+            "openWorldHint": hints.open_world
         }
     })
 }

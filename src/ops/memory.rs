@@ -12,9 +12,11 @@ use chrono::{DateTime, Utc};
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
 
+use super::memory_tools::ToolServer;
 use super::playbook::memory::MemPlaybook;
 use super::playbook::Tables;
 use super::run::{Asked, Mem, Memory, RunHost, Runner, Unanswered};
+use super::tool_servers::Registry;
 use super::triggers::memory::MemTriggers;
 use super::{triggers, Backend};
 use crate::core::access::key::{KeyRecord, KeyView, RevokeKey};
@@ -31,6 +33,7 @@ use crate::core::run::store::{
     AnswerRun, ChildEnded, IndexCommand, RequestCommand, RequestPage, RunPage, RunQuery, SentEvent, StartRun,
 };
 use crate::core::run::Run;
+use crate::core::tool_server::ToolServers;
 use crate::core::Problem;
 
 /// 2026-12-02T10:00:00Z, where a runtime's clock starts.
@@ -75,6 +78,9 @@ pub struct Runtime {
     pub asked: RefCell<Vec<Outbound>>,
     /// How many starts reached a run's object.
     pub starts: Cell<usize>,
+    /// The tool servers of the settings, each of which the one server in memory answers for.
+    pub servers: ToolServers,
+    pub tool_server: ToolServer,
 }
 
 impl Default for Runtime {
@@ -90,6 +96,8 @@ impl Default for Runtime {
             answers: RefCell::default(),
             asked: RefCell::default(),
             starts: Cell::new(0),
+            servers: ToolServers { servers: Vec::new() },
+            tool_server: ToolServer::default(),
         }
     }
 }
@@ -99,6 +107,12 @@ fn key(org: &str, playbook: &str) -> String {
 }
 
 impl Runtime {
+    /// The tool servers as runs and tools reach them: every server of the settings is answered by
+    /// the one server in memory.
+    pub fn tool_servers(&self) -> Registry<'_> {
+        Registry { settings: &self.servers, transport: &self.tool_server, lists: None, ..Registry::none() }
+    }
+
     pub fn now(&self) -> DateTime<Utc> {
         DateTime::from_timestamp_millis(self.clock.get()).unwrap_or_default()
     }
@@ -306,6 +320,10 @@ impl RunHost for Host<'_> {
 
     fn models(&self) -> ModelSettings {
         self.runtime.models.borrow().clone()
+    }
+
+    fn tool_servers(&self) -> Registry<'_> {
+        self.runtime.tool_servers()
     }
 
     fn ask<'a>(

@@ -7,9 +7,12 @@
 mod backend;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod memory;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod memory_tools;
 pub mod playbook;
 pub mod run;
 pub mod run_start;
+pub mod tool_binding;
 pub mod tool_client;
 pub mod tool_servers;
 pub mod triggers;

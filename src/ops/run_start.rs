@@ -3,18 +3,20 @@
 
 use serde_json::Value;
 
+use super::tool_binding::bind;
+use super::tool_servers::Registry;
 use super::Backend;
 use crate::core::actor::Actor;
 use crate::core::definition::lookup::READ_MAX;
 use crate::core::definition::prediction::EVENTS_MAX;
-use crate::core::definition::reasoning::ReasoningSpec;
+use crate::core::definition::reasoning::dialogue::Bound;
 use crate::core::definition::record::DefinitionStatus;
 use crate::core::definition::store::DefinitionView;
 use crate::core::definition::{spec, Ref, Spec};
 use crate::core::model::{resolve, ModelSettings};
 use crate::core::run::store::StartRun;
 use crate::core::run::{check_input, Run, Within};
-use crate::core::text::{join_and, quote};
+use crate::core::text::quote;
 use crate::core::Problem;
 
 /// A run someone asked for: by a caller of `run_definition`, or by a workflow's step.
@@ -30,10 +32,18 @@ pub struct Asked {
     pub by: Actor,
 }
 
+/// What a start reaches beyond storage, to check that the run can reach it: the model providers
+/// and the tool servers, and the second of the request for their kept lists.
+pub struct Outside<'a> {
+    pub models: &'a ModelSettings,
+    pub tools: &'a Registry<'a>,
+    pub now: i64,
+}
+
 /// Starts the run in its own object, after every check that can refuse it; answers it as it stands.
-pub async fn start(backend: &dyn Backend, models: &ModelSettings, asked: Asked) -> Result<Run, Problem> {
+pub async fn start(backend: &dyn Backend, outside: &Outside<'_>, asked: Asked) -> Result<Run, Problem> {
     let view = read(backend, &asked).await?;
-    start_viewed(backend, models, asked, &view).await
+    start_viewed(backend, outside, asked, &view).await
 }
 
 /// The definition a run is asked of, as it stands.
@@ -45,7 +55,7 @@ pub async fn read(backend: &dyn Backend, asked: &Asked) -> Result<DefinitionView
 /// the steps it starts in a row.
 pub async fn start_viewed(
     backend: &dyn Backend,
-    models: &ModelSettings,
+    outside: &Outside<'_>,
     asked: Asked,
     view: &DefinitionView,
 ) -> Result<Run, Problem> {
@@ -74,7 +84,10 @@ pub async fn start_viewed(
         check_input(schema, &input)?;
     }
     if let Spec::Reasoning(s) = &spec {
-        reachable(models, s, &name)?;
+        resolve(outside.models, s.model())?;
+        if !s.tools().is_empty() {
+            bind(outside.tools, &org, &playbook, s.tools(), outside.now).await?;
+        }
     }
     let run = Run {
         within,
@@ -92,22 +105,36 @@ pub async fn start_viewed(
         Spec::Prediction(s) => backend.read_events(&org, &playbook, s.event_kind(), EVENTS_MAX).await?,
         _ => Vec::new(),
     };
-    let start = StartRun { run, source: view.document.clone(), material, events };
+    let tools = calls_bound(outside, &org, &playbook, &spec).await?;
+    let start = StartRun { run, source: view.document.clone(), material, events, tools };
     backend.start_run(&org, &playbook, start).await
 }
 
-/// A reasoning function's model and tools must be reachable before anything is sent: a model the
-/// operator did not set up or allow, or a tool no tool server offers, is refused here.
-fn reachable(models: &ModelSettings, spec: &ReasoningSpec, name: &str) -> Result<(), Problem> {
-    resolve(models, spec.model())?;
-    let tools: Vec<String> = spec.tools().iter().map(|t| quote(t)).collect();
-    if !tools.is_empty() {
-        return Err(Problem::unavailable(format!(
-            "The reasoning function {} names the tools {}, and no tool server of this runtime offers them, so nothing was run. Whoever runs the runtime sets up tool servers; until then, a function without tools runs.",
-            quote(name),
-            join_and(&tools)
-        ))
-        .with_kind(crate::core::ErrorCode::ToolUnavailable));
+/// The tools a run without a model calls, bound to the servers that offer them now: a lookup's
+/// tool and a request's reading tool must be marked `reads`, since they are called with no one
+/// to ask (a request's, again and again).
+async fn calls_bound(outside: &Outside<'_>, org: &str, playbook: &str, spec: &Spec) -> Result<Vec<Bound>, Problem> {
+    let (names, reading): (Vec<String>, Vec<bool>) = match spec {
+        Spec::Lookup(s) => s.tool_call().map(|c| (vec![c.name.clone()], vec![true])).unwrap_or_default(),
+        Spec::Interaction(s) => {
+            let names: Vec<String> = s.tools().iter().map(|n| n.to_string()).collect();
+            let reading = (0..names.len()).map(|i| i == 1).collect();
+            (names, reading)
+        }
+        _ => return Ok(Vec::new()),
+    };
+    if names.is_empty() {
+        return Ok(Vec::new());
     }
-    Ok(())
+    let tools = bind(outside.tools, org, playbook, &names, outside.now).await?;
+    for (tool, must_read) in tools.iter().zip(reading) {
+        if must_read && !tool.read_only {
+            return Err(Problem::unavailable(format!(
+                "The tool {} is not marked reads, and this function calls it with no one to ask, so nothing was run. Name a tool that only reads; or, if it does, whoever runs the runtime marks it reads under marks in its server's entry in TOOL_SERVERS.",
+                tool.named()
+            ))
+            .with_kind(crate::core::ErrorCode::ToolNotReadOnly));
+        }
+    }
+    Ok(tools)
 }

@@ -10,7 +10,8 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use super::run_start::{start, Asked};
+use super::run_start::{start, Asked, Outside};
+use super::tool_servers::Registry;
 use super::Backend;
 use crate::core::definition::store::DefinitionView;
 use crate::core::event::{EventCommand, NewEvent};
@@ -166,7 +167,9 @@ async fn pay(
                 within: None,
                 by: owed.by(),
             };
-            match start(backend, models, asked).await {
+            // A trigger starts a workflow, which reaches no tool at its start; its steps check theirs.
+            let outside = Outside { models, tools: &Registry::none(), now: 0 };
+            match start(backend, &outside, asked).await {
                 Ok(_) => return Ok(()),
                 Err(p) if p.status() >= 500 => return Err(p),
                 Err(p) => p.detail,

@@ -42,6 +42,7 @@ const STEPS: &[Step] = &[
     events::KEY,
     events::KEY_INDEX,
     runs_index::WITHIN,
+    requests::EXPIRES,
 ];
 
 #[durable_object]

@@ -17,6 +17,10 @@ CREATE TABLE IF NOT EXISTS requests (
 );
 ";
 
+/// Added with requests that expire: when each does.
+pub const EXPIRES: crate::core::migration::Step =
+    crate::core::migration::Step::AddColumn { table: "requests", column: "expires_at", declared: "TEXT" };
+
 #[derive(Deserialize)]
 struct Row {
     position: i64,
@@ -26,6 +30,8 @@ struct Row {
     question: String,
     answer_schema: String,
     asked_at: String,
+    #[serde(default)]
+    expires_at: Option<String>,
 }
 
 pub struct Requests<'s> {
@@ -39,7 +45,7 @@ impl RequestStore for Requests<'_> {
     fn open(&self, r: &OpenRequest) -> Result<(), Problem> {
         self.sql
             .exec(
-                "INSERT OR IGNORE INTO requests (run_id, kind, name, question, answer_schema, asked_at) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT OR IGNORE INTO requests (run_id, kind, name, question, answer_schema, asked_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 vec![
                     r.run_id.clone().into(),
                     r.definition.kind.as_str().into(),
@@ -47,6 +53,7 @@ impl RequestStore for Requests<'_> {
                     r.question.clone().into(),
                     r.answer_schema.to_string().into(),
                     r.asked_at.clone().into(),
+                    r.expires_at.clone().into(),
                 ],
             )
             .map_err(storage)?;
@@ -76,6 +83,7 @@ impl RequestStore for Requests<'_> {
                     question: r.question,
                     answer_schema: serde_json::from_str(&r.answer_schema).ok()?,
                     asked_at: r.asked_at,
+                    expires_at: r.expires_at,
                 };
                 Some((r.position, request))
             })

@@ -12,6 +12,7 @@ use super::definition_words::{
 use super::schema::playbook_arg;
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
+use crate::core::definition::check::NamedTool;
 use crate::core::definition::store::{DefinitionCommand, SaveCommand, Written};
 use crate::core::definition::{check_document, check_extras};
 use crate::core::Problem;
@@ -62,7 +63,8 @@ pub struct SaveArgs {
 }
 
 /// Checks a save whole, name, document, overview and diagram, and reports every problem at once.
-pub fn checked_save(a: SaveArgs, now: String, by: Actor) -> Result<(String, SaveCommand), Problem> {
+/// Answers the playbook, the save, and the tools the document names.
+pub fn checked_save(a: SaveArgs, now: String, by: Actor) -> Result<(String, SaveCommand, Vec<NamedTool>), Problem> {
     let kind = served_kind(&a.kind)?;
     let mut errors = Vec::new();
     if let Err(p) = check_name(&a.name) {
@@ -79,23 +81,21 @@ pub fn checked_save(a: SaveArgs, now: String, by: Actor) -> Result<(String, Save
         errors.extend(p.errors);
     }
     match checked {
-        Some(c) if errors.is_empty() => Ok((
-            a.playbook,
-            SaveCommand::new(
-                kind,
-                a.name,
-                Written { source: a.source, overview: a.overview, diagram: a.diagram },
-                c,
-                now,
-                by,
-            ),
-        )),
+        Some(c) if errors.is_empty() => {
+            let tools = c.tools.clone();
+            let written = Written { source: a.source, overview: a.overview, diagram: a.diagram };
+            Ok((a.playbook, SaveCommand::new(kind, a.name, written, c, now, by), tools))
+        }
         _ => Err(Problem::invalid_fields(errors)),
     }
 }
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let (playbook, save) = checked_save(args::parse(args)?, ctx.now.clone(), ctx.by())?;
+    let a: SaveArgs = args::parse(args)?;
+    let asked = a.playbook.clone();
+    let (playbook, save, tools) = checked_save(a, ctx.now.clone(), ctx.by())
+        .map_err(|p| super::definition_tools::name_senders(ctx, &asked, p))?;
+    super::definition_tools::check(ctx, &playbook, &tools).await?;
     let view = ctx.backend.definition(&ctx.caller.org, &playbook, DefinitionCommand::Create(save)).await?;
     Ok(Output::created(created(&view), output(&view)?))
 }

@@ -61,7 +61,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     if let Some(steps) = run.steps.clone() {
         run.record = Some(Record::Workflow { steps });
     }
-    let value = crate::core::error::encoded(&run)?;
+    let value = super::run_words::shown(&run)?;
     let shown = shown_of(&value, SHOWN_FIELD_MAX_BYTES, "the run");
     let mut output = Output::ok(outcome(&run), value);
     if shown != output.value {

@@ -10,6 +10,7 @@ mod create_definition;
 mod create_key;
 mod create_playbook;
 mod definition_change;
+mod definition_tools;
 mod definition_words;
 mod dry_run;
 mod execute_connection;
@@ -216,6 +217,16 @@ pub fn routes(tool: &Tool) -> impl Iterator<Item = &'static str> {
     std::iter::once(tool.path).chain((tool.name == search::TOOL.name).then_some(search::ALSO))
 }
 
+/// A tool's hints as a connection lists them: `run_definition` may change something while a
+/// tool server serves the playbook (or, with none named, the org), since a function's tools may.
+pub fn listed_hints(ctx: &Ctx<'_>, tool: &Tool, playbook: Option<&str>) -> Hints {
+    if tool.name != run_definition::TOOL.name {
+        return tool.hints;
+    }
+    let served = !ctx.tool_servers.serving(&ctx.caller.org, playbook, ctx.caller.playbooks.as_deref()).is_empty();
+    Hints { destructive: served, ..tool.hints }
+}
+
 pub fn find(name: &str) -> Option<&'static Tool> {
     all().iter().find(|t| t.name == name)
 }
@@ -272,6 +283,8 @@ mod tests {
         assert_eq!(h("retire_playbook"), Some(Hints::WRITE_IDEMPOTENT));
         let open = Hints { open_world: true, ..Hints::WRITE };
         assert_eq!(h("create_definition"), Some(open));
+        // Destructive while a tool server serves the playbook, which listed_hints says.
+        let run = Hints { destructive: false, ..open };
         assert_eq!(h("update_definition"), Some(Hints { idempotent: true, ..open }));
         for n in ["pause_definition", "resume_definition", "retire_definition"] {
             assert_eq!(h(n), Some(Hints::WRITE_IDEMPOTENT), "{n}");
@@ -279,7 +292,7 @@ mod tests {
         assert_eq!(h("restore_definition"), Some(Hints::WRITE));
         assert_eq!(h("list_definitions"), Some(Hints::READ));
         assert_eq!(h("get_definition"), Some(Hints::READ));
-        assert_eq!(h("run_definition"), Some(open));
+        assert_eq!(h("run_definition"), Some(run));
         assert_eq!(h("get_run"), Some(Hints::READ));
         assert_eq!(h("list_runs"), Some(Hints::READ));
         assert_eq!(h("publish_event"), Some(Hints::WRITE));

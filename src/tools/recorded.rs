@@ -118,7 +118,13 @@ fn the_recorded_summaries_read_word_for_word() {
 
 #[test]
 fn a_waiting_interaction_says_where_its_request_is() {
-    let request = Request { question: "Approve?".into(), answer_schema: json!({}), asked_at: "t".into() };
+    let request = Request {
+        question: "Approve?".into(),
+        answer_schema: json!({}),
+        asked_at: "t".into(),
+        expires_at: None,
+        through: None,
+    };
     let waiting = run(Kind::Interaction, "approve-campaign-brief", RunStatus::Started { waiting: Some(request) });
     let said = run_words::started(&waiting);
     assert!(said.contains("list_interactions shows the request, and answer_interaction answers it"), "{said}");

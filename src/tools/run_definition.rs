@@ -12,13 +12,14 @@ use crate::core::definition::Ref;
 use crate::core::run::store::check_back_seconds;
 use crate::core::run::{check_run_id, run_id, RunStatus};
 use crate::core::Problem;
-use crate::ops::run_start::{start, Asked};
+use crate::ops::run_start::{start, Asked, Outside};
 
 pub const TOOL: Tool = Tool {
     name: "run_definition",
     title: "Run a function or workflow",
     description: "Run a function or a workflow once, with its input and an optional run_id. A workflow does a job the person wants done again, while a function runs alone here to be tested. A workflow's run carries on by itself, step by step. A run that finishes at once answers how it ended; a run that finishes later answers started, and get_run shows how it ended. Calling again with the same run_id and input answers that run and runs nothing again. A reasoning function calls its model, which list_models names, and answers when the model has.",
-    hints: Hints { read_only: false, destructive: true, idempotent: false, open_world: true },
+    // Destructive only while a tool server serves the playbook: see `tools::listed_hints`.
+    hints: Hints { read_only: false, destructive: false, idempotent: false, open_world: true },
     scope: Some(Scope::PlaybookWrite),
     door: Door::Both,
     reach: Reach::Playbook,
@@ -74,7 +75,8 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         within: None,
         by: ctx.by(),
     };
-    let run = start(ctx.backend, &ctx.models, asked).await?;
+    let outside = Outside { models: &ctx.models, tools: &ctx.tool_servers, now: ctx.instant().timestamp() };
+    let run = start(ctx.backend, &outside, asked).await?;
     let mut value = super::run_words::answered(&run)?;
     if let RunStatus::Started { .. } = run.status {
         let recent = ctx.backend.read_runs(&ctx.caller.org, &a.playbook, run.definition.clone(), RECENT_RUNS).await?;

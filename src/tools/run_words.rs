@@ -26,9 +26,19 @@ pub struct RunRef {
 
 /// A run as every tool but `get_run` answers it: without its detailed record.
 pub fn answered(run: &Run) -> Result<serde_json::Value, crate::core::Problem> {
-    let mut v = crate::core::error::encoded(run)?;
+    let mut v = shown(run)?;
     if let Some(o) = v.as_object_mut() {
         o.remove("record");
+    }
+    Ok(v)
+}
+
+/// A run as its answers show it: without what its object keeps only to carry on, the reading
+/// tool of a request sent through a tool.
+pub fn shown(run: &Run) -> Result<serde_json::Value, crate::core::Problem> {
+    let mut v = crate::core::error::encoded(run)?;
+    if let Some(through) = v.pointer_mut("/waiting/through").and_then(|t| t.as_object_mut()) {
+        through.remove("reader");
     }
     Ok(v)
 }

@@ -10,16 +10,14 @@ use super::schema::playbook_arg;
 use super::Ctx;
 use crate::core::event::{EventCommand, NewEvent};
 use crate::core::playbook::Playbook;
-use crate::core::text::{count, join_and, quote};
+use crate::core::text::{count, quote};
 use crate::core::tool_server::mcp::{Answered, Listed};
 use crate::core::tool_server::settings::{Server, ServerKind};
-use crate::core::tool_server::{is_server_name, Mark};
+use crate::core::tool_server::{words, Mark};
 use crate::core::{ErrorCode, FieldError, Problem};
 use crate::ops::tool_client::Failure;
 
-/// Where the README tells an operator how to add a server.
-pub const SETUP: &str =
-    "whoever runs the runtime sets one up in TOOL_SERVERS, as the README's section Add a tool server says";
+pub use crate::core::tool_server::words::SETUP;
 /// The most bytes of arguments a call by hand sends.
 pub const ARGUMENTS_MAX_BYTES: usize = 65_536;
 /// The most bytes of an answer kept in the playbook's history; the rest is said by its size.
@@ -97,53 +95,19 @@ pub async fn find<'a>(ctx: &Ctx<'a>, playbook: &str, server: &str, tool: &str) -
     let serving = registry.serving(&ctx.caller.org, Some(playbook), None);
     let Some(found) = serving.iter().copied().find(|s| s.name == server) else {
         let names: Vec<String> = serving.iter().map(|s| s.name.clone()).collect();
-        let shows = if names.is_empty() {
-            format!("no tool server serves it: {SETUP}")
-        } else {
-            format!("search shows the servers it may use: {}", join_and(&names))
-        };
-        let why = if is_server_name(server) {
-            "is not a tool server this playbook may use"
-        } else {
-            "is not a server's name"
-        };
-        let mut p =
-            Problem::not_found(format!("The playbook {playbook} may use no tool server {}; {shows}.", quote(server)));
-        p.errors.push(FieldError::new("/server", why));
-        return Err(p);
+        return Err(words::no_server(playbook, server, &names));
     };
     let offered = registry.offered(found, ctx.instant().timestamp()).await.map_err(|f| unavailable(server, &f))?;
     let Some(listed) = offered.iter().find(|t| t.name == tool).cloned() else {
-        let some: Vec<String> = offered.iter().take(5).map(|t| t.name.clone()).collect();
-        let shows = match offered.len() {
-            0 => format!("it offers none, as its entry in TOOL_SERVERS allows no tool it lists; {SETUP}"),
-            n => format!(
-                "search with server {server} lists the {} it offers, such as {}",
-                count(n, "tool"),
-                join_and(&some)
-            ),
-        };
-        let mut p = Problem::not_found(format!(
-            "The tool server {} offers no tool {} to this playbook; {shows}.",
-            quote(server),
-            quote(tool)
-        ));
-        p.errors.push(FieldError::new("/tool", "is not a tool this server offers the playbook"));
-        return Err(p);
+        let names: Vec<String> = offered.iter().map(|t| t.name.clone()).collect();
+        return Err(words::no_tool(server, tool, &names));
     };
     Ok(Found { playbook: p, server: found, tool: listed })
 }
 
 /// A server that cannot be used just now, in words that say why and what mends it.
 pub fn unavailable(server: &str, failure: &Failure) -> Problem {
-    Problem::unavailable(format!(
-        "The tool server {} cannot be used just now ({}): {}; {}.",
-        quote(server),
-        failure.because.as_str(),
-        failure.detail,
-        failure.because.mends()
-    ))
-    .with_kind(ErrorCode::ToolUnavailable)
+    words::unavailable(server, failure.because, &failure.detail)
 }
 
 /// `mcp` or `openapi`, as a server's entry says.

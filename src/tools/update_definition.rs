@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::create_definition::{checked_save, save_schema};
+use super::create_definition::{checked_save, save_schema, SaveArgs};
 use super::definition_words::{capitalized, named, output, what_it_does, with_page_note};
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
@@ -24,7 +24,11 @@ pub const TOOL: Tool = Tool {
 };
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let (playbook, save) = checked_save(args::parse(args)?, ctx.now.clone(), ctx.by())?;
+    let a: SaveArgs = args::parse(args)?;
+    let asked = a.playbook.clone();
+    let (playbook, save, tools) = checked_save(a, ctx.now.clone(), ctx.by())
+        .map_err(|p| super::definition_tools::name_senders(ctx, &asked, p))?;
+    super::definition_tools::check(ctx, &playbook, &tools).await?;
     let view = ctx.backend.definition(&ctx.caller.org, &playbook, DefinitionCommand::Update(save)).await?;
     let summary = if view.changed {
         format!("Saved version {} of {}. {}", view.definition.version, named(&view), what_it_does(&view))

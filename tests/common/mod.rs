@@ -26,7 +26,7 @@ pub fn ctx<'a>(caller: &'a Caller, backend: &'a Memory, second: u32, seed: u8) -
         random,
         secret: [second as u8; 32],
         models: Default::default(),
-        tool_servers: playbook_runtime::ops::tool_servers::Registry::none(),
+        tool_servers: backend.tool_servers(),
     }
 }
 

@@ -150,7 +150,7 @@ fn actor() -> Value {
         "type": "object",
         "description": "Who made a record: a caller, a workflow's trigger, or a workflow run's step.",
         "properties": {
-            "kind": text("local_developer, key, person, operator, trigger or workflow."),
+            "kind": text("local_developer, key, person, operator, trigger, workflow or tool (a tool that read a reply)."),
             "id": text("A stable id to compare."),
             "name": text("A name to say.")
         },

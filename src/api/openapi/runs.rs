@@ -74,7 +74,18 @@ pub(super) fn waiting_request() -> Value {
         "properties": {
             "question": text("The question, as the person reads it."),
             "answer_schema": { "type": ["object", "boolean"], "description": "The JSON Schema an answer must fit." },
-            "asked_at": time("When it was asked.")
+            "asked_at": time("When it was asked."),
+            "expires_at": time("When it expires unanswered, and the run with it."),
+            "through": {
+                "type": "object",
+                "description": "Where the request was sent through a tool: the sending tool and the one that reads the replies (each server/tool), how often the replies are read, and what the sending tool answered.",
+                "properties": {
+                    "send": text("server/tool"),
+                    "replies": text("server/tool"),
+                    "every_seconds": { "type": "integer", "minimum": 1 },
+                    "sent": { "type": "object" }
+                }
+            }
         },
         "required": ["question", "answer_schema", "asked_at"]
     })
@@ -103,7 +114,7 @@ pub(super) fn step() -> Value {
 pub(super) fn run_record() -> Value {
     json!({
         "type": "object",
-        "description": "How the run went, in detail, by the type of definition: a reasoning run's prompt and model, a computation's values, a lookup's query, a prediction's series, a workflow's steps. get_run alone answers it.",
+        "description": "How the run went, in detail, by the type of definition: a reasoning run's prompt, model and tool calls, a computation's values, a lookup's query, a prediction's series, a workflow's steps, or (type call) the one call of a lookup through a tool or an interaction sent through one. get_run alone answers it.",
         "properties": { "type": text("The type of definition the record is of.") },
         "required": ["type"]
     })
@@ -147,7 +158,8 @@ pub(super) fn open_request() -> Value {
             "definition": reference("DefinitionRef"),
             "question": text("The question, as the person reads it."),
             "answer_schema": { "type": ["object", "boolean"], "description": "The JSON Schema an answer must fit." },
-            "asked_at": time("When it was asked.")
+            "asked_at": time("When it was asked."),
+            "expires_at": time("When it expires unanswered.")
         },
         "required": ["run_id", "definition", "question", "answer_schema", "asked_at"]
     })

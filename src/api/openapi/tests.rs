@@ -316,7 +316,13 @@ fn run(status: RunStatus) -> Run {
 fn runs_fit_their_schemas() {
     let doc = document();
     let at = || "2026-12-02T10:00:05.000Z".to_string();
-    let waiting = Request { question: "Approve?".into(), answer_schema: json!({ "type": "object" }), asked_at: at() };
+    let waiting = Request {
+        question: "Approve?".into(),
+        answer_schema: json!({ "type": "object" }),
+        asked_at: at(),
+        expires_at: None,
+        through: None,
+    };
     for status in [
         RunStatus::Started { waiting: None },
         RunStatus::Started { waiting: Some(waiting) },

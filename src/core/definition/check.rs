@@ -16,11 +16,20 @@ pub const PAGE_MAX_BYTES: usize = 65_536;
 pub struct Findings<'d> {
     pub doc: &'d Document<'d>,
     errors: Vec<FieldError>,
+    /// Each tool the document names, at its pointer, for the save to check against the servers.
+    pub tools: Vec<NamedTool>,
+}
+
+/// A tool a document names, `server/tool` or `server/*`, and where.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedTool {
+    pub pointer: String,
+    pub name: String,
 }
 
 impl<'d> Findings<'d> {
     pub fn new(doc: &'d Document<'d>) -> Self {
-        Findings { doc, errors: Vec::new() }
+        Findings { doc, errors: Vec::new(), tools: Vec::new() }
     }
 
     pub fn error(&mut self, pointer: impl Into<String>, detail: impl Into<String>) {
@@ -280,10 +289,16 @@ impl<'d> Findings<'d> {
             };
             (word(server) && (word(tool) || (wildcard && tool == "*"))).then(|| s.to_string())
         });
-        if ok.is_none() {
-            let form =
-                if wildcard { "server/tool, or server/* for every tool the server allows" } else { "server/tool" };
-            self.error(pointer, format!("must name a tool as {form}, with letters, digits, _ . and - in each name"));
+        match &ok {
+            Some(name) => self.tools.push(NamedTool { pointer: pointer.to_string(), name: name.clone() }),
+            None => {
+                let form =
+                    if wildcard { "server/tool, or server/* for every tool the server allows" } else { "server/tool" };
+                self.error(
+                    pointer,
+                    format!("must name a tool as {form}, with letters, digits, _ . and - in each name"),
+                );
+            }
         }
         ok
     }

@@ -12,6 +12,7 @@ pub mod reasoning;
 pub mod record;
 pub mod store;
 pub mod template;
+pub mod tool_call;
 pub mod workflow;
 pub mod workflow_calls;
 mod workflow_graph;
@@ -154,6 +155,8 @@ pub struct Checked {
     pub has_page: bool,
     /// Definitions of the playbook this one reads or runs; they count it in their `used_by`.
     pub uses: Vec<Ref>,
+    /// The tools it names, each at its pointer in the front matter.
+    pub tools: Vec<check::NamedTool>,
 }
 
 /// A document as its runs follow it, typed once with its defaults: the checker is the only way
@@ -230,10 +233,11 @@ fn check_anew(kind: Kind, source: &str) -> Result<(Checked, Spec), Problem> {
         Kind::Workflow => workflow::check(&mut f).map(|w| Spec::Workflow(Box::new(w))),
         Kind::Generation => None,
     };
+    let tools = std::mem::take(&mut f.tools);
     f.finish()?;
     let spec = spec.ok_or_else(|| Problem::internal("the document passed its checks but has no spec"))?;
     let uses = spec.uses();
-    Ok((Checked { description, has_page, uses }, spec))
+    Ok((Checked { description, has_page, uses, tools }, spec))
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The wire formats of the two provider APIs: the Anthropic Messages API and the OpenAI-compatible
 //! Chat Completions API. Requests are built and answers read here, with no I/O, so every shape a
-//! provider answers is tested on the host.
+//! provider answers is tested on the host. A request offers the model its tools in the
+//! provider's own format, and carries back each round of the calls it asked for and their answers.
 
 use serde_json::{json, Value};
 
@@ -36,6 +37,8 @@ pub enum Stop {
     Cut,
     /// The model declined to answer.
     Refused,
+    /// The model asks for tools to be called before it answers.
+    Tools,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -44,6 +47,50 @@ pub struct Answer {
     pub stop: Stop,
     pub input_tokens: Option<u64>,
     pub output_tokens: Option<u64>,
+    /// The calls the model asks for, in its order.
+    pub uses: Vec<ToolUse>,
+}
+
+/// A tool as the model is offered it, under a name the providers take.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Offer {
+    pub name: String,
+    pub description: String,
+    pub input_schema: Value,
+}
+
+/// A call the model asks for. `input` is what it wrote: an object, or, where an OpenAI-compatible
+/// model wrote arguments that are not JSON, the text it wrote.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ToolUse {
+    pub id: String,
+    pub name: String,
+    pub input: Value,
+}
+
+/// What the model is told a call answered.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ToolResult {
+    pub id: String,
+    pub text: String,
+    pub is_error: bool,
+}
+
+/// One round after the prompt: what the model said, the calls it asked for, and their answers.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Round {
+    pub said: String,
+    pub uses: Vec<ToolUse>,
+    pub results: Vec<ToolResult>,
+}
+
+/// The conversation beyond the prompt: the tools offered, the rounds so far, and whether this
+/// request is the last, which lets the model call no more tools.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Talk {
+    pub tools: Vec<Offer>,
+    pub rounds: Vec<Round>,
+    pub last: bool,
 }
 
 /// A model a provider lists.
@@ -88,21 +135,47 @@ fn system_text(call: &Call) -> Option<String> {
     }
 }
 
-pub fn request(target: &Target, call: &Call) -> Outbound {
+pub fn request(target: &Target, call: &Call, talk: &Talk) -> Outbound {
     let provider = &target.provider;
     let system = system_text(call);
     let body = match provider.api {
         Api::Anthropic => {
-            let mut body = json!({
-                "model": target.model,
-                "max_tokens": call.max_tokens,
-                "messages": [{ "role": "user", "content": call.user }],
-            });
+            let mut messages = vec![json!({ "role": "user", "content": call.user })];
+            for round in &talk.rounds {
+                let mut said: Vec<Value> = Vec::new();
+                if !round.said.is_empty() {
+                    said.push(json!({ "type": "text", "text": round.said }));
+                }
+                said.extend(round.uses.iter().map(|u| {
+                    // The API takes an object: text an OpenAI-style model wrote goes as a field.
+                    let input = if u.input.is_object() { u.input.clone() } else { json!({ "arguments": u.input }) };
+                    json!({ "type": "tool_use", "id": u.id, "name": u.name, "input": input })
+                }));
+                messages.push(json!({ "role": "assistant", "content": said }));
+                let results: Vec<Value> = round
+                    .results
+                    .iter()
+                    .map(|r| json!({ "type": "tool_result", "tool_use_id": r.id, "content": r.text, "is_error": r.is_error }))
+                    .collect();
+                messages.push(json!({ "role": "user", "content": results }));
+            }
+            let mut body = json!({ "model": target.model, "max_tokens": call.max_tokens, "messages": messages });
             if let Some(system) = system {
                 body["system"] = json!(system);
             }
             if let Some(t) = call.temperature {
                 body["temperature"] = json!(t);
+            }
+            if !talk.tools.is_empty() {
+                let tools: Vec<Value> = talk
+                    .tools
+                    .iter()
+                    .map(|t| json!({ "name": t.name, "description": t.description, "input_schema": t.input_schema }))
+                    .collect();
+                body["tools"] = json!(tools);
+                if talk.last {
+                    body["tool_choice"] = json!({ "type": "none" });
+                }
             }
             body
         }
@@ -112,12 +185,43 @@ pub fn request(target: &Target, call: &Call) -> Outbound {
                 messages.push(json!({ "role": "system", "content": system }));
             }
             messages.push(json!({ "role": "user", "content": call.user }));
+            for round in &talk.rounds {
+                let calls: Vec<Value> = round
+                    .uses
+                    .iter()
+                    .map(|u| {
+                        let arguments = match &u.input {
+                            Value::String(text) => text.clone(),
+                            other => other.to_string(),
+                        };
+                        json!({ "id": u.id, "type": "function", "function": { "name": u.name, "arguments": arguments } })
+                    })
+                    .collect();
+                let said = if round.said.is_empty() { Value::Null } else { json!(round.said) };
+                messages.push(json!({ "role": "assistant", "content": said, "tool_calls": calls }));
+                for r in &round.results {
+                    // Chat Completions has no error flag on a tool's message, so the words say it.
+                    let text = if r.is_error { format!("Error: {}", r.text) } else { r.text.clone() };
+                    messages.push(json!({ "role": "tool", "tool_call_id": r.id, "content": text }));
+                }
+            }
             let mut body = json!({ "model": target.model, "max_tokens": call.max_tokens, "messages": messages });
             if let Some(t) = call.temperature {
                 body["temperature"] = json!(t);
             }
             if let Some(schema) = &call.output_schema {
                 body["response_format"] = json!({ "type": "json_schema", "json_schema": { "name": "output", "schema": schema, "strict": false } });
+            }
+            if !talk.tools.is_empty() {
+                let tools: Vec<Value> = talk
+                    .tools
+                    .iter()
+                    .map(|t| json!({ "type": "function", "function": { "name": t.name, "description": t.description, "parameters": t.input_schema } }))
+                    .collect();
+                body["tools"] = json!(tools);
+                if talk.last {
+                    body["tool_choice"] = json!("none");
+                }
             }
             body
         }
@@ -188,14 +292,28 @@ pub fn answer(provider: &Provider, status: u16, body: &str) -> Result<Answer, Ru
     match provider.api {
         Api::Anthropic => {
             let blocks = v.get("content").and_then(Value::as_array).ok_or_else(|| unreadable("it has no content"))?;
+            let kind = |b: &Value| b.get("type").and_then(Value::as_str).map(str::to_string);
             let text: String = blocks
                 .iter()
-                .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+                .filter(|b| kind(b).as_deref() == Some("text"))
                 .filter_map(|b| b.get("text").and_then(Value::as_str))
                 .collect();
+            let uses = blocks
+                .iter()
+                .filter(|b| kind(b).as_deref() == Some("tool_use"))
+                .map(|b| {
+                    let field = |k: &str| b.get(k).and_then(Value::as_str).map(str::to_string);
+                    Ok(ToolUse {
+                        id: field("id").ok_or_else(|| unreadable("a tool_use block has no id"))?,
+                        name: field("name").ok_or_else(|| unreadable("a tool_use block has no name"))?,
+                        input: b.get("input").cloned().unwrap_or_else(|| json!({})),
+                    })
+                })
+                .collect::<Result<Vec<_>, RunError>>()?;
             let stop = match v.get("stop_reason").and_then(Value::as_str) {
                 Some("max_tokens") => Stop::Cut,
                 Some("refusal") => Stop::Refused,
+                _ if !uses.is_empty() => Stop::Tools,
                 _ => Stop::Done,
             };
             Ok(Answer {
@@ -203,6 +321,7 @@ pub fn answer(provider: &Provider, status: u16, body: &str) -> Result<Answer, Ru
                 stop,
                 input_tokens: count("/usage/input_tokens"),
                 output_tokens: count("/usage/output_tokens"),
+                uses,
             })
         }
         Api::Openai => {
@@ -212,9 +331,27 @@ pub fn answer(provider: &Provider, status: u16, body: &str) -> Result<Answer, Ru
                 .or_else(|| choice.pointer("/message/content").and_then(Value::as_str))
                 .unwrap_or_default()
                 .to_string();
+            let calls = choice.pointer("/message/tool_calls").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+            let uses = calls
+                .iter()
+                .map(|c| {
+                    let field = |p: &str| c.pointer(p).and_then(Value::as_str).map(str::to_string);
+                    let arguments = field("/function/arguments").unwrap_or_default();
+                    Ok(ToolUse {
+                        id: field("/id").ok_or_else(|| unreadable("a tool call has no id"))?,
+                        name: field("/function/name").ok_or_else(|| unreadable("a tool call names no function"))?,
+                        input: match serde_json::from_str::<Value>(&arguments) {
+                            Ok(v @ Value::Object(_)) => v,
+                            _ if arguments.trim().is_empty() => json!({}),
+                            _ => Value::String(arguments),
+                        },
+                    })
+                })
+                .collect::<Result<Vec<_>, RunError>>()?;
             let stop = match (refusal, choice.get("finish_reason").and_then(Value::as_str)) {
                 (Some(_), _) | (_, Some("content_filter")) => Stop::Refused,
                 (_, Some("length")) => Stop::Cut,
+                _ if !uses.is_empty() => Stop::Tools,
                 _ => Stop::Done,
             };
             Ok(Answer {
@@ -222,6 +359,7 @@ pub fn answer(provider: &Provider, status: u16, body: &str) -> Result<Answer, Ru
                 stop,
                 input_tokens: count("/usage/prompt_tokens"),
                 output_tokens: count("/usage/completion_tokens"),
+                uses,
             })
         }
     }
@@ -258,76 +396,5 @@ pub fn models(api: Api, body: &str) -> Result<Vec<Listed>, String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::core::model::{resolve, ModelSettings};
-
-    fn settings() -> ModelSettings {
-        let vars = [
-            ("ANTHROPIC_API_KEY", "sk-ant"),
-            ("OPENAI_API_KEY", "sk-oa"),
-            ("OPENAI_BASE_URL", "http://127.0.0.1:9/v1/"),
-        ];
-        ModelSettings::read(|n| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| v.to_string()))
-    }
-
-    fn call() -> Call {
-        Call {
-            system: Some("Review.".into()),
-            user: "Brief".into(),
-            max_tokens: 100,
-            temperature: Some(0.2),
-            output_schema: Some(json!({"type": "object"})),
-        }
-    }
-
-    #[test]
-    fn anthropic_requests_and_answers() {
-        let t = resolve(&settings(), "anthropic/claude-sonnet-4-5").unwrap();
-        let r = request(&t, &call());
-        assert_eq!(r.url, "https://api.anthropic.com/v1/messages");
-        assert!(r.headers.contains(&("x-api-key", "sk-ant".into())));
-        let body = r.body.unwrap();
-        assert_eq!(body["model"], "claude-sonnet-4-5");
-        assert!(body["system"].as_str().unwrap().starts_with("Review.\n\nAnswer with one JSON value"));
-        let ok = r#"{"content":[{"type":"text","text":"{}"}],"stop_reason":"end_turn","usage":{"input_tokens":5,"output_tokens":2}}"#;
-        let a = answer(&t.provider, 200, ok).unwrap();
-        assert_eq!((a.text.as_str(), a.stop, a.output_tokens), ("{}", Stop::Done, Some(2)));
-        let refused = r#"{"content":[],"stop_reason":"refusal"}"#;
-        assert_eq!(answer(&t.provider, 200, refused).unwrap().stop, Stop::Refused);
-        let e =
-            answer(&t.provider, 529, r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#)
-                .unwrap_err();
-        assert_eq!(e.detail, "The provider anthropic answered 529 overloaded_error: Overloaded. The provider failed or is overloaded: start the run again later.");
-    }
-
-    #[test]
-    fn openai_requests_and_answers() {
-        let t = resolve(&settings(), "openai/gpt-4.1").unwrap();
-        let r = request(&t, &call());
-        assert_eq!(r.url, "http://127.0.0.1:9/v1/chat/completions");
-        assert!(r.headers.contains(&("authorization", "Bearer sk-oa".into())));
-        let body = r.body.unwrap();
-        assert_eq!(body["messages"][0]["role"], "system");
-        assert_eq!(body["response_format"]["type"], "json_schema");
-        let cut = r#"{"choices":[{"message":{"content":"{\"a\""},"finish_reason":"length"}]}"#;
-        assert_eq!(answer(&t.provider, 200, cut).unwrap().stop, Stop::Cut);
-        let e = answer(&t.provider, 401, r#"{"error":{"message":"Incorrect API key","type":"invalid_request_error"}}"#)
-            .unwrap_err();
-        assert!(e.detail.contains("401 invalid_request_error: Incorrect API key. Its key was refused"), "{}", e.detail);
-        assert!(answer(&t.provider, 200, "<html>").is_err());
-    }
-
-    #[test]
-    fn model_lists_of_both_apis() {
-        let a = models(Api::Anthropic, r#"{"data":[{"id":"claude-x","display_name":"Claude X","created_at":"2025-09-29T00:00:00Z","type":"model"}],"has_more":false}"#).unwrap();
-        assert_eq!((a[0].name.as_deref(), a[0].created), (Some("Claude X"), 1759104000));
-        let o = models(
-            Api::Openai,
-            r#"{"object":"list","data":[{"id":"gpt-4.1","object":"model","created":5,"owned_by":"system"}]}"#,
-        )
-        .unwrap();
-        assert_eq!((o[0].id.as_str(), o[0].created, o[0].name.clone()), ("gpt-4.1", 5, None));
-        assert!(models(Api::Openai, "{}").is_err());
-    }
-}
+#[path = "wire_tests.rs"]
+mod tests;

@@ -3,17 +3,19 @@
 //! workflow's end), it decides how the run stands next and what it reports, in order. The run's
 //! object keeps both before any await, then does what `Then` says.
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
-use super::record::{Reasoned, Record};
+use super::calls;
+use super::record::{CallOutcome, Reasoned, Record};
 use super::store::{OpenRequest, Report, RequestCommand, StartRun};
 use super::words::{started_event, FINISHED_EVENT};
-use super::{decide_start, Run, RunError, RunStatus, Start};
+use super::{decide_start, Request, Run, RunError, RunStatus, Start};
 use crate::core::actor::Actor;
+use crate::core::definition::reasoning::dialogue::{Bound, Called, Planned, Refused};
 use crate::core::definition::reasoning::{prepare, Prepared};
 use crate::core::definition::{computation, interaction, lookup, prediction, spec, Spec};
 use crate::core::event::NewEvent;
-use crate::core::text::{capitalized, quote};
+use crate::core::text::{cap, capitalized, count, quote};
 use crate::core::workflow::{Outcome, Plan};
 use crate::core::Problem;
 
@@ -32,10 +34,26 @@ pub enum Input {
         answered: bool,
         outcome: Result<Value, RunError>,
     },
-    /// The alarm found the model call still under way after a restart: its answer is lost.
+    /// The model asked for tools: `planned` are made next, in order; `refused` it was told of
+    /// without a call. `record` has taken in the model's answer.
+    Tools {
+        record: Box<Reasoned>,
+        planned: Vec<Planned>,
+        refused: Vec<Refused>,
+    },
+    /// A call the run made ended.
+    Called {
+        planned: Box<Planned>,
+        called: Called,
+        duration_ms: u64,
+    },
+    /// The alarm found the model or a tool call still under way after a restart: its answer is
+    /// lost, and a tool may have acted.
     Interrupted,
     /// A workflow run's machine finished or failed it.
     FlowEnded(RunStatus),
+    /// The request the run waits on was not answered by its `expires_at`.
+    Expired,
 }
 
 /// What to do once the run and its reports are kept.
@@ -50,6 +68,8 @@ pub enum Then {
     Defer(Prepared),
     /// A workflow run begins its plan.
     Flow(Plan),
+    /// A run without a model makes its one call now, while the start waits for it.
+    Call(Box<Planned>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -71,7 +91,7 @@ impl Decision {
 /// A start under the run's id. The same start again answers the run as it stands and runs
 /// nothing; a new one records its start and runs what can run at once.
 pub fn start(existing: Option<&Run>, start: StartRun, now: &str) -> Result<Decision, Problem> {
-    let StartRun { mut run, source, material, events } = start;
+    let StartRun { mut run, source, material, events, tools } = start;
     if let Start::Existing(run) = decide_start(existing, &run.definition, &run.input)? {
         return Ok(Decision::unchanged(run));
     }
@@ -105,25 +125,75 @@ pub fn start(existing: Option<&Run>, start: StartRun, now: &str) -> Result<Decis
             }
             Err(error) => failed(error),
         },
-        Ok(Spec::Interaction(s)) => match interaction::ask(&s, &run.input, now) {
-            Ok(request) => RunStatus::Started { waiting: Some(request) },
+        Ok(Spec::Interaction(s)) => match interaction_start(&s, &run.input, tools, now) {
+            Ok((waiting, call)) => {
+                if let Some(p) = call {
+                    run.record = Some(Record::Call { call: calls::started_record(&p) });
+                    then = Then::Call(Box::new(p));
+                }
+                RunStatus::Started { waiting }
+            }
             Err(error) => failed(error),
         },
         Ok(Spec::Prediction(s)) => {
             let evaluation = prediction::evaluate(&s, &run.input, &events);
             evaluated(&mut run, evaluation, now)
         }
-        Ok(Spec::Lookup(s)) => {
-            let evaluation = lookup::evaluate(&s, &run.input, &material);
-            evaluated(&mut run, evaluation, now)
-        }
+        Ok(Spec::Lookup(s)) => match s.tool_call() {
+            Some(call) => match bound_call(tools, &call.arguments_for(&run.input)) {
+                Ok(p) => {
+                    run.record = Some(Record::Call { call: calls::started_record(&p) });
+                    then = Then::Call(Box::new(p));
+                    RunStatus::Started { waiting: None }
+                }
+                Err(error) => failed(error),
+            },
+            None => {
+                let evaluation = lookup::evaluate(&s, &run.input, &material);
+                evaluated(&mut run, evaluation, now)
+            }
+        },
         Ok(Spec::Computation(s)) => {
             let evaluation = computation::evaluate(&s, &run.input);
             evaluated(&mut run, evaluation, now)
         }
     };
     reports.extend(outcome_reports(&run, now));
+    if let Then::Call(p) = &then {
+        reports.push(calls::started(&run, p, now));
+    }
     Ok(Decision { run, changed: true, reports, then })
+}
+
+/// The one call a run without a model makes, with the tool its start found offered.
+fn bound_call(tools: Vec<Bound>, arguments: &Result<Map<String, Value>, RunError>) -> Result<Planned, RunError> {
+    let arguments = arguments.clone()?;
+    let tool = tools.into_iter().next().ok_or_else(|| {
+        RunError::new(crate::core::ErrorCode::ToolUnavailable, "the run's start found no tool to call")
+    })?;
+    Ok(calls::only(tool, arguments))
+}
+
+/// An interaction's start: the request it waits on, if it asks, and the call it makes first, if
+/// it sends through a tool.
+fn interaction_start(
+    s: &interaction::InteractionSpec,
+    input: &Value,
+    tools: Vec<Bound>,
+    now: &str,
+) -> Result<(Option<Request>, Option<Planned>), RunError> {
+    if s.tools().len() == 1 {
+        let (_, arguments) = interaction::notification(s, input)?;
+        return Ok((None, Some(bound_call(tools, &Ok(arguments))?)));
+    }
+    let mut request = interaction::ask(s, input, now)?;
+    let Some(through) = request.through.as_mut() else { return Ok((Some(request), None)) };
+    let mut tools = tools.into_iter();
+    let (sender, reader) = (tools.next(), tools.next());
+    through.reader = reader;
+    let arguments = interaction::send(s, input, &request.question);
+    let p = bound_call(sender.into_iter().collect(), &arguments)?;
+    Ok((Some(request), Some(p)))
 }
 
 /// How a run that answers at once ended, keeping its record.
@@ -173,20 +243,107 @@ pub fn decide(mut run: Run, input: Input, now: &str) -> Result<Decision, Problem
                 Err(error) => RunStatus::Failed { error, finished_at },
             };
         }
-        Input::Interrupted if going => {
-            let error = RunError {
-                reason: crate::core::ErrorCode::Interrupted,
-                detail: "The runtime stopped while the model was answering, so its answer was lost. Start a new run; this run id is never run again.".into(),
+        Input::Tools { record, planned, refused } => {
+            let words = format!(
+                "The model {} asked for {}.",
+                quote(&record.model),
+                count(planned.len() + refused.len(), "tool call")
+            );
+            reports.push(event(&run, "model_answered", now, words, record.answered_event()));
+            if !going {
+                return Ok(Decision { run, changed: false, reports, then: Then::Answer });
+            }
+            let mut record = *record;
+            for r in &refused {
+                let words = format!("The model asked for {}, which was not called: {}", quote(&r.name), r.why);
+                reports.push(event(
+                    &run,
+                    "tool_call_refused",
+                    now,
+                    cap(&words, 300),
+                    json!({ "name": r.name, "why": r.why }),
+                ));
+            }
+            for p in &planned {
+                record.tool_calls.push(calls::started_record(p));
+                reports.push(calls::started(&run, p, now));
+            }
+            run.record = Some(Record::Reasoning(record));
+            return Ok(Decision { run, changed: true, reports, then: Then::Answer });
+        }
+        Input::Called { planned, called, duration_ms } => {
+            reports.push(calls::ended(&run, &planned, &called, duration_ms, now));
+            if !matches!(run.record, Some(Record::Reasoning(_))) {
+                if !going {
+                    return Ok(Decision { run, changed: false, reports, then: Then::Answer });
+                }
+                reports.extend(calls::take_end(&mut run, &planned, &called, duration_ms, now));
+                if matches!(run.status, RunStatus::Started { .. }) {
+                    return Ok(Decision { run, changed: true, reports, then: Then::Answer });
+                }
+            } else {
+                if let Some(Record::Reasoning(record)) = run.record.as_mut() {
+                    if let Some(c) = record.tool_calls.iter_mut().find(|c| c.number == planned.number) {
+                        calls::end_record(c, &called, duration_ms);
+                    }
+                }
+                match called {
+                    Called::Failed { because, detail } if going => {
+                        let error = calls::no_answer(&planned, &because, &detail);
+                        run.status = RunStatus::Failed { error, finished_at };
+                    }
+                    _ => return Ok(Decision { run, changed: true, reports, then: Then::Answer }),
+                }
+            }
+        }
+        Input::Expired if going => {
+            let RunStatus::Started { waiting: Some(request) } = &run.status else {
+                return Ok(Decision::unchanged(run));
             };
+            let at = request.expires_at.clone().unwrap_or_else(|| now.to_string());
+            let words = format!("The request was not answered by {at}, and expired.");
+            reports.push(event(&run, "interaction_expired", now, words, json!({ "expires_at": at })));
+            reports.push(Report::Request(RequestCommand::Close { run_id: run.run_id.clone() }));
+            let error = RunError::new(
+                crate::core::ErrorCode::Expired,
+                format!("The request was not answered by {at}, when it expired. Start a new run to ask again."),
+            );
+            run.status = RunStatus::Failed { error, finished_at };
+        }
+        Input::Interrupted if going => {
+            if let RunStatus::Started { waiting: Some(_) } = &run.status {
+                reports.push(Report::Request(RequestCommand::Close { run_id: run.run_id.clone() }));
+            }
+            let detail = match &run.record {
+                Some(Record::Call { call }) if call.outcome == CallOutcome::Started => format!(
+                    "The runtime stopped while the tool {} was called, so whether it acted is unknown. Start a new run; this run id is never run again.",
+                    quote(&call.tool)
+                ),
+                Some(Record::Reasoning(r)) => match r.call_under_way() {
+                    Some(call) => format!(
+                        "The runtime stopped while the tool {} was called (call {}), so whether it acted is unknown. Start a new run; this run id is never run again, since its tools may have acted.",
+                        quote(&call.tool),
+                        call.number
+                    ),
+                    None if !r.tool_calls.is_empty() => "The runtime stopped while the model was answering, so its answer was lost. Start a new run; this run id is never run again, since its tools may have acted.".into(),
+                    None => INTERRUPTED.into(),
+                },
+                _ => INTERRUPTED.into(),
+            };
+            let error = RunError { reason: crate::core::ErrorCode::Interrupted, detail };
             run.status = RunStatus::Failed { error, finished_at };
         }
         Input::FlowEnded(status) if going => run.status = status,
-        Input::Cancel | Input::Interrupted | Input::FlowEnded(_) => return Ok(Decision::unchanged(run)),
+        Input::Cancel | Input::Interrupted | Input::FlowEnded(_) | Input::Expired => {
+            return Ok(Decision::unchanged(run))
+        }
     }
     reports.extend(outcome_reports(&run, now));
     reports.extend(parent_report(&run));
     Ok(Decision { run, changed: true, reports, then: Then::Answer })
 }
+
+const INTERRUPTED: &str = "The runtime stopped while the model was answering, so its answer was lost. Start a new run; this run id is never run again.";
 
 /// What a run records where it now stands: the request it opens, or how it ended.
 fn outcome_reports(run: &Run, now: &str) -> Vec<Report> {
@@ -199,13 +356,14 @@ fn outcome_reports(run: &Run, now: &str) -> Vec<Report> {
                 question: request.question.clone(),
                 answer_schema: request.answer_schema.clone(),
                 asked_at: request.asked_at.clone(),
+                expires_at: request.expires_at.clone(),
             })),
             event(
                 run,
                 "interaction_requested",
                 now,
                 format!("{} asks a person and waits for the answer.", capitalized(noun)),
-                json!({ "question": request.question, "answer_schema": request.answer_schema }),
+                json!({ "question": request.question, "answer_schema": request.answer_schema, "expires_at": request.expires_at }),
             ),
         ],
         RunStatus::Started { waiting: None } => Vec::new(),

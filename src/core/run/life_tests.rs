@@ -34,6 +34,8 @@ fn waiting() -> RunStatus {
         question: "Ok?".into(),
         answer_schema: json!({"type": "object", "required": ["ok"]}),
         asked_at: "t".into(),
+        expires_at: None,
+        through: None,
     };
     RunStatus::Started { waiting: Some(request) }
 }
@@ -49,6 +51,9 @@ fn answered(text: &str) -> Input {
         input_tokens: None,
         output_tokens: None,
         duration_ms: None,
+        last_turn: None,
+        turns: 1,
+        tool_calls: Vec::new(),
     });
     Input::Model { record, answered: true, outcome: Ok(json!({"text": text})) }
 }
@@ -108,7 +113,13 @@ compute:
   vat: input.net * 0.2
 ---
 ";
-    let start_run = StartRun { run: asked.clone(), source: source.into(), material: Vec::new(), events: Vec::new() };
+    let start_run = StartRun {
+        run: asked.clone(),
+        source: source.into(),
+        material: Vec::new(),
+        events: Vec::new(),
+        tools: Vec::new(),
+    };
     let d = start(None, start_run.clone(), NOW).unwrap();
     assert_eq!(kinds(&d.reports), ["run_started", "run_succeeded"]);
     assert_eq!(d.then, Then::Answer);

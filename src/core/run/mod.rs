@@ -2,6 +2,7 @@
 //! and the rules of retrying under a run id. Each type's evaluation sits by its checker, in
 //! `definition::<type>`.
 
+pub mod calls;
 pub mod life;
 pub mod record;
 pub mod store;
@@ -65,6 +66,29 @@ pub struct Request {
     pub question: String,
     pub answer_schema: Value,
     pub asked_at: String,
+    /// When the request expires unanswered, and the run with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
+    /// Where the request is sent through a tool: what reads its replies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub through: Option<Box<Through>>,
+}
+
+/// A request sent through one tool whose replies another reads, every so often.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Through {
+    /// `server/tool` of each.
+    pub send: String,
+    pub replies: String,
+    /// The reading tool's arguments as written: templates over `input`, `question` and `sent`.
+    pub replies_arguments: Value,
+    pub every_seconds: u64,
+    /// What the sending tool answered, `{text, structured}`, once it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sent: Option<Value>,
+    /// The reading tool, as the run's start found it offered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reader: Option<crate::core::definition::reasoning::dialogue::Bound>,
 }
 
 /// Why a run failed: a stable reason and the words that explain it.

@@ -35,6 +35,11 @@ pub enum Record {
     Workflow {
         steps: Vec<StepView>,
     },
+    /// The one call of a run without a model: a lookup through a tool, a notification, or a
+    /// request sent through a tool. Its history holds the arguments and the answer.
+    Call {
+        call: CallRecord,
+    },
 }
 
 impl Record {
@@ -78,6 +83,57 @@ pub struct Reasoned {
     pub output_tokens: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration_ms: Option<u64>,
+    /// The figures of the model's latest answer, for its event; the fields above sum them.
+    #[serde(skip)]
+    pub last_turn: Option<Turn>,
+    /// How many times the model was asked, where it was asked more than once.
+    #[serde(default, skip_serializing_if = "is_one")]
+    pub turns: u32,
+    /// Each call the model asked for, in order, and how it ended.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<CallRecord>,
+}
+
+fn is_one(n: &u32) -> bool {
+    *n <= 1
+}
+
+/// The figures of one answer of the model.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Turn {
+    pub input_tokens: Option<u64>,
+    pub output_tokens: Option<u64>,
+    pub duration_ms: u64,
+}
+
+/// One call of a reasoning run, as `get_run`'s record shows it; the history holds it whole.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CallRecord {
+    pub number: u32,
+    /// `server/tool`.
+    pub tool: String,
+    pub read_only: bool,
+    pub outcome: CallOutcome,
+    /// The answer's size in bytes, once it answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+    /// Why the server failed the call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub because: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallOutcome {
+    /// Made, and not yet answered.
+    Started,
+    Answered,
+    /// The tool answered that it failed, which the model read.
+    Error,
+    /// The server gave no answer to read.
+    Failed,
 }
 
 impl Reasoned {
@@ -93,26 +149,49 @@ impl Reasoned {
             input_tokens: None,
             output_tokens: None,
             duration_ms: None,
+            last_turn: None,
+            turns: 0,
+            tool_calls: Vec::new(),
         }
     }
 
+    /// Takes in one answer of the model: the last answer and why it stopped, and the tokens and
+    /// time summed over every time the model was asked.
     pub fn answered(&mut self, answer: &Answer, duration_ms: u64) {
+        let add = |kept: Option<u64>, more: Option<u64>| match (kept, more) {
+            (Some(a), Some(b)) => Some(a + b),
+            (a, b) => a.or(b),
+        };
+        self.turns += 1;
         self.answer = Some(answer.text.clone());
         self.stop = Some(format!("{:?}", answer.stop).to_lowercase());
-        self.input_tokens = answer.input_tokens;
-        self.output_tokens = answer.output_tokens;
-        self.duration_ms = Some(duration_ms);
+        self.input_tokens = add(self.input_tokens, answer.input_tokens);
+        self.output_tokens = add(self.output_tokens, answer.output_tokens);
+        self.duration_ms = add(self.duration_ms, Some(duration_ms));
+        self.last_turn =
+            Some(Turn { input_tokens: answer.input_tokens, output_tokens: answer.output_tokens, duration_ms });
     }
 
-    /// The `model_answered` event's data: the call's figures, without the prompt or the answer.
+    /// The call under way, if a call was made and not answered.
+    pub fn call_under_way(&self) -> Option<&CallRecord> {
+        self.tool_calls.iter().find(|c| c.outcome == CallOutcome::Started)
+    }
+
+    /// The `model_answered` event's data: the figures of the model's latest answer, without the
+    /// prompt or the answer.
     pub fn answered_event(&self) -> Value {
-        json!({
+        let turn = self.last_turn.clone().unwrap_or_default();
+        let mut data = json!({
             "model": self.model,
             "resolved_to": self.resolved_to,
             "stop": self.stop,
-            "input_tokens": self.input_tokens,
-            "output_tokens": self.output_tokens,
-            "duration_ms": self.duration_ms,
-        })
+            "input_tokens": turn.input_tokens,
+            "output_tokens": turn.output_tokens,
+            "duration_ms": turn.duration_ms,
+        });
+        if self.turns > 1 {
+            data["turn"] = json!(self.turns);
+        }
+        data
     }
 }

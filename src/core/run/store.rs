@@ -21,6 +21,9 @@ pub struct StartRun {
     /// The events a prediction forecasts from.
     #[serde(default)]
     pub events: Vec<crate::core::event::Event>,
+    /// The tools a run without a model calls, in order, as its start found them offered.
+    #[serde(default)]
+    pub tools: Vec<crate::core::definition::reasoning::dialogue::Bound>,
 }
 
 /// One row of the playbook's index of runs, which `list_runs` pages through.
@@ -144,6 +147,9 @@ pub struct OpenRequest {
     pub question: String,
     pub answer_schema: serde_json::Value,
     pub asked_at: String,
+    /// When it expires unanswered; none for a request from before requests expired.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
 }
 
 /// A run opens its request when it begins to wait for an answer, and closes it when it stops.

@@ -8,6 +8,7 @@
 pub mod mcp;
 pub mod offer;
 pub mod settings;
+pub mod words;
 
 use serde::Serialize;
 

@@ -85,6 +85,8 @@ mod tests {
             record_content: true,
             handles_money: false,
             marks: marks.iter().map(|(n, m)| (n.to_string(), *m)).collect::<BTreeMap<_, _>>(),
+            sends: None,
+            reads_replies: None,
         }
     }
 

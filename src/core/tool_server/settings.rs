@@ -15,7 +15,8 @@
 //! its value, and where it goes (`in: header` by default as `Authorization: Bearer …`, or
 //! `in: query` as `name_of_query`). `record_content: false` keeps only the sizes of arguments and
 //! answers in history. `handles_money: true` keeps it from `/directory`. `marks` sets a tool's
-//! mark over its server's (`marked_by: settings`).
+//! mark over its server's (`marked_by: settings`). `sends` names the tool that sends a person a
+//! message and `reads_replies` the one that reads the replies, which interactions go through.
 //!
 //! One entry that cannot be read makes that server unavailable, with words that say why; the
 //! others work.
@@ -67,6 +68,10 @@ pub struct ServerEntry {
     pub record_content: bool,
     pub handles_money: bool,
     pub marks: BTreeMap<String, Mark>,
+    /// The tool that sends a message to a person, if the server has one, and the tool that reads
+    /// the replies to one: an interaction's refusals name them.
+    pub sends: Option<String>,
+    pub reads_replies: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -183,6 +188,8 @@ struct Written {
     handles_money: bool,
     #[serde(default)]
     marks: BTreeMap<String, Mark>,
+    sends: Option<String>,
+    reads_replies: Option<String>,
 }
 
 fn yes() -> bool {
@@ -273,6 +280,11 @@ fn entry(
         Some(Allowed::Names(names)) => Some(names),
     };
     let credential = w.credential.map(|c| credential(c, var)).transpose()?;
+    if w.reads_replies.is_some() && w.sends.is_none() {
+        return Err(invalid(
+            "its reads_replies names the tool that reads replies, but no sends names the tool that sends".into(),
+        ));
+    }
     Ok(ServerEntry {
         kind,
         allowed,
@@ -280,6 +292,8 @@ fn entry(
         record_content: w.record_content,
         handles_money: w.handles_money,
         marks: w.marks,
+        sends: w.sends,
+        reads_replies: w.reads_replies,
     })
 }
 

@@ -244,7 +244,9 @@ impl Runner<'_> {
         let started = match view {
             Ok(view) => {
                 read.insert(asked.definition.clone(), view.clone());
-                start_viewed(backend, &self.host.models(), asked, &view).await
+                let (models, tools) = (self.host.models(), self.host.tool_servers());
+                let now = self.host.now().timestamp();
+                start_viewed(backend, &run_start::Outside { models: &models, tools: &tools, now }, asked, &view).await
             }
             Err(p) => Err(p),
         };

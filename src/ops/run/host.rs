@@ -6,6 +6,7 @@
 use chrono::{DateTime, Utc};
 use futures::future::LocalBoxFuture;
 
+use super::super::tool_servers::Registry;
 use super::super::Backend;
 use crate::core::event::NewEvent;
 use crate::core::model::wire::Outbound;
@@ -47,6 +48,8 @@ pub trait RunHost {
     fn tell_parent<'a>(&'a self, run: &'a Run, ended: ChildEnded) -> LocalBoxFuture<'a, Result<(), Problem>>;
 
     fn models(&self) -> ModelSettings;
+    /// The tool servers the operator set up, which a reasoning run's model calls through.
+    fn tool_servers(&self) -> Registry<'_>;
     /// Sends one request to a model provider and reads its status and body, within the deadline.
     fn ask<'a>(
         &'a self,

@@ -7,6 +7,7 @@
 //! so nothing is lost when the playbook cannot be reached for a moment: every later call to the
 //! run reports what still waits, before it answers.
 
+mod call;
 mod flow;
 mod host;
 mod model;
@@ -55,6 +56,8 @@ pub struct Memory {
     reporting: futures::lock::Mutex<()>,
     /// The status the playbook's index last heard from this object, since it was loaded.
     indexed: Cell<Option<&'static str>>,
+    /// Whether a reasoning run's dialogue with its model is going in this object now.
+    asking: Cell<bool>,
 }
 
 pub struct Runner<'a> {
@@ -89,6 +92,7 @@ impl Runner<'_> {
                 self.host.log(&format!("run alarm: {}", p.detail));
             }
         }
+        self.schedule_request(&run).await;
         if let Err(p) = self.report(&run).await {
             // Kept, but not yet with the playbook: the alarm hands it over later, even if the
             // caller never asks again. (A model call under way has its own alarm.)
@@ -108,6 +112,7 @@ impl Runner<'_> {
         match run.definition.kind {
             Kind::Workflow => self.drive().await,
             Kind::Reasoning => self.model_alarm(run).await,
+            Kind::Interaction | Kind::Lookup => self.call_alarm(run).await,
             _ => self.report(&run).await,
         }
     }
@@ -145,7 +150,7 @@ impl Runner<'_> {
             match &then {
                 Then::Flow(plan) => self.start_flow(&mut run, plan.clone()),
                 Then::Defer(prepared) => self.store.defer(prepared),
-                Then::Answer | Then::Ask(_) => Ok(()),
+                Then::Answer | Then::Ask(_) | Then::Call(_) => Ok(()),
             }
         })?;
         match then {
@@ -159,6 +164,10 @@ impl Runner<'_> {
                 // started and its history shows it.
                 self.report(&run).await?;
                 self.ask_model(run, prepared).await
+            }
+            Then::Call(planned) => {
+                self.report(&run).await?;
+                self.make_call(run, *planned).await
             }
         }
     }

@@ -1,25 +1,44 @@
 //! A reasoning run's model call: made while the start waits for it, or, for a workflow's step,
-//! by the alarm, so that the workflow goes on while the model answers.
+//! by the alarm, so that the workflow goes on while the model answers. Where the function names
+//! tools, the model may ask for calls: each call is kept before it is made and its answer before
+//! the model reads it, round after round, until the model answers or a limit stops it.
 
 use super::host::Unanswered;
 use super::Runner;
+use crate::core::definition::reasoning::dialogue::{Called, Dialogue, Next, Planned, CALL_SECONDS};
 use crate::core::definition::reasoning::{self, Prepared};
-use crate::core::model::{resolve, wire};
+use crate::core::model::{resolve, wire, Target};
 use crate::core::run::life::Input;
-use crate::core::run::record::Reasoned;
+use crate::core::run::record::{Reasoned, Record};
 use crate::core::run::{Run, RunError, RunStatus};
 use crate::core::{ErrorCode, Problem};
+use crate::ops::tool_binding;
 
-/// How long past its provider's deadline a call's alarm waits before it takes the call as lost.
+/// How long past a call's deadline its alarm waits before it takes the call as lost.
 const LOST_AFTER_SECONDS: i64 = 30;
 
+/// While a run's object works through its model's dialogue, this says so, so that an alarm of
+/// the same object finds the work going rather than cut off; it is set again when it is dropped.
+pub(super) struct Asking<'a>(pub(super) &'a std::cell::Cell<bool>);
+
+impl Drop for Asking<'_> {
+    fn drop(&mut self) {
+        self.0.set(false);
+    }
+}
+
 impl Runner<'_> {
-    /// Makes a deferred call once. A run still waiting for its model when its alarm rings again
-    /// lost its call with a restart of the runtime: it fails, with words that say so, rather
-    /// than hang, and its model is never asked twice.
+    /// Makes a deferred call once. A run still waiting for its model or a tool when its alarm
+    /// rings, with no dialogue going in this object, lost its call with a restart of the
+    /// runtime: it fails, with words that say so, rather than hang, and nothing is asked twice.
     pub(super) async fn model_alarm(&self, run: Run) -> Result<(), Problem> {
         if !matches!(run.status, RunStatus::Started { waiting: None }) {
             return self.report(&run).await;
+        }
+        if self.memory.asking.get() {
+            let later = self.host.now().timestamp_millis() + LOST_AFTER_SECONDS * 1000;
+            self.host.wake(later).await;
+            return Ok(());
         }
         let run = match self.store.deferred()? {
             Some((prepared, false)) => {
@@ -31,38 +50,115 @@ impl Runner<'_> {
         self.report(&run).await
     }
 
-    /// Asks the model and keeps how the run ended. The alarm, set past the deadline first,
-    /// catches a call that a restart of the runtime cut off.
+    /// Asks the model, and makes the calls it asks for, until the run ends; keeps how it ended.
+    /// The alarm, set past each deadline first, catches what a restart of the runtime cut off.
     pub(super) async fn ask_model(&self, run: Run, prepared: Prepared) -> Result<Run, Problem> {
         let mut record = Box::new(Reasoned::asked(&prepared));
-        let mut answered = false;
-        let outcome = match resolve(&self.host.models(), &prepared.model) {
-            Err(p) => Err(RunError { reason: p.kind.unwrap_or(ErrorCode::ModelNotConfigured), detail: p.detail }),
-            Ok(target) => {
-                record.resolved_to = Some(target.resolved.clone());
-                let deadline = target.provider.timeout_seconds;
-                let began = self.host.now().timestamp_millis();
-                self.host.wake(began + (deadline as i64 + LOST_AFTER_SECONDS) * 1000).await;
-                let out = wire::request(&target, &prepared.call);
-                let prefix = &target.provider.prefix;
-                match self.host.ask(&out, deadline).await {
-                    Err(Unanswered::Timeout) => Err(RunError {
-                        reason: ErrorCode::ProviderTimeout,
-                        detail: format!("The provider {prefix} gave no answer within {deadline} seconds."),
-                    }),
-                    Err(Unanswered::Unreachable(why)) => Err(RunError {
-                        reason: ErrorCode::ProviderUnreachable,
-                        detail: format!("The provider {prefix} could not be reached: {why}."),
-                    }),
-                    Ok((status, body)) => wire::answer(&target.provider, status, &body).and_then(|answer| {
-                        let took = self.host.now().timestamp_millis().saturating_sub(began);
-                        record.answered(&answer, u64::try_from(took).unwrap_or(0));
-                        answered = true;
-                        reasoning::finish(&answer, &prepared.call)
-                    }),
-                }
+        let target = match resolve(&self.host.models(), &prepared.model) {
+            Ok(target) => target,
+            Err(p) => {
+                let error = RunError { reason: p.kind.unwrap_or(ErrorCode::ModelNotConfigured), detail: p.detail };
+                return self.input(&run.run_id, Input::Model { record, answered: false, outcome: Err(error) });
             }
         };
-        self.input(&run.run_id, Input::Model { record, answered, outcome })
+        record.resolved_to = Some(target.resolved.clone());
+        self.memory.asking.set(true);
+        let _asking = Asking(&self.memory.asking);
+        let registry = self.host.tool_servers();
+        let now = self.host.now();
+        let tools = match tool_binding::bind(&registry, &run.org, &run.playbook, &prepared.tools, now.timestamp()).await
+        {
+            Ok(tools) => tools,
+            Err(p) => {
+                let error = RunError { reason: ErrorCode::ToolUnavailable, detail: p.detail };
+                return self.input(&run.run_id, Input::Model { record, answered: false, outcome: Err(error) });
+            }
+        };
+        let mut dialogue = Dialogue::new(tools, now.timestamp_millis());
+        let mut run = run;
+        loop {
+            dialogue.before_asking(self.host.now().timestamp_millis());
+            let answer = match self.ask_once(&target, &prepared, &dialogue).await {
+                Ok((answer, took)) => {
+                    record.answered(&answer, took);
+                    answer
+                }
+                Err(error) => {
+                    return self.input(&run.run_id, Input::Model { record, answered: false, outcome: Err(error) })
+                }
+            };
+            let planned = match dialogue.take(&answer) {
+                Next::Finish => {
+                    let outcome = reasoning::finish(&answer, &prepared.call);
+                    return self.input(&run.run_id, Input::Model { record, answered: true, outcome });
+                }
+                Next::Fail(error) => {
+                    return self.input(&run.run_id, Input::Model { record, answered: true, outcome: Err(error) })
+                }
+                Next::Call { planned, refused } => {
+                    run = self.input(
+                        &run.run_id,
+                        Input::Tools { record: record.clone(), planned: planned.clone(), refused },
+                    )?;
+                    planned
+                }
+            };
+            // What the run recorded goes to the playbook now, so its history shows a slow call.
+            self.report(&run).await?;
+            for p in planned {
+                if !matches!(run.status, RunStatus::Started { .. }) {
+                    return Ok(run);
+                }
+                let called = self.call(&registry, &p).await;
+                dialogue.answered(&p, &called.0);
+                run = self.input(
+                    &run.run_id,
+                    Input::Called { planned: Box::new(p), called: called.0, duration_ms: called.1 },
+                )?;
+            }
+            if !matches!(run.status, RunStatus::Started { .. }) {
+                return Ok(run);
+            }
+            if let Some(Record::Reasoning(kept)) = &run.record {
+                record = Box::new(kept.clone());
+            }
+        }
+    }
+
+    /// One request to the model, within its provider's deadline: its answer and how long it took.
+    async fn ask_once(
+        &self,
+        target: &Target,
+        prepared: &Prepared,
+        dialogue: &Dialogue,
+    ) -> Result<(wire::Answer, u64), RunError> {
+        let deadline = target.provider.timeout_seconds;
+        let began = self.host.now().timestamp_millis();
+        self.host.wake(began + (deadline as i64 + LOST_AFTER_SECONDS) * 1000).await;
+        let out = wire::request(target, &prepared.call, &dialogue.talk);
+        let prefix = &target.provider.prefix;
+        match self.host.ask(&out, deadline).await {
+            Err(Unanswered::Timeout) => Err(RunError {
+                reason: ErrorCode::ProviderTimeout,
+                detail: format!("The provider {prefix} gave no answer within {deadline} seconds."),
+            }),
+            Err(Unanswered::Unreachable(why)) => Err(RunError {
+                reason: ErrorCode::ProviderUnreachable,
+                detail: format!("The provider {prefix} could not be reached: {why}."),
+            }),
+            Ok((status, body)) => wire::answer(&target.provider, status, &body).map(|answer| {
+                let took = self.host.now().timestamp_millis().saturating_sub(began);
+                (answer, u64::try_from(took).unwrap_or(0))
+            }),
+        }
+    }
+
+    /// Makes one call the run kept as started, within its deadline: how it ended and how long it took.
+    async fn call(&self, registry: &crate::ops::tool_servers::Registry<'_>, p: &Planned) -> (Called, u64) {
+        let began = self.host.now().timestamp_millis();
+        self.host.wake(began + (CALL_SECONDS as i64 + LOST_AFTER_SECONDS) * 1000).await;
+        let called = tool_binding::call(registry, &p.tool, &p.arguments, CALL_SECONDS).await;
+        let took = self.host.now().timestamp_millis().saturating_sub(began);
+        (called, u64::try_from(took).unwrap_or(0))
     }
 }

@@ -508,6 +508,7 @@ fn a_waiting_run_receives_others_events_never_its_own_until_it_refuses_one() {
             source: String::new(),
             material: Vec::new(),
             events: Vec::new(),
+            tools: Vec::new(),
         };
         block_on(w.runtime.start_run(ORG, PLAYBOOK, start)).unwrap();
     };

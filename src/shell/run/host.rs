@@ -15,6 +15,7 @@ use crate::core::run::store::{ChildEnded, IndexCommand, RequestCommand, WriteInd
 use crate::core::run::Run;
 use crate::core::Problem;
 use crate::ops::run::{RunHost, Unanswered};
+use crate::ops::tool_servers::Registry;
 use crate::ops::Backend;
 
 pub struct Shell<'a> {
@@ -87,6 +88,10 @@ impl RunHost for Shell<'_> {
 
     fn models(&self) -> ModelSettings {
         models::settings(self.env)
+    }
+
+    fn tool_servers(&self) -> Registry<'_> {
+        super::super::tool_servers::registry(self.env)
     }
 
     fn ask<'a>(

@@ -1,32 +1,82 @@
 //! An interaction's run: the question it asks, rendered from its body over the input, and the
 //! check of an answer against the shape the function declares.
 
-use serde_json::Value;
+use serde_json::{json, Map, Value};
 
-use super::{InteractionSpec, Reach};
+use super::{Delivery, InteractionSpec, Reach};
 use crate::core::definition::template::environment;
 use crate::core::error::Problem;
-use crate::core::run::{Request, RunError};
+use crate::core::run::{Request, RunError, Through};
+use crate::core::ErrorCode;
 
-/// The request an `ask` interaction makes, or why it cannot be made.
+/// How often the replies of a request sent through a tool are read, by default.
+pub const REPLIES_EVERY_DEFAULT: u64 = 60;
+
+/// The request an `ask` interaction makes, or why it cannot be made: the question written from
+/// the body, when it expires, and, where it is sent through tools, what reads its replies.
 pub fn ask(spec: &InteractionSpec, input: &Value, now: &str) -> Result<Request, RunError> {
-    let answer_schema = match &spec.reach {
-        Reach::Ask { answer_schema } => answer_schema.clone(),
-        Reach::Notify => {
-            return Err(RunError::new(
-                crate::core::ErrorCode::NotServed,
-                "a notification is sent through a tool server, and this version reaches none yet",
-            ))
-        }
+    let Reach::Ask { answer_schema, delivery, expires_in_hours } = &spec.reach else {
+        return Err(RunError::new(ErrorCode::Internal, "a notification asks nothing"));
     };
+    let question = body(spec, input)?;
+    let expires_at = chrono::DateTime::parse_from_rfc3339(now)
+        .ok()
+        .and_then(|t| t.checked_add_signed(chrono::TimeDelta::hours(*expires_in_hours)))
+        .map(|t| crate::core::text::stamp(t.with_timezone(&chrono::Utc)));
+    let through = match delivery {
+        Delivery::Agent => None,
+        Delivery::Tools { send, replies, every_seconds } => Some(Box::new(Through {
+            send: send.name.clone(),
+            replies: replies.name.clone(),
+            replies_arguments: replies.arguments.clone(),
+            every_seconds: *every_seconds,
+            sent: None,
+            reader: None,
+        })),
+    };
+    Ok(Request { question, answer_schema: answer_schema.clone(), asked_at: now.to_string(), expires_at, through })
+}
+
+/// The arguments of the call that sends a request through a tool, over the input and the question.
+pub fn send(spec: &InteractionSpec, input: &Value, question: &str) -> Result<Map<String, Value>, RunError> {
+    let Reach::Ask { delivery: Delivery::Tools { send, .. }, .. } = &spec.reach else {
+        return Err(RunError::new(ErrorCode::Internal, "this request is not sent through a tool"));
+    };
+    send.render(&scope(&[("input", input.clone()), ("question", json!(question))]))
+}
+
+/// The tool a notification goes through and its arguments, over the input and the message, which
+/// is the body written over the input.
+pub fn notification(spec: &InteractionSpec, input: &Value) -> Result<(String, Map<String, Value>), RunError> {
+    let Reach::Notify(call) = &spec.reach else {
+        return Err(RunError::new(ErrorCode::Internal, "a request is not a notification"));
+    };
+    let message = body(spec, input)?;
+    let arguments = call.render(&scope(&[("input", input.clone()), ("message", json!(message))]))?;
+    Ok((call.name.clone(), arguments))
+}
+
+/// The answer a reading of the replies holds, if one fits the request's schema: the tool's
+/// structured content, or else its text read as JSON. Anything else is no reply yet.
+pub fn reply(request: &Request, structured: Option<&Value>, text: &str) -> Option<Value> {
+    let validator = crate::core::schema::compiled(&request.answer_schema).ok()?;
+    let candidates = [structured.cloned(), serde_json::from_str::<Value>(text.trim()).ok()];
+    candidates.into_iter().flatten().find(|v| validator.is_valid(v))
+}
+
+fn body(spec: &InteractionSpec, input: &Value) -> Result<String, RunError> {
     let env = environment();
-    let question = env.render_str(&spec.body, minijinja::context! { input => input }).map_err(|e| {
+    let text = env.render_str(&spec.body, minijinja::context! { input => input }).map_err(|e| {
         RunError::new(
-            crate::core::ErrorCode::Template,
+            ErrorCode::Template,
             format!("the question could not be written: {}", e.detail().unwrap_or("it failed")),
         )
     })?;
-    Ok(Request { question: question.trim().to_string(), answer_schema, asked_at: now.to_string() })
+    Ok(text.trim().to_string())
+}
+
+fn scope(names: &[(&str, Value)]) -> Map<String, Value> {
+    names.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
 }
 
 /// Checks an answer against the request's schema; each problem points into `answer`.

@@ -3,6 +3,7 @@
 use serde_json::{json, Value};
 
 use super::super::check::Findings;
+use super::super::tool_call::ToolCallSpec;
 use super::super::Ref;
 use super::{LookupSpec, Read, RunsQuery, LIMIT_DEFAULT, RUNS_LIMIT_MAX, STATUSES, STATUS_DEFAULT};
 
@@ -32,10 +33,7 @@ pub fn check(f: &mut Findings<'_>) -> Option<LookupSpec> {
             None
         }
         (true, false) => check_runs(f).map(Read::Runs),
-        (false, true) => {
-            check_tool(f);
-            Some(Read::Tool)
-        }
+        (false, true) => check_tool(f).map(Read::Tool),
     };
     f.empty_body("A lookup function");
     Some(LookupSpec { input_schema: input_schema?, read: read? })
@@ -86,22 +84,10 @@ fn check_runs(f: &mut Findings<'_>) -> Option<RunsQuery> {
     })
 }
 
-fn check_tool(f: &mut Findings<'_>) {
-    if f.mapping("/tool", true).is_none() {
-        return;
-    }
+fn check_tool(f: &mut Findings<'_>) -> Option<ToolCallSpec> {
+    f.mapping("/tool", true)?;
     f.only_keys("/tool", &["name", "arguments"], "tool");
-    match f.get("/tool/name") {
-        Some(v) => {
-            f.tool_name("/tool/name", v, false);
-        }
-        None => f.error("/tool/name", "is required: the tool to call, as server/tool"),
-    }
-    if let Some(args) = f.mapping("/tool/arguments", false) {
-        for (key, value) in args.clone() {
-            f.templated(&format!("/tool/arguments/{}", super::super::check::escape(&key)), &value);
-        }
-    }
+    ToolCallSpec::check(f, "/tool", "name", &["input"])
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ pub use run::{evaluate, run_view};
 
 use serde_json::Value;
 
+use super::tool_call::ToolCallSpec;
 use super::Ref;
 
 pub const STATUSES: &[&str] = &["succeeded", "failed", "any"];
@@ -29,8 +30,8 @@ pub struct LookupSpec {
 #[derive(Debug, Clone, PartialEq)]
 enum Read {
     Runs(RunsQuery),
-    /// A tool's call: this runtime reaches no tool server, so its runs fail, and it needs nothing.
-    Tool,
+    /// One call of a tool that reads, its arguments templates over the input.
+    Tool(ToolCallSpec),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -54,7 +55,15 @@ impl LookupSpec {
     pub fn runs_of(&self) -> Option<&Ref> {
         match &self.read {
             Read::Runs(q) => Some(&q.of),
-            Read::Tool => None,
+            Read::Tool(_) => None,
+        }
+    }
+
+    /// The tool the lookup reads through, if it reads through one.
+    pub fn tool_call(&self) -> Option<&ToolCallSpec> {
+        match &self.read {
+            Read::Tool(call) => Some(call),
+            Read::Runs(_) => None,
         }
     }
 }

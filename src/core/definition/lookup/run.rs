@@ -27,10 +27,11 @@ pub fn run_view(run: &Run) -> Value {
 pub fn evaluate(spec: &LookupSpec, input: &Value, runs: &[Run]) -> (Result<Value, RunError>, Record) {
     let (result, query) = match &spec.read {
         Read::Runs(q) => (find(q, input, runs), q.said.clone()),
-        Read::Tool => (
+        // The run's object makes the call and ends the run with its answer.
+        Read::Tool(call) => (
             Err(RunError::new(
-                crate::core::ErrorCode::NotServed,
-                "a lookup through a tool needs a tool server, and this runtime reaches none",
+                crate::core::ErrorCode::Internal,
+                format!("a lookup through {} is answered by its call, not from runs", call.name),
             )),
             Value::Null,
         ),

@@ -2,6 +2,7 @@
 //! answers text, or JSON of the output schema's shape. It may call the tools it names.
 
 mod check;
+pub mod dialogue;
 mod run;
 
 pub(super) use check::check;

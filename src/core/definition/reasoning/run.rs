@@ -119,7 +119,7 @@ mod tests {
     const SOURCE: &str = "---\ndescription: Reviews a brief\nmodel: anthropic/claude-sonnet-4-5\ninput:\n  schema: {type: object, properties: {file: {type: string}}}\noutput:\n  schema: {type: object, properties: {verdict: {enum: [ready, revise]}}, required: [verdict]}\nmax_tokens: 50\n---\n{% system %}Review {{ input.file }} closely.{% endsystem %}\nFile: {{ input.file }}\n";
 
     fn answer(text: &str, stop: Stop) -> Answer {
-        Answer { text: text.into(), stop, input_tokens: None, output_tokens: None }
+        Answer { text: text.into(), stop, input_tokens: None, output_tokens: None, uses: Vec::new() }
     }
 
     #[test]

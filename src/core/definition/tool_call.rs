@@ -1,0 +1,133 @@
+//! A call of one tool a document writes without a model, as a lookup reads through a tool and an
+//! interaction sends through one: the tool, as `server/tool`, and its arguments, each string of
+//! which, however deep, is a template over the names the document's type gives it.
+
+use serde_json::{Map, Value};
+
+use super::check::{escape, Findings};
+use super::template::environment;
+use crate::core::run::RunError;
+use crate::core::ErrorCode;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCallSpec {
+    /// `server/tool`.
+    pub name: String,
+    /// A mapping, as written.
+    pub arguments: Value,
+}
+
+impl ToolCallSpec {
+    /// Reads `<at>/tool` and `<at>/arguments` (or `<at>/<tool_key>`), reporting each problem; the
+    /// templates may use `names`.
+    pub fn check(f: &mut Findings<'_>, at: &str, tool_key: &str, names: &[&str]) -> Option<ToolCallSpec> {
+        let tool_at = format!("{at}/{tool_key}");
+        let name = match f.get(&tool_at).cloned() {
+            Some(v) => f.tool_name(&tool_at, &v, false),
+            None => {
+                f.error(tool_at, "is required: the tool to call, as server/tool");
+                None
+            }
+        };
+        let args_at = format!("{at}/arguments");
+        let arguments = match f.mapping(&args_at, false) {
+            Some(args) => {
+                let args = args.clone();
+                for (key, value) in &args {
+                    templated(f, &format!("{args_at}/{}", escape(key)), value, names);
+                }
+                Value::Object(args)
+            }
+            None => Value::Object(Map::new()),
+        };
+        Some(ToolCallSpec { name: name?, arguments })
+    }
+
+    /// The arguments for one call over the input alone.
+    pub fn arguments_for(&self, input: &Value) -> Result<Map<String, Value>, RunError> {
+        let mut scope = Map::new();
+        scope.insert("input".into(), input.clone());
+        self.render(&scope)
+    }
+
+    /// The arguments for one call: each string rendered over `scope`.
+    pub fn render(&self, scope: &Map<String, Value>) -> Result<Map<String, Value>, RunError> {
+        match render(&self.arguments, scope, "")? {
+            Value::Object(map) => Ok(map),
+            _ => Ok(Map::new()),
+        }
+    }
+}
+
+fn templated(f: &mut Findings<'_>, pointer: &str, value: &Value, names: &[&str]) {
+    match value {
+        Value::String(s) => f.template(pointer, s, None, names),
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                templated(f, &format!("{pointer}/{i}"), v, names);
+            }
+        }
+        Value::Object(map) => {
+            for (k, v) in map {
+                templated(f, &format!("{pointer}/{}", escape(k)), v, names);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn render(value: &Value, scope: &Map<String, Value>, at: &str) -> Result<Value, RunError> {
+    Ok(match value {
+        Value::String(text) => {
+            let rendered = environment().render_str(text, scope).map_err(|e| {
+                RunError::new(
+                    ErrorCode::Template,
+                    format!(
+                        "the argument at {} could not be written: {}",
+                        at_or_whole(at),
+                        e.detail().unwrap_or("it failed")
+                    ),
+                )
+            })?;
+            Value::String(rendered)
+        }
+        Value::Array(items) => Value::Array(
+            items.iter().enumerate().map(|(i, v)| render(v, scope, &format!("{at}/{i}"))).collect::<Result<_, _>>()?,
+        ),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| Ok((k.clone(), render(v, scope, &format!("{at}/{}", escape(k)))?)))
+                .collect::<Result<_, RunError>>()?,
+        ),
+        other => other.clone(),
+    })
+}
+
+fn at_or_whole(at: &str) -> &str {
+    if at.is_empty() {
+        "/"
+    } else {
+        at
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn strings_render_however_deep_and_the_rest_goes_as_written() {
+        let spec = ToolCallSpec {
+            name: "chat/post_message".into(),
+            arguments: json!({ "text": "Approved {{ input.title }}", "n": 3, "tags": ["{{ input.tag }}", true] }),
+        };
+        let scope = json!({ "input": { "title": "Autumn", "tag": "q4" } });
+        let rendered = spec.render(scope.as_object().unwrap()).unwrap();
+        assert_eq!(Value::Object(rendered), json!({ "text": "Approved Autumn", "n": 3, "tags": ["q4", true] }));
+        let missing = spec.render(json!({ "input": {} }).as_object().unwrap()).unwrap_err();
+        assert_eq!(missing.reason, ErrorCode::Template);
+        assert!(missing.detail.contains("/text"), "{}", missing.detail);
+    }
+}

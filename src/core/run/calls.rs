@@ -1,0 +1,264 @@
+//! A run's calls of tools: the events that record each call as it starts and as it ends, the
+//! record of a call, and what the end of its one call makes of a run that calls without a model
+//! (a lookup through a tool, a notification, a request sent through a tool).
+
+use serde_json::{json, Map, Value};
+
+use super::life::event;
+use super::record::{CallOutcome, CallRecord, Record};
+use super::store::{Report, RequestCommand};
+use super::{Run, RunError, RunStatus};
+use crate::core::definition::reasoning::dialogue::{Bound, Called, Planned};
+use crate::core::definition::Kind;
+use crate::core::text::{count, quote};
+use crate::core::ErrorCode;
+
+/// The most of a tool's answer the history keeps; `get_event` reads up to this.
+pub const ANSWER_KEPT_MAX: usize = 262_144;
+/// The most of a tool's error words a failed run quotes.
+const ERROR_QUOTED_MAX: usize = 500;
+
+/// The one call of a run without a model.
+pub fn only(tool: Bound, arguments: Map<String, Value>) -> Planned {
+    Planned { number: 1, use_id: String::new(), tool, arguments }
+}
+
+/// The record of a call as it starts.
+pub fn started_record(p: &Planned) -> CallRecord {
+    CallRecord {
+        number: p.number,
+        tool: p.tool.named(),
+        read_only: p.tool.read_only,
+        outcome: CallOutcome::Started,
+        size: None,
+        duration_ms: None,
+        because: None,
+    }
+}
+
+/// The record of a call once it ended.
+pub fn end_record(c: &mut CallRecord, called: &Called, duration_ms: u64) {
+    c.duration_ms = Some(duration_ms);
+    match called {
+        Called::Answered { text, is_error, .. } => {
+            c.outcome = if *is_error { CallOutcome::Error } else { CallOutcome::Answered };
+            c.size = Some(text.len());
+        }
+        Called::Failed { because, .. } => {
+            c.outcome = CallOutcome::Failed;
+            c.because = Some(because.clone());
+        }
+    }
+}
+
+fn fields(p: &Planned) -> Map<String, Value> {
+    let mut data = Map::new();
+    data.insert("number".into(), json!(p.number));
+    data.insert("name".into(), json!(p.tool.named()));
+    data.insert("server".into(), json!(p.tool.server));
+    data.insert("tool".into(), json!(p.tool.tool));
+    data
+}
+
+/// `tool_call_started`: the call kept before it is made, with its arguments, or their size where
+/// the server's entry keeps no content.
+pub fn started(run: &Run, p: &Planned, now: &str) -> Report {
+    let mut data = fields(p);
+    data.insert("read_only".into(), json!(p.tool.read_only));
+    let arguments = Value::Object(p.arguments.clone());
+    if p.tool.record_content {
+        data.insert("arguments".into(), arguments);
+    } else {
+        data.insert("arguments_size".into(), json!(arguments.to_string().len()));
+    }
+    let words = format!("Call {} of {} started.", p.number, quote(&p.tool.named()));
+    event(run, "tool_call_started", now, words, Value::Object(data))
+}
+
+/// `tool_call_answered` or `tool_call_failed`: how the call ended.
+pub fn ended(run: &Run, p: &Planned, called: &Called, duration_ms: u64, now: &str) -> Report {
+    let mut data = fields(p);
+    data.insert("duration_ms".into(), json!(duration_ms));
+    let named = quote(&p.tool.named());
+    match called {
+        Called::Answered { text, structured, is_error } => {
+            data.insert("size".into(), json!(text.len()));
+            data.insert("is_error".into(), json!(is_error));
+            if p.tool.record_content {
+                data.insert("answer".into(), answer(text, structured.as_ref()));
+            }
+            let how = if *is_error { "answered an error" } else { "answered" };
+            let words =
+                format!("Call {} of {named} {how} ({}) in {duration_ms} ms.", p.number, count(text.len(), "byte"));
+            event(run, "tool_call_answered", now, words, Value::Object(data))
+        }
+        Called::Failed { because, detail } => {
+            data.insert("because".into(), json!(because));
+            data.insert("detail".into(), json!(detail));
+            let words = format!("Call {} of {named} got no answer ({because}).", p.number);
+            event(run, "tool_call_failed", now, words, Value::Object(data))
+        }
+    }
+}
+
+/// An answer as history keeps it: its text up to the bound, and its structured content where it
+/// fits.
+pub fn answer(text: &str, structured: Option<&Value>) -> Value {
+    let mut kept = json!({ "text": start_of(text, ANSWER_KEPT_MAX) });
+    if let Some(s) = structured.filter(|s| s.to_string().len() <= ANSWER_KEPT_MAX) {
+        kept["structured"] = s.clone();
+    }
+    kept
+}
+
+/// The start of `text`, at most `max` bytes, ending on a character.
+pub fn start_of(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// Why a call that got no answer fails its run: whether it acted is unknown.
+pub fn no_answer(p: &Planned, because: &str, detail: &str) -> RunError {
+    RunError::new(
+        ErrorCode::ToolFailed,
+        format!(
+            "The tool server {} gave no answer to the call of {} (call {}), {because}: {detail}. Whether the call acted is unknown, so the run stopped; start a new run once search shows the server available.",
+            quote(&p.tool.server),
+            quote(&p.tool.tool),
+            p.number
+        ),
+    )
+}
+
+/// What the end of its one call makes of a run without a model; the reports it adds, in order.
+/// A lookup answers what the tool read; a notification, that it was sent; a request sent through
+/// a tool waits on, for its replies. A tool's error or no answer fails the run.
+pub fn take_end(run: &mut Run, p: &Planned, called: &Called, duration_ms: u64, now: &str) -> Vec<Report> {
+    if let Some(Record::Call { call }) = run.record.as_mut() {
+        end_record(call, called, duration_ms);
+    }
+    let finished_at = now.to_string();
+    let mut reports = Vec::new();
+    let outcome: Result<Value, RunError> = match called {
+        Called::Failed { because, detail } => Err(no_answer(p, because, detail)),
+        Called::Answered { text, is_error: true, .. } => Err(RunError::new(
+            ErrorCode::ToolError,
+            format!(
+                "The tool {} answered an error: {}",
+                quote(&p.tool.named()),
+                start_of(text.trim(), ERROR_QUOTED_MAX)
+            ),
+        )),
+        Called::Answered { text, structured, .. } => {
+            let mut output = json!({ "text": text });
+            if let Some(s) = structured {
+                output["structured"] = s.clone();
+            }
+            Ok(output)
+        }
+    };
+    let waiting = match &mut run.status {
+        RunStatus::Started { waiting: Some(request) } => Some(request),
+        _ => None,
+    };
+    run.status = match (run.definition.kind, waiting, outcome) {
+        // A request sent: it waits for the replies its reading tool finds.
+        (Kind::Interaction, Some(request), Ok(sent)) => {
+            if let Some(through) = request.through.as_mut() {
+                through.sent = Some(sent);
+            }
+            return reports;
+        }
+        (_, waiting, Err(error)) => {
+            if waiting.is_some() {
+                reports.push(Report::Request(RequestCommand::Close { run_id: run.run_id.clone() }));
+            }
+            RunStatus::Failed { error, finished_at }
+        }
+        (Kind::Interaction, None, Ok(mut answered)) => {
+            answered["sent"] = json!(true);
+            RunStatus::Succeeded { output: answered, finished_at }
+        }
+        (_, _, Ok(output)) => RunStatus::Succeeded { output, finished_at },
+    };
+    reports
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::definition::Ref;
+    use crate::core::model::wire::Offer;
+
+    fn planned() -> Planned {
+        let tool = Bound {
+            offer: Offer { name: "crm__get".into(), description: String::new(), input_schema: json!({}) },
+            server: "crm".into(),
+            tool: "get".into(),
+            read_only: true,
+            record_content: true,
+        };
+        only(tool, Map::new())
+    }
+
+    fn lookup() -> Run {
+        let definition = Ref { kind: Kind::Lookup, name: "read".into() };
+        let mut run = Run::started("r1", ("local", "pb_x"), definition, 1, json!({}), "t");
+        run.record = Some(Record::Call { call: started_record(&planned()) });
+        run
+    }
+
+    #[test]
+    fn a_lookup_answers_what_its_tool_read_and_fails_on_its_error() {
+        let mut run = lookup();
+        let answered =
+            Called::Answered { text: "{\"id\":7}".into(), structured: Some(json!({"id": 7})), is_error: false };
+        take_end(&mut run, &planned(), &answered, 12, "t2");
+        assert_eq!(
+            run.status,
+            RunStatus::Succeeded {
+                output: json!({"text": "{\"id\":7}", "structured": {"id": 7}}),
+                finished_at: "t2".into()
+            }
+        );
+        let Some(Record::Call { call }) = &run.record else { panic!() };
+        assert_eq!((call.outcome, call.size, call.duration_ms), (CallOutcome::Answered, Some(8), Some(12)));
+
+        let mut run = lookup();
+        take_end(
+            &mut run,
+            &planned(),
+            &Called::Answered { text: "not found".into(), structured: None, is_error: true },
+            1,
+            "t2",
+        );
+        let RunStatus::Failed { error, .. } = &run.status else { panic!("{run:?}") };
+        assert_eq!(error.reason, ErrorCode::ToolError);
+        assert!(error.detail.ends_with("not found"), "{}", error.detail);
+
+        let mut run = lookup();
+        take_end(
+            &mut run,
+            &planned(),
+            &Called::Failed { because: "unreachable".into(), detail: "refused".into() },
+            1,
+            "t2",
+        );
+        let RunStatus::Failed { error, .. } = &run.status else { panic!("{run:?}") };
+        assert_eq!(error.reason, ErrorCode::ToolFailed);
+    }
+
+    #[test]
+    fn history_keeps_a_bounded_answer() {
+        let long = "é".repeat(ANSWER_KEPT_MAX);
+        let kept = answer(&long, None);
+        assert!(kept["text"].as_str().unwrap().len() <= ANSWER_KEPT_MAX);
+        assert!(kept.get("structured").is_none());
+    }
+}

@@ -1,0 +1,127 @@
+//! A run's one call of a tool, without a model: a lookup's read, a notification, a request sent
+//! through a tool; then, for a request, its replies read on the alarm every so often until one
+//! answers it or it expires. The call is kept as started before it is made: a restart that cuts
+//! it off ends the run `interrupted`, and it is never made again.
+
+use super::Runner;
+use crate::core::actor::Actor;
+use crate::core::definition::interaction;
+use crate::core::definition::reasoning::dialogue::{Called, Planned, CALL_SECONDS};
+use crate::core::definition::tool_call::ToolCallSpec;
+use crate::core::run::life::Input;
+use crate::core::run::{Request, Run, RunStatus};
+use crate::core::Problem;
+use crate::ops::tool_binding;
+
+/// How long past a call's deadline its alarm waits before it takes the call as lost.
+const LOST_AFTER_MILLIS: i64 = 30_000;
+
+impl Runner<'_> {
+    /// Makes the call the start kept, and keeps how it ended.
+    pub(super) async fn make_call(&self, run: Run, planned: Planned) -> Result<Run, Problem> {
+        self.memory.asking.set(true);
+        let _asking = super::model::Asking(&self.memory.asking);
+        let began = self.host.now().timestamp_millis();
+        self.host.wake(began + CALL_SECONDS as i64 * 1000 + LOST_AFTER_MILLIS).await;
+        let registry = self.host.tool_servers();
+        let called = tool_binding::call(&registry, &planned.tool, &planned.arguments, CALL_SECONDS).await;
+        let took = u64::try_from(self.host.now().timestamp_millis().saturating_sub(began)).unwrap_or(0);
+        let input = Input::Called { planned: Box::new(planned), called, duration_ms: took };
+        let run = self.input(&run.run_id, input)?;
+        self.schedule_request(&run).await;
+        Ok(run)
+    }
+
+    /// The alarm of a run without a model: a call a restart cut off ends the run; a request that
+    /// expired ends it; a request sent through a tool has its replies read.
+    pub(super) async fn call_alarm(&self, run: Run) -> Result<(), Problem> {
+        let run = match &run.status {
+            RunStatus::Started { waiting } => {
+                let cut_off = match waiting {
+                    None => true,
+                    Some(request) => request.through.as_ref().is_some_and(|t| t.sent.is_none()),
+                };
+                if cut_off && self.memory.asking.get() {
+                    self.host.wake(self.host.now().timestamp_millis() + LOST_AFTER_MILLIS).await;
+                    return Ok(());
+                }
+                match waiting {
+                    _ if cut_off => self.input(&run.run_id, Input::Interrupted)?,
+                    Some(request) if self.expired(request) => self.input(&run.run_id, Input::Expired)?,
+                    Some(request) => self.read_replies(&run, request).await?,
+                    None => run.clone(),
+                }
+            }
+            _ => run,
+        };
+        self.schedule_request(&run).await;
+        self.report(&run).await
+    }
+
+    fn expired(&self, request: &Request) -> bool {
+        let now = crate::core::text::stamp(self.host.now());
+        request.expires_at.as_ref().is_some_and(|at| *at <= now)
+    }
+
+    /// Reads the replies of a request sent through a tool once; one that fits the answer's schema
+    /// answers it. A reading that fails is tried again at the next turn.
+    async fn read_replies(&self, run: &Run, request: &Request) -> Result<Run, Problem> {
+        let Some(through) = &request.through else { return Ok(run.clone()) };
+        let (Some(sent), Some(reader)) = (&through.sent, &through.reader) else { return Ok(run.clone()) };
+        let spec = ToolCallSpec { name: through.replies.clone(), arguments: through.replies_arguments.clone() };
+        let mut scope = serde_json::Map::new();
+        scope.insert("input".into(), run.input.clone());
+        scope.insert("question".into(), serde_json::json!(request.question));
+        scope.insert("sent".into(), sent.clone());
+        let arguments = match spec.render(&scope) {
+            Ok(arguments) => arguments,
+            Err(e) => {
+                self.host.log(&format!("run {}: the replies could not be read: {}", run.run_id, e.detail));
+                return Ok(run.clone());
+            }
+        };
+        let registry = self.host.tool_servers();
+        match tool_binding::call(&registry, reader, &arguments, CALL_SECONDS).await {
+            Called::Answered { text, structured, is_error: false } => {
+                match interaction::reply(request, structured.as_ref(), &text) {
+                    Some(answer) => {
+                        let by = Actor::tool(&through.replies);
+                        self.input(&run.run_id, Input::Answer { answer, by })
+                    }
+                    None => Ok(run.clone()),
+                }
+            }
+            Called::Answered { text, .. } => {
+                let said = crate::core::text::cap(&text, 200);
+                self.host.log(&format!("run {}: {} answered an error: {said}", run.run_id, through.replies));
+                Ok(run.clone())
+            }
+            Called::Failed { because, detail } => {
+                self.host.log(&format!("run {}: {} failed ({because}): {detail}", run.run_id, through.replies));
+                Ok(run.clone())
+            }
+        }
+    }
+
+    /// Sets the alarm of a run that waits on a request: when its replies are read next, or when
+    /// it expires, whichever comes first. An alarm due sooner is left as it is.
+    pub(super) async fn schedule_request(&self, run: &Run) {
+        let RunStatus::Started { waiting: Some(request) } = &run.status else { return };
+        let now = self.host.now().timestamp_millis();
+        let expires = request
+            .expires_at
+            .as_deref()
+            .and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok())
+            .map(|at| at.timestamp_millis());
+        let poll = request
+            .through
+            .as_ref()
+            .filter(|t| t.sent.is_some())
+            .map(|t| now + i64::try_from(t.every_seconds).unwrap_or(60) * 1000);
+        let Some(at) = [expires, poll].into_iter().flatten().min() else { return };
+        if self.host.alarm().await.is_some_and(|set| set <= at) {
+            return;
+        }
+        self.host.wake(at).await;
+    }
+}

@@ -1,0 +1,249 @@
+//! Runs that call one tool without a model, on the host, through the same `ops::run::Runner` the
+//! Run object uses, with one MCP tool server in memory: a lookup that reads through a tool, a
+//! notification sent through one, a request sent through a tool whose replies another reads
+//! until one answers it, and requests that expire.
+
+mod common;
+
+use futures::executor::block_on;
+use playbook_runtime::core::actor::{Actor, ActorKind};
+use playbook_runtime::core::definition::{Kind, Ref};
+use playbook_runtime::core::event::EventQuery;
+use playbook_runtime::core::run::{Run, RunStatus};
+use playbook_runtime::core::tool_server::ToolServers;
+use playbook_runtime::core::{ErrorCode, Problem};
+use playbook_runtime::ops::memory::Runtime;
+use playbook_runtime::ops::memory_tools::ToolServer;
+use playbook_runtime::ops::run_start::{self, Asked, Outside};
+use playbook_runtime::ops::Backend;
+use serde_json::{json, Value};
+
+const ORG: &str = "local";
+
+const CHAT: &str = r#"{"chat": {"type": "mcp", "url": "http://127.0.0.1:9/mcp", "allowed": "*",
+    "sends": "post_message", "reads_replies": "read_replies"}}"#;
+
+const READ_CONTACT: &str = "---
+description: Reads one contact of the CRM by its id
+input:
+  schema: { type: object, properties: { id: { type: string } }, required: [id] }
+tool:
+  name: chat/read_replies
+  arguments: { message_id: \"{{ input.id }}\" }
+---
+";
+
+const ANNOUNCE: &str = "---
+description: Tells the team a brief is approved
+input:
+  schema: { type: object, properties: { title: { type: string } }, required: [title] }
+notify:
+  tool: chat/post_message
+  arguments: { channel: marketing, text: \"{{ message }}\" }
+---
+The brief {{ input.title }} is approved.
+";
+
+const APPROVE: &str = "---
+description: Asks the campaign owner in the team chat to approve a brief
+input:
+  schema: { type: object, properties: { title: { type: string } }, required: [title] }
+ask:
+  deliver:
+    send: { tool: chat/post_message, arguments: { channel: marketing, text: \"{{ question }}\" } }
+    replies: { tool: chat/read_replies, arguments: { message_id: \"{{ sent.structured.message_id }}\" }, every_seconds: 30 }
+  expires_in_hours: 1
+  answer:
+    schema: { type: object, properties: { verdict: { enum: [approve, reject] } }, required: [verdict] }
+---
+Approve the brief {{ input.title }}?
+";
+
+struct World {
+    m: Runtime,
+    pb: String,
+}
+
+impl World {
+    fn new() -> World {
+        let servers = ToolServers::read(|name| (name == "TOOL_SERVERS").then(|| CHAT.to_string()), false).0;
+        let m = Runtime { servers, ..Runtime::default() };
+        *m.tool_server.listed.borrow_mut() =
+            vec![ToolServer::tool("post_message", false), ToolServer::tool("read_replies", true)];
+        let created = common::tool(&m, 1, "create_playbook", json!({ "name": "Campaigns" }));
+        let pb = created["structuredContent"]["id"].as_str().unwrap().to_string();
+        World { m, pb }
+    }
+
+    fn save(&self, name: &str, source: &str) -> Value {
+        let kind = if source.contains("\ntool:") { "lookup" } else { "interaction" };
+        common::tool(
+            &self.m,
+            2,
+            "create_definition",
+            json!({
+                "playbook": self.pb, "type": kind, "name": name, "source": source,
+                "overview": "Reaches the team through the chat server, as its description says.",
+                "diagram": "flowchart LR\n  A[input] --> B[chat]",
+            }),
+        )
+    }
+
+    fn start(&self, kind: Kind, name: &str, run_id: &str, input: Value) -> Result<Run, Problem> {
+        let asked = Asked {
+            org: ORG.into(),
+            playbook: self.pb.clone(),
+            definition: Ref { kind, name: name.into() },
+            input,
+            run_id: run_id.into(),
+            now: playbook_runtime::core::text::stamp(self.m.now()),
+            within: None,
+            by: Actor::of(&playbook_runtime::core::Caller::local(None)),
+        };
+        let tools = self.m.tool_servers();
+        block_on(run_start::start(&self.m, &Outside { models: &Default::default(), tools: &tools, now: 0 }, asked))
+    }
+
+    fn kinds(&self, run_id: &str) -> Vec<String> {
+        let query = EventQuery { run_id: Some(run_id.into()), kind: None, limit: 100, after: None };
+        let page = block_on(self.m.list_events(ORG, &self.pb, query)).unwrap();
+        page.events.into_iter().map(|e| e["kind"].as_str().unwrap_or_default().to_string()).collect()
+    }
+
+    fn calls(&self) -> Vec<Value> {
+        self.m
+            .tool_server
+            .calls
+            .borrow()
+            .iter()
+            .map(|c| json!({ "name": c["name"], "arguments": c["arguments"] }))
+            .collect()
+    }
+
+    fn get(&self, run_id: &str) -> Run {
+        block_on(self.m.get_run(ORG, &self.pb, run_id)).unwrap()
+    }
+}
+
+fn structured(value: Value) -> Result<Value, playbook_runtime::ops::run::Unanswered> {
+    Ok(json!({ "content": [{ "type": "text", "text": value.to_string() }], "structuredContent": value }))
+}
+
+#[test]
+fn a_lookup_reads_through_a_tool_that_reads_and_answers_what_it_read() {
+    let world = World::new();
+    assert_eq!(world.save("read-contact", READ_CONTACT)["isError"], false);
+    world.m.tool_server.answers.borrow_mut().push_back(structured(json!({ "name": "Ada", "tier": 2 })));
+    let run = world.start(Kind::Lookup, "read-contact", "l1", json!({ "id": "c7" })).unwrap();
+    let RunStatus::Succeeded { output, .. } = &run.status else { panic!("{run:?}") };
+    assert_eq!(output["structured"], json!({ "name": "Ada", "tier": 2 }));
+    assert_eq!(world.calls(), [json!({ "name": "read_replies", "arguments": { "message_id": "c7" } })]);
+    assert_eq!(world.kinds("l1"), ["run_started", "tool_call_started", "tool_call_answered", "run_succeeded"]);
+
+    let acting = READ_CONTACT.replace("chat/read_replies", "chat/post_message");
+    let refused = world.save("acting", &acting);
+    assert!(refused["content"][0]["text"].as_str().unwrap().contains("not marked reads"), "{refused}");
+}
+
+#[test]
+fn a_notification_is_sent_through_its_tool_with_the_body_as_its_message() {
+    let world = World::new();
+    assert_eq!(world.save("announce", ANNOUNCE)["isError"], false);
+    world.m.tool_server.answers.borrow_mut().push_back(structured(json!({ "message_id": "m1" })));
+    let run = world.start(Kind::Interaction, "announce", "n1", json!({ "title": "Autumn" })).unwrap();
+    let RunStatus::Succeeded { output, .. } = &run.status else { panic!("{run:?}") };
+    assert_eq!(output["sent"], true);
+    let text = json!({ "channel": "marketing", "text": "The brief Autumn is approved." });
+    assert_eq!(world.calls(), [json!({ "name": "post_message", "arguments": text })]);
+
+    world.m.tool_server.answers.borrow_mut().push_back(ToolServer::text("channel_not_found", true));
+    let failed = world.start(Kind::Interaction, "announce", "n2", json!({ "title": "Winter" })).unwrap();
+    let RunStatus::Failed { error, .. } = &failed.status else { panic!("{failed:?}") };
+    assert_eq!(error.reason, ErrorCode::ToolError);
+    assert!(error.detail.contains("channel_not_found"), "{}", error.detail);
+}
+
+#[test]
+fn a_save_that_says_not_how_to_reach_the_person_names_the_servers_that_can() {
+    let world = World::new();
+    let without = {
+        let start = APPROVE.find("  deliver:").unwrap();
+        let end = APPROVE.find("  expires_in_hours").unwrap();
+        format!("{}{}", &APPROVE[..start], &APPROVE[end..])
+    };
+    let refused = world.save("approve", &without);
+    let words = refused["content"][0]["text"].as_str().unwrap();
+    assert!(
+        words.contains("chat, which sends with chat/post_message and reads the replies with chat/read_replies"),
+        "{words}"
+    );
+    let silent = ANNOUNCE.replace("  tool: chat/post_message\n", "");
+    let refused = world.save("announce", &silent);
+    assert!(refused["content"][0]["text"].as_str().unwrap().contains("chat, with chat/post_message"), "{refused}");
+}
+
+#[test]
+fn a_request_sent_through_a_tool_is_answered_by_the_first_reply_that_fits() {
+    let world = World::new();
+    assert_eq!(world.save("approve", APPROVE)["isError"], false);
+    world.m.tool_server.answers.borrow_mut().push_back(structured(json!({ "message_id": "m9" })));
+    let run = world.start(Kind::Interaction, "approve", "a1", json!({ "title": "Autumn" })).unwrap();
+    let RunStatus::Started { waiting: Some(request) } = &run.status else { panic!("{run:?}") };
+    assert_eq!(request.question, "Approve the brief Autumn?");
+    let listed = block_on(world.m.list_requests(ORG, &world.pb, 20, None)).unwrap();
+    assert_eq!(listed.requests.len(), 1, "the request is open to the agent too");
+
+    // The first reading finds no reply; the second, one that does not fit; the third answers.
+    world.m.tool_server.answers.borrow_mut().extend([
+        structured(json!({ "replies": [] })),
+        ToolServer::text("maybe later", false),
+        structured(json!({ "verdict": "approve" })),
+    ]);
+    block_on(world.m.pass(30_000));
+    assert_eq!(world.get("a1").status.word(), "started");
+    block_on(world.m.pass(60_000));
+    let done = world.get("a1");
+    let RunStatus::Succeeded { output, .. } = &done.status else { panic!("{done:?}") };
+    assert_eq!(output, &json!({ "verdict": "approve" }));
+    let by = done.answered_by.unwrap();
+    assert_eq!((by.kind, by.id.as_str()), (ActorKind::Tool, "chat/read_replies"));
+    let calls = world.calls();
+    assert_eq!(calls[0]["arguments"]["text"], "Approve the brief Autumn?");
+    assert_eq!(calls.len(), 4);
+    assert!(calls[1..].iter().all(|c| c["arguments"] == json!({ "message_id": "m9" })), "{calls:?}");
+    let kinds = world.kinds("a1");
+    assert_eq!(
+        kinds,
+        [
+            "run_started",
+            "interaction_requested",
+            "tool_call_started",
+            "tool_call_answered",
+            "interaction_answered",
+            "run_succeeded"
+        ]
+    );
+    let listed = block_on(world.m.list_requests(ORG, &world.pb, 20, None)).unwrap();
+    assert!(listed.requests.is_empty(), "the answered request left the list");
+}
+
+#[test]
+fn a_request_nobody_answers_expires_by_its_alarm() {
+    let world = World::new();
+    assert_eq!(world.save("approve", APPROVE)["isError"], false);
+    world.m.tool_server.answers.borrow_mut().push_back(structured(json!({ "message_id": "m1" })));
+    world.start(Kind::Interaction, "approve", "e1", json!({ "title": "Autumn" })).unwrap();
+    for _ in 0..200 {
+        world.m.tool_server.answers.borrow_mut().push_back(structured(json!({ "replies": [] })));
+    }
+    block_on(world.m.pass(3_700_000));
+    let run = world.get("e1");
+    let RunStatus::Failed { error, .. } = &run.status else { panic!("{run:?}") };
+    assert_eq!(error.reason, ErrorCode::Expired);
+    let kinds = world.kinds("e1");
+    assert_eq!(kinds[kinds.len() - 2..], ["interaction_expired".to_string(), "run_failed".into()]);
+    let polls = world.calls().len() - 1;
+    assert!((100..=121).contains(&polls), "read every 30 seconds for an hour: {polls}");
+    let listed = block_on(world.m.list_requests(ORG, &world.pb, 20, None)).unwrap();
+    assert!(listed.requests.is_empty(), "the expired request left the list");
+}
