@@ -161,12 +161,13 @@ impl Runner<'_> {
             }
             Then::Ask(prepared) => {
                 // The start is reported first: while the model answers, the run is listed as
-                // started and its history shows it.
-                self.report(&run).await?;
+                // started and its history shows it. A report that fails waits in the outbox for
+                // the next; the model is asked all the same, so the run does not hang.
+                self.report_now(&run).await;
                 self.ask_model(run, prepared).await
             }
             Then::Call(planned) => {
-                self.report(&run).await?;
+                self.report_now(&run).await;
                 self.make_call(run, *planned).await
             }
         }
@@ -184,6 +185,13 @@ impl Runner<'_> {
             Ok(())
         })?;
         cancelled.ok_or_else(|| Problem::internal("a cancel kept nothing"))
+    }
+
+    /// Reports what waits, where a failure only delays it: the outbox keeps it for the next report.
+    async fn report_now(&self, run: &Run) {
+        if let Err(p) = self.report(run).await {
+            self.host.log(&format!("run {}: its history waits to be reported: {}", run.run_id, p.detail));
+        }
     }
 
     fn stamp(&self) -> String {

@@ -104,7 +104,7 @@ impl Runner<'_> {
                 }
             };
             // What the run recorded goes to the playbook now, so its history shows a slow call.
-            self.report(&run).await?;
+            self.report_now(&run).await;
             for p in planned {
                 if !matches!(run.status, RunStatus::Started { .. }) {
                     return Ok(run);
