@@ -268,13 +268,19 @@ fn a_restart_while_a_tool_runs_ends_the_run_interrupted_and_calls_nothing_again(
     let kept = object.store.run().unwrap();
     assert_eq!(kept.as_ref().map(|r| r.status.word()), Some("started"), "{kept:?}");
     world.m.restart();
-    block_on(world.m.pass(200_000));
+    // The first read after the restart finds the call no one waits for, without the alarm.
     let run = block_on(world.m.get_run(ORG, &world.pb, "t7")).unwrap();
     let RunStatus::Failed { error, .. } = &run.status else { panic!("{run:?}") };
     assert_eq!(error.reason, ErrorCode::Interrupted);
     assert!(error.detail.contains("files/read_text_file") && error.detail.contains("call 1"), "{}", error.detail);
     assert_eq!(world.m.tool_server.calls.borrow().len(), 1, "no call is made twice");
     assert_eq!(world.m.asked.borrow().len(), 1, "the model is not asked again");
+    block_on(world.m.pass(200_000));
+    assert_eq!(
+        block_on(world.m.get_run(ORG, &world.pb, "t7")).unwrap().status,
+        run.status,
+        "the alarm changes nothing"
+    );
     let again = world.start("t7", "a.txt").unwrap_err();
     assert_eq!(again.status(), 409, "the run id is never run again: {}", again.detail);
     assert_eq!(world.m.tool_server.calls.borrow().len(), 1);

@@ -17,10 +17,8 @@ use crate::ops::tool_binding;
 const LOST_AFTER_MILLIS: i64 = 30_000;
 
 impl Runner<'_> {
-    /// Makes the call the start kept, and keeps how it ended.
+    /// Makes the call the start kept, and keeps how it ended. The caller holds `asking`.
     pub(super) async fn make_call(&self, run: Run, planned: Planned) -> Result<Run, Problem> {
-        self.memory.asking.set(true);
-        let _asking = super::model::Asking(&self.memory.asking);
         let began = self.host.now().timestamp_millis();
         self.host.wake(began + CALL_SECONDS as i64 * 1000 + LOST_AFTER_MILLIS).await;
         let registry = self.host.tool_servers();
@@ -35,23 +33,16 @@ impl Runner<'_> {
     /// The alarm of a run without a model: a call a restart cut off ends the run; a request that
     /// expired ends it; a request sent through a tool has its replies read.
     pub(super) async fn call_alarm(&self, run: Run) -> Result<(), Problem> {
+        if self.memory.asking.get() && self.under_way(&run)? {
+            self.host.wake(self.host.now().timestamp_millis() + LOST_AFTER_MILLIS).await;
+            return Ok(());
+        }
         let run = match &run.status {
-            RunStatus::Started { waiting } => {
-                let cut_off = match waiting {
-                    None => true,
-                    Some(request) => request.through.as_ref().is_some_and(|t| t.sent.is_none()),
-                };
-                if cut_off && self.memory.asking.get() {
-                    self.host.wake(self.host.now().timestamp_millis() + LOST_AFTER_MILLIS).await;
-                    return Ok(());
-                }
-                match waiting {
-                    _ if cut_off => self.input(&run.run_id, Input::Interrupted)?,
-                    Some(request) if self.expired(request) => self.input(&run.run_id, Input::Expired)?,
-                    Some(request) => self.read_replies(&run, request).await?,
-                    None => run.clone(),
-                }
+            _ if self.cut_off(&run)? => self.input(&run.run_id, Input::Interrupted)?,
+            RunStatus::Started { waiting: Some(request) } if self.expired(request) => {
+                self.input(&run.run_id, Input::Expired)?
             }
+            RunStatus::Started { waiting: Some(request) } => self.read_replies(&run, request).await?,
             _ => run,
         };
         self.schedule_request(&run).await;

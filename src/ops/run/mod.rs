@@ -77,7 +77,7 @@ impl Runner<'_> {
     pub async fn handle(&self, asked: Asked) -> Result<Run, Problem> {
         let result = match asked {
             Asked::Start(start) => self.begin(*start).await,
-            Asked::Get { run_id } => self.existing(&run_id),
+            Asked::Get { run_id } => self.read(&run_id),
             Asked::Answer(a) => self.input(&a.run_id, Input::Answer { answer: a.answer, by: a.by }),
             Asked::Cancel { run_id } => self.cancel(&run_id),
             Asked::Child(c) => self.child_ended(c),
@@ -121,6 +121,45 @@ impl Runner<'_> {
         self.store.run()?.ok_or_else(|| unknown_run(run_id))
     }
 
+    /// The run as it stands; one whose model or call a restart cut off ends as `interrupted` as
+    /// it is read, rather than at its alarm.
+    fn read(&self, run_id: &str) -> Result<Run, Problem> {
+        let run = self.existing(run_id)?;
+        if self.cut_off(&run)? {
+            return self.input(run_id, Input::Interrupted);
+        }
+        Ok(run)
+    }
+
+    /// Says, while the guard lives, that this object is asking the run's model or calling its
+    /// tool. Only one object of a run lives at a time, so work a run shows under way that its
+    /// object is not doing was being done by one a restart ended.
+    fn asking(&self) -> model::Asking<'_> {
+        self.memory.asking.set(true);
+        model::Asking(&self.memory.asking)
+    }
+
+    /// Whether the run shows a model's answer or a tool's call under way that no one is waiting
+    /// for any more: its object was restarted while it waited.
+    fn cut_off(&self, run: &Run) -> Result<bool, Problem> {
+        Ok(!self.memory.asking.get() && self.under_way(run)?)
+    }
+
+    /// Whether the run shows a model's answer or a tool's call under way.
+    fn under_way(&self, run: &Run) -> Result<bool, Problem> {
+        let RunStatus::Started { waiting } = &run.status else { return Ok(false) };
+        Ok(match run.definition.kind {
+            // A step's model call the alarm has not made yet is not under way.
+            Kind::Reasoning => !matches!(self.store.deferred()?, Some((_, false))),
+            Kind::Lookup => true,
+            Kind::Interaction => match waiting {
+                None => true,
+                Some(request) => request.through.as_ref().is_some_and(|t| t.sent.is_none()),
+            },
+            _ => false,
+        })
+    }
+
     /// Keeps what the machine decided, the run and its reports, as one batch: the one place a
     /// decision is written.
     fn keep(&self, decision: &Decision) -> Result<(), Problem> {
@@ -160,6 +199,8 @@ impl Runner<'_> {
                 Ok(run)
             }
             Then::Ask(prepared) => {
+                // Said before the first await, so that a read meanwhile finds the work going.
+                let _asking = self.asking();
                 // The start is reported first: while the model answers, the run is listed as
                 // started and its history shows it. A report that fails waits in the outbox for
                 // the next; the model is asked all the same, so the run does not hang.
@@ -167,6 +208,7 @@ impl Runner<'_> {
                 self.ask_model(run, prepared).await
             }
             Then::Call(planned) => {
+                let _asking = self.asking();
                 self.report_now(&run).await;
                 self.make_call(run, *planned).await
             }

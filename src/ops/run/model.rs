@@ -17,8 +17,9 @@ use crate::ops::tool_binding;
 /// How long past a call's deadline its alarm waits before it takes the call as lost.
 const LOST_AFTER_SECONDS: i64 = 30;
 
-/// While a run's object works through its model's dialogue, this says so, so that an alarm of
-/// the same object finds the work going rather than cut off; it is set again when it is dropped.
+/// While a run's object works through its model's dialogue or a call, this says so, so that a
+/// read or an alarm of the same object finds the work going rather than cut off; dropped, it
+/// says so no more.
 pub(super) struct Asking<'a>(pub(super) &'a std::cell::Cell<bool>);
 
 impl Drop for Asking<'_> {
@@ -42,6 +43,7 @@ impl Runner<'_> {
         }
         let run = match self.store.deferred()? {
             Some((prepared, false)) => {
+                let _asking = self.asking();
                 self.store.asked()?;
                 self.ask_model(run, prepared).await?
             }
@@ -52,6 +54,7 @@ impl Runner<'_> {
 
     /// Asks the model, and makes the calls it asks for, until the run ends; keeps how it ended.
     /// The alarm, set past each deadline first, catches what a restart of the runtime cut off.
+    /// The caller holds `asking` while it runs.
     pub(super) async fn ask_model(&self, run: Run, prepared: Prepared) -> Result<Run, Problem> {
         let mut record = Box::new(Reasoned::asked(&prepared));
         let target = match resolve(&self.host.models(), &prepared.model) {
@@ -62,8 +65,6 @@ impl Runner<'_> {
             }
         };
         record.resolved_to = Some(target.resolved.clone());
-        self.memory.asking.set(true);
-        let _asking = Asking(&self.memory.asking);
         let registry = self.host.tool_servers();
         let now = self.host.now();
         let tools = match tool_binding::bind(&registry, &run.org, &run.playbook, &prepared.tools, now.timestamp()).await
