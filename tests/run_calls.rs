@@ -247,3 +247,70 @@ fn a_request_nobody_answers_expires_by_its_alarm() {
     let listed = block_on(world.m.list_requests(ORG, &world.pb, 20, None)).unwrap();
     assert!(listed.requests.is_empty(), "the expired request left the list");
 }
+
+#[test]
+fn a_client_that_answers_forms_is_asked_where_the_owner_is_asked_then_told_what_to_write() {
+    use playbook_runtime::mcp::endpoint::Endpoint;
+    use playbook_runtime::mcp::server::answer;
+    use playbook_runtime::mcp::transport::Era;
+
+    let world = World::new();
+    let without = {
+        let start = APPROVE.find("  deliver:").unwrap();
+        let end = APPROVE.find("  expires_in_hours").unwrap();
+        format!("{}{}", &APPROVE[..start], &APPROVE[end..])
+    };
+    let caller = playbook_runtime::core::Caller::local(None);
+    let ctx = common::ctx(&caller, &world.m, 3, 3);
+    let arguments = json!({
+        "playbook": world.pb, "type": "interaction", "name": "approve", "source": without,
+        "overview": "Asks the owner to approve a brief, through the team chat.",
+        "diagram": "flowchart LR\n  A[brief] --> B[owner]",
+    });
+    let forms = Era::Modern { capabilities: json!({ "elicitation": {} }) };
+    let call =
+        |era: &Era, params: Value| block_on(answer(&ctx, &Endpoint::Root, era, &json!(1), "tools/call", &Some(params)));
+
+    let asked = call(&forms, json!({ "name": "create_definition", "arguments": arguments }));
+    let result = &asked["result"];
+    assert_eq!(result["resultType"], "input_required", "{asked}");
+    let form = &result["inputRequests"]["deliver"]["params"];
+    assert_eq!(form["message"], "Where should the owner be asked?");
+    let choices: Vec<&str> = form["requestedSchema"]["properties"]["deliver"]["oneOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["const"].as_str().unwrap())
+        .collect();
+    assert_eq!(choices, ["chat", "agent"]);
+
+    let retry = |choice: Value| {
+        let params = json!({
+            "name": "create_definition", "arguments": arguments,
+            "inputResponses": { "deliver": choice }, "requestState": result["requestState"],
+        });
+        call(&forms, params)["result"].clone()
+    };
+    let chat = retry(json!({ "action": "accept", "content": { "deliver": "chat" } }));
+    assert_eq!((chat["isError"].clone(), chat["resultType"].clone()), (json!(true), json!("complete")));
+    let words = chat["content"][0]["text"].as_str().unwrap();
+    assert!(
+        words.contains("the person chose “chat”")
+            && words.contains("chat/post_message")
+            && words.contains("chat/read_replies"),
+        "{words}"
+    );
+    let agent = retry(json!({ "action": "accept", "content": { "deliver": "agent" } }));
+    assert!(agent["content"][0]["text"].as_str().unwrap().contains("write deliver: agent"), "{agent}");
+    let declined = retry(json!({ "action": "decline" }));
+    assert!(declined["content"][0]["text"].as_str().unwrap().contains("these can send a request"), "{declined}");
+
+    let legacy = Era::Legacy { version: "2025-11-25".into() };
+    let plain = call(&legacy, json!({ "name": "create_definition", "arguments": arguments }));
+    assert_eq!(plain["result"]["isError"], true, "an earlier revision is not asked: {plain}");
+    let no_forms = Era::Modern { capabilities: json!({}) };
+    assert_eq!(
+        call(&no_forms, json!({ "name": "create_definition", "arguments": arguments }))["result"]["isError"],
+        true
+    );
+}

@@ -50,7 +50,7 @@ async fn dispatch(
         "tools/list" => Ok(
             json!({ "tools": endpoint.tools(ctx.caller).map(|t| describe(ctx, endpoint, t, &listed)).collect::<Vec<_>>() }),
         ),
-        "tools/call" => call_tool(ctx, endpoint, &p).await,
+        "tools/call" => call_tool(ctx, endpoint, era, &p).await,
         "prompts/list" => Ok(prompts::list(&listed)),
         "prompts/get" => prompts::get(&listed, &p),
         "resources/list" => Ok(resources::list()),
@@ -95,7 +95,8 @@ fn stamp_modern(result: &mut Value, method: &str) {
     let Some(obj) = result.as_object_mut() else {
         return;
     };
-    obj.insert("resultType".into(), json!("complete"));
+    // A result that asks the client for input says so already.
+    obj.entry("resultType").or_insert(json!("complete"));
     obj.insert("_meta".into(), json!({ "io.modelcontextprotocol/serverInfo": server_info() }));
     if matches!(
         method,
@@ -135,7 +136,12 @@ fn describe(ctx: &Ctx<'_>, endpoint: &Endpoint, tool: &Tool, listed: &[&str]) ->
     })
 }
 
-async fn call_tool(ctx: &Ctx<'_>, endpoint: &Endpoint, params: &Map<String, Value>) -> Result<Value, RpcError> {
+async fn call_tool(
+    ctx: &Ctx<'_>,
+    endpoint: &Endpoint,
+    era: &Era,
+    params: &Map<String, Value>,
+) -> Result<Value, RpcError> {
     let Some(name) = params.get("name").and_then(Value::as_str) else {
         return Err(RpcError::invalid_params("tools/call needs the argument name, the tool's name."));
     };
@@ -159,7 +165,16 @@ async fn call_tool(ctx: &Ctx<'_>, endpoint: &Endpoint, params: &Map<String, Valu
         }
         map.insert("playbook".into(), json!(playbook));
     }
-    tool_answer(tools::call(ctx, tool, args).await)
+    let outcome = tools::call(ctx, tool, args.clone()).await;
+    if let Err(problem) = &outcome {
+        // A save that says not how an interaction reaches the person may ask the person first.
+        let mut asked = params.clone();
+        asked.insert("arguments".into(), args);
+        if let Some(result) = super::elicit::refine(ctx, era, &asked, problem) {
+            return Ok(result);
+        }
+    }
+    tool_answer(outcome)
 }
 
 /// A tool's outcome as the result of `tools/call`: a refusal is a result the model reads, but a
