@@ -9,10 +9,10 @@ use futures::future::LocalBoxFuture;
 use serde_json::Value;
 
 use super::tool_client::{Client, Failure, Response, Transport};
-use crate::core::tool_server::mcp::{Answered, Listed, Post};
+use crate::core::tool_server::mcp::{Answered, Listed};
 use crate::core::tool_server::offer::offered;
 use crate::core::tool_server::settings::{Server, ServerKind, ToolServers};
-use crate::core::tool_server::Because;
+use crate::core::tool_server::{Because, Request};
 use crate::ops::run::Unanswered;
 
 /// How long a server's list of tools is kept before it is asked again, and how long a failure
@@ -46,7 +46,7 @@ static NO_SERVERS: ToolServers = ToolServers { servers: Vec::new() };
 struct Nowhere;
 
 impl Transport for Nowhere {
-    fn post<'a>(&'a self, _: &'a str, _: Post, _: u64) -> LocalBoxFuture<'a, Result<Response, Unanswered>> {
+    fn send(&self, _: Request, _: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>> {
         Box::pin(async { Err(Unanswered::Unreachable("no tool server is set up".into())) })
     }
 }
@@ -135,9 +135,9 @@ mod tests {
     }
 
     impl Transport for Two {
-        fn post<'a>(&'a self, _: &'a str, post: Post, _: u64) -> LocalBoxFuture<'a, Result<Response, Unanswered>> {
+        fn send(&self, request: Request, _: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>> {
             self.asked.set(self.asked.get() + 1);
-            let body: Value = serde_json::from_str(&post.body).unwrap_or_default();
+            let body: Value = serde_json::from_str(request.body.as_deref().unwrap_or("")).unwrap_or_default();
             let tools = json!([{ "name": "read", "inputSchema": { "type": "object" }, "annotations": { "readOnlyHint": true } },
                                { "name": "write", "inputSchema": { "type": "object" } }]);
             let down = self.down.get();

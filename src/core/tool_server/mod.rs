@@ -13,6 +13,20 @@ use serde::Serialize;
 
 pub use settings::{Credential, Place, ServerEntry, ServerKind, ToolServers};
 
+/// The most tools kept from one server, listed or read from its document.
+pub const TOOLS_MAX: usize = 1000;
+
+/// One HTTP request to a tool server, as the shell's transport sends it: an MCP post, a fetch of
+/// an API's document, or a call to one of its operations.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    /// `GET`, `POST`, …, in capitals.
+    pub method: &'static str,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Option<String>,
+}
+
 /// Whether a tool only reads. `Unmarked` counts as `Acts`: nothing vouches that it does not act.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
