@@ -7,6 +7,7 @@
 
 pub mod mcp;
 pub mod offer;
+pub mod openapi;
 pub mod settings;
 
 use serde::Serialize;
