@@ -118,7 +118,7 @@ impl Because {
             Because::KeyRefused => "whoever runs the runtime puts a credential the server accepts in the Worker secret its entry names",
             Because::SettingsInvalid => "whoever runs the runtime corrects its entry in TOOL_SERVERS",
             Because::SecretNotSet => "whoever runs the runtime sets the secret its entry names, with wrangler secret put",
-            Because::DocumentRefused => "whoever runs the runtime mends the document its entry names (at its document address, or its document_text in TOOL_SERVERS) into an OpenAPI 3.0 or 3.1 document whose operations carry an operationId, or names another",
+            Because::DocumentRefused => "whoever runs the runtime mends the document its entry names, at its document address or as its document_text in TOOL_SERVERS, or names another",
         }
     }
 }
