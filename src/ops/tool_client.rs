@@ -10,32 +10,28 @@ use serde_json::{json, Value};
 
 use crate::core::access::oauth::form::encode;
 use crate::core::tool_server::mcp::{self, Answered, Era, Listed, Post, Reply};
-use crate::core::tool_server::{Because, Credential, Place};
+pub use crate::core::tool_server::TOOLS_MAX;
+use crate::core::tool_server::{Because, Credential, Place, Request};
 use crate::ops::run::Unanswered;
 
-/// The most pages of `tools/list` read from one server, and the most tools kept.
+/// The most pages of `tools/list` read from one server.
 pub const PAGES_MAX: usize = 20;
-pub const TOOLS_MAX: usize = 1000;
 /// How long a request other than a tool's call may take.
 pub const LIST_SECONDS: u64 = 15;
 
-/// What came back from one POST.
+/// What came back from one request.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Response {
     pub status: u16,
     pub content_type: Option<String>,
-    /// The `Mcp-Session-Id` the server answered with.
+    /// The `Mcp-Session-Id` an MCP server answered with.
     pub session: Option<String>,
     pub body: String,
 }
 
+/// How a request reaches a tool server: the Worker's fetch, or a stand-in in tests.
 pub trait Transport {
-    fn post<'a>(
-        &'a self,
-        url: &'a str,
-        post: Post,
-        timeout_seconds: u64,
-    ) -> LocalBoxFuture<'a, Result<Response, Unanswered>>;
+    fn send(&self, request: Request, timeout_seconds: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>>;
 }
 
 /// Why a server could not be used, with words that say what happened.
@@ -46,7 +42,7 @@ pub struct Failure {
 }
 
 impl Failure {
-    fn new(because: Because, detail: impl Into<String>) -> Failure {
+    pub fn new(because: Because, detail: impl Into<String>) -> Failure {
         Failure { because, detail: detail.into() }
     }
 }
@@ -153,21 +149,31 @@ impl<'a> Client<'a> {
         if let Some(header) = &self.credential {
             post.headers.push(header.clone());
         }
-        self.transport.post(&self.url, post, timeout).await.map_err(|u| match u {
-            Unanswered::Timeout => {
-                Failure::new(Because::Unreachable, format!("it gave no answer within {timeout} seconds"))
-            }
-            Unanswered::Unreachable(why) => {
-                let why = self.in_address.iter().fold(why, |why, secret| why.replace(secret.as_str(), "[hidden]"));
-                Failure::new(Because::Unreachable, format!("it could not be reached: {why}"))
-            }
-        })
+        let request = Request { method: "POST", url: self.url.clone(), headers: post.headers, body: Some(post.body) };
+        self.transport.send(request, timeout).await.map_err(|u| unanswered(u, timeout, &self.in_address))
     }
 
     fn id(&self) -> u64 {
         let id = self.next_id.get();
         self.next_id.set(id + 1);
         id
+    }
+}
+
+/// A request that got no answer, as a failure whose words hold none of `hidden` (a secret as
+/// written into an address, and as given), since a failed fetch may repeat the address.
+pub fn unanswered(u: Unanswered, timeout: u64, hidden: &[String]) -> Failure {
+    match u {
+        Unanswered::Timeout => {
+            Failure::new(Because::Unreachable, format!("it gave no answer within {timeout} seconds"))
+        }
+        Unanswered::Unreachable(why) => {
+            let why = hidden
+                .iter()
+                .filter(|secret| !secret.is_empty())
+                .fold(why, |why, secret| why.replace(secret.as_str(), "[hidden]"));
+            Failure::new(Because::Unreachable, format!("it could not be reached: {why}"))
+        }
     }
 }
 

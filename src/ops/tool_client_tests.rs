@@ -15,10 +15,12 @@ struct Scripted<F: Fn(&Post, &Value) -> Result<Response, Unanswered>> {
 }
 
 impl<F: Fn(&Post, &Value) -> Result<Response, Unanswered>> Transport for Scripted<F> {
-    fn post<'a>(&'a self, url: &'a str, post: Post, _: u64) -> LocalBoxFuture<'a, Result<Response, Unanswered>> {
+    fn send(&self, request: Request, _: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>> {
+        assert_eq!(request.method, "POST");
+        let post = Post { headers: request.headers, body: request.body.unwrap_or_default() };
         let body: Value = serde_json::from_str(&post.body).unwrap_or(Value::Null);
         let answer = (self.answer)(&post, &body);
-        self.posts.borrow_mut().push((url.to_string(), post));
+        self.posts.borrow_mut().push((request.url, post));
         Box::pin(async move { answer })
     }
 }

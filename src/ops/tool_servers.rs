@@ -4,15 +4,18 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
 
+use super::api_client;
 use super::tool_client::{Client, Failure, Response, Transport};
-use crate::core::tool_server::mcp::{Answered, Listed, Post};
+use crate::core::tool_server::mcp::{Answered, Listed};
 use crate::core::tool_server::offer::offered;
-use crate::core::tool_server::settings::{Server, ServerKind, ToolServers};
-use crate::core::tool_server::Because;
+use crate::core::tool_server::openapi::{Api, Operation};
+use crate::core::tool_server::settings::{Document, Server, ServerEntry, ServerKind, ToolServers};
+use crate::core::tool_server::Request;
 use crate::ops::run::Unanswered;
 
 /// How long a server's list of tools is kept before it is asked again, and how long a failure
@@ -38,7 +41,31 @@ pub struct Lists {
 }
 
 /// A server's list as it was read, or how reading it failed, and the second it was.
-type Kept = (i64, Result<Vec<Listed>, Failure>);
+type Kept = (i64, Result<Listing, Failure>);
+
+/// What a server lists: an MCP server's tools, or the operations of an HTTP API's document,
+/// which its calls need as well.
+#[derive(Clone)]
+enum Listing {
+    Tools(Vec<Listed>),
+    Api(Rc<Api>),
+}
+
+impl Listing {
+    fn tools(&self) -> Vec<Listed> {
+        match self {
+            Listing::Tools(tools) => tools.clone(),
+            Listing::Api(api) => api.tools(),
+        }
+    }
+
+    fn operation(&self, tool: &str) -> Option<&Operation> {
+        match self {
+            Listing::Tools(_) => None,
+            Listing::Api(api) => api.operation(tool),
+        }
+    }
+}
 
 static NO_SERVERS: ToolServers = ToolServers { servers: Vec::new() };
 
@@ -46,7 +73,7 @@ static NO_SERVERS: ToolServers = ToolServers { servers: Vec::new() };
 struct Nowhere;
 
 impl Transport for Nowhere {
-    fn post<'a>(&'a self, _: &'a str, _: Post, _: u64) -> LocalBoxFuture<'a, Result<Response, Unanswered>> {
+    fn send(&self, _: Request, _: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>> {
         Box::pin(async { Err(Unanswered::Unreachable("no tool server is set up".into())) })
     }
 }
@@ -74,28 +101,39 @@ impl<'a> Registry<'a> {
     /// The tools `server` offers: those its server lists that its entry allows, marked as the
     /// entry says. `now` is the second of the request, for the kept lists.
     pub async fn offered(&self, server: &Server, now: i64) -> Result<Vec<Listed>, Failure> {
-        let entry = server.state.as_ref().map_err(|u| Failure { because: u.because, detail: u.detail.clone() })?;
-        let url = match &entry.kind {
-            ServerKind::Mcp { url } => url,
-            ServerKind::OpenApi { .. } => {
-                return Err(Failure {
-                    because: Because::SettingsInvalid,
-                    detail: "it is an HTTP API, and this runtime does not read OpenAPI documents yet; list it as an MCP server, or leave it out until it does".into(),
-                })
-            }
+        let entry = usable(server)?;
+        let listing = self.listing(server, entry, now).await?;
+        Ok(offered(entry, listing.tools()))
+    }
+
+    /// What `server` lists, as kept when it was read less than a while ago, else read anew: an
+    /// MCP server's `tools/list`, or an HTTP API's document.
+    async fn listing(&self, server: &Server, entry: &ServerEntry, now: i64) -> Result<Listing, Failure> {
+        let source = match &entry.kind {
+            ServerKind::Mcp { url } | ServerKind::OpenApi { document: Document::At(url), .. } => url.as_str(),
+            ServerKind::OpenApi { document: Document::Text(_), .. } => "document_text",
         };
-        let key = format!("{}\n{url}", server.name);
+        let key = format!("{}\n{source}", server.name);
         if let Some((at, kept)) = self.lists.and_then(|l| l.kept.borrow().get(&key).cloned()) {
             let kept_for = if kept.is_ok() { LIST_KEPT_SECONDS } else { FAILURE_KEPT_SECONDS };
             if now >= at && now - at < kept_for {
-                return kept.map(|listed| offered(entry, listed));
+                return kept;
             }
         }
-        let listed = Client::new(self.transport, url, entry.credential.as_ref()).list_tools().await;
+        let credential = entry.credential.as_ref();
+        let listing = match &entry.kind {
+            ServerKind::Mcp { url } => {
+                Client::new(self.transport, url, credential).list_tools().await.map(Listing::Tools)
+            }
+            ServerKind::OpenApi { document, base_url } => {
+                let api = api_client::read_document(self.transport, document, base_url, credential).await;
+                api.map(|api| Listing::Api(Rc::new(api)))
+            }
+        };
         if let Some(lists) = self.lists {
-            lists.kept.borrow_mut().insert(key, (now, listed.clone()));
+            lists.kept.borrow_mut().insert(key, (now, listing.clone()));
         }
-        listed.map(|listed| offered(entry, listed))
+        listing
     }
 
     /// Calls one tool of `server`, which the caller has checked it offers.
@@ -106,17 +144,28 @@ impl<'a> Registry<'a> {
         arguments: &Value,
         timeout: u64,
     ) -> Result<Answered, Failure> {
-        let entry = server.state.as_ref().map_err(|u| Failure { because: u.because, detail: u.detail.clone() })?;
+        let entry = usable(server)?;
+        let credential = entry.credential.as_ref();
         match &entry.kind {
             ServerKind::Mcp { url } => {
-                Client::new(self.transport, url, entry.credential.as_ref()).call_tool(tool, arguments, timeout).await
+                Client::new(self.transport, url, credential).call_tool(tool, arguments, timeout).await
             }
-            ServerKind::OpenApi { .. } => Err(Failure {
-                because: Because::SettingsInvalid,
-                detail: "it is an HTTP API, and this runtime does not read OpenAPI documents yet".into(),
-            }),
+            ServerKind::OpenApi { base_url, .. } => {
+                // The operations as `offered` kept them, which the caller checked the arguments by.
+                let listing = self.listing(server, entry, (self.clock)() / 1000).await?;
+                let Some(op) = listing.operation(tool) else {
+                    let text = format!("The API's document offers no operation {tool} now.");
+                    return Ok(Answered { text, structured: None, is_error: true });
+                };
+                api_client::call(self.transport, op, base_url, credential, arguments, timeout).await
+            }
         }
     }
+}
+
+/// A server's entry, or why it cannot be used.
+fn usable(server: &Server) -> Result<&ServerEntry, Failure> {
+    server.state.as_ref().map_err(|u| Failure { because: u.because, detail: u.detail.clone() })
 }
 
 #[cfg(test)]
@@ -127,6 +176,8 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::core::tool_server::openapi::fixtures::{NOTES, PETSTORE};
+    use crate::core::tool_server::{Because, Mark, MarkedBy};
 
     /// A modern server of two tools that counts the lists it was asked for.
     struct Two {
@@ -135,9 +186,9 @@ mod tests {
     }
 
     impl Transport for Two {
-        fn post<'a>(&'a self, _: &'a str, post: Post, _: u64) -> LocalBoxFuture<'a, Result<Response, Unanswered>> {
+        fn send(&self, request: Request, _: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>> {
             self.asked.set(self.asked.get() + 1);
-            let body: Value = serde_json::from_str(&post.body).unwrap_or_default();
+            let body: Value = serde_json::from_str(request.body.as_deref().unwrap_or("")).unwrap_or_default();
             let tools = json!([{ "name": "read", "inputSchema": { "type": "object" }, "annotations": { "readOnlyHint": true } },
                                { "name": "write", "inputSchema": { "type": "object" } }]);
             let down = self.down.get();
@@ -187,6 +238,81 @@ mod tests {
         assert!(block_on(registry.offered(files, 100 + LIST_KEPT_SECONDS + FAILURE_KEPT_SECONDS)).is_ok());
         let crm = servers.named("crm").unwrap();
         assert_eq!(block_on(registry.offered(crm, 200)).unwrap().len(), 2, "each server keeps its own list");
+    }
+
+    /// An HTTP API that serves its document and answers each call with what it was asked.
+    struct Pets {
+        requests: RefCell<Vec<Request>>,
+    }
+
+    impl Transport for Pets {
+        fn send(&self, request: Request, _: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>> {
+            let body = if request.url.ends_with("/openapi.json") {
+                PETSTORE.to_string()
+            } else {
+                json!({ "asked": format!("{} {}", request.method, request.url) }).to_string()
+            };
+            self.requests.borrow_mut().push(request);
+            let content_type = Some("application/json".to_string());
+            Box::pin(async move { Ok(Response { status: 200, content_type, session: None, body }) })
+        }
+    }
+
+    #[test]
+    fn an_http_api_offers_its_documents_operations_and_calls_them_at_its_base() {
+        let settings = json!({
+            "pets": { "type": "openapi", "document": "http://127.0.0.1:9/openapi.json", "base_url": "http://127.0.0.1:9/v1",
+                      "allowed": ["listPets", "showPetById"], "credential": { "kind": "secret", "name": "PETS_KEY" } },
+            "notes": { "type": "openapi", "document_text": NOTES, "base_url": "http://127.0.0.1:9/notes", "allowed": "*" },
+            "old": { "type": "openapi", "document_text": "swagger: '2.0'", "base_url": "http://127.0.0.1:9" }
+        })
+        .to_string();
+        let var = |name: &str| match name {
+            "TOOL_SERVERS" => Some(settings.clone()),
+            "PETS_KEY" => Some("s3cret".to_string()),
+            _ => None,
+        };
+        let servers = ToolServers::read(var, false).0;
+        let pets = Pets { requests: RefCell::new(Vec::new()) };
+        let lists = Lists::default();
+        let registry = Registry {
+            lists: Some(&lists),
+            settings: &servers,
+            transport: &pets,
+            clock: || 100_000,
+            ..Registry::none()
+        };
+
+        let api = servers.named("pets").unwrap();
+        let tools = block_on(registry.offered(api, 100)).unwrap();
+        assert_eq!(tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["listPets", "showPetById"]);
+        assert_eq!((tools[0].mark, tools[0].marked_by), (Mark::Reads, MarkedBy::Method));
+        block_on(registry.offered(api, 100 + LIST_KEPT_SECONDS - 1)).unwrap();
+        let answered = block_on(registry.call(api, "listPets", &json!({ "limit": 3 }), 5)).unwrap();
+        assert_eq!(answered.structured, Some(json!({ "asked": "GET http://127.0.0.1:9/v1/pets?limit=3" })));
+        {
+            let requests = pets.requests.borrow();
+            let urls: Vec<&str> = requests.iter().map(|r| r.url.as_str()).collect();
+            assert_eq!(
+                urls,
+                ["http://127.0.0.1:9/openapi.json", "http://127.0.0.1:9/v1/pets?limit=3"],
+                "fetched once, kept"
+            );
+            let keys: Vec<Option<&str>> = requests
+                .iter()
+                .map(|r| r.headers.iter().find(|(k, _)| k == "X-Api-Key").map(|(_, v)| v.as_str()))
+                .collect();
+            assert_eq!(keys, [None, Some("s3cret")], "the call carries the key where the document's scheme says");
+        }
+        let gone = block_on(registry.call(api, "noSuchOperation", &json!({}), 5)).unwrap();
+        assert!(gone.is_error);
+
+        let notes = servers.named("notes").unwrap();
+        assert_eq!(block_on(registry.offered(notes, 100)).unwrap().len(), 3);
+        assert_eq!(pets.requests.borrow().len(), 2, "a document in the settings is read where it stands");
+        let refused = block_on(registry.offered(servers.named("old").unwrap(), 100)).unwrap_err();
+        assert_eq!(refused.because, Because::DocumentRefused);
+        assert!(refused.detail.contains("/swagger"), "{}", refused.detail);
     }
 
     #[test]

@@ -7,8 +7,7 @@ use futures::future::LocalBoxFuture;
 use worker::{Env, Method};
 
 use super::outbound::{exchange, Outgoing, Unanswered};
-use crate::core::tool_server::mcp::Post;
-use crate::core::tool_server::ToolServers;
+use crate::core::tool_server::{Request, ToolServers};
 use crate::ops::tool_client::{Response, Transport};
 use crate::ops::tool_servers::{Lists, Registry};
 
@@ -18,14 +17,14 @@ pub const ANSWER_MAX_BYTES: usize = 4 * 1024 * 1024;
 struct Fetch;
 
 impl Transport for Fetch {
-    fn post<'a>(&'a self, url: &'a str, post: Post, timeout: u64) -> LocalBoxFuture<'a, Result<Response, Unanswered>> {
+    fn send(&self, request: Request, timeout: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>> {
         Box::pin(async move {
-            let headers: Vec<(&str, String)> = post.headers.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
+            let headers: Vec<(&str, String)> = request.headers.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
             let answer = exchange(Outgoing {
-                method: Method::Post,
-                url,
+                method: Method::from(request.method.to_string()),
+                url: &request.url,
                 headers: &headers,
-                body: Some(post.body),
+                body: request.body,
                 timeout: Duration::from_secs(timeout),
                 max_bytes: ANSWER_MAX_BYTES,
             })

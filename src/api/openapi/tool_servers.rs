@@ -14,7 +14,7 @@ fn marked_by() -> Value {
 }
 
 fn because() -> Value {
-    json!({ "type": "string", "description": "Why the server cannot be used now, such as unreachable, failing, rate_limited, key_refused, settings_invalid or secret_not_set." })
+    json!({ "type": "string", "description": "Why the server cannot be used now, such as unreachable, failing, rate_limited, key_refused, settings_invalid, secret_not_set or document_refused." })
 }
 
 pub(super) fn search() -> Value {

@@ -229,14 +229,7 @@ fn listed(tool: &Value) -> Option<Listed> {
         idempotent: hint("idempotentHint"),
         open_world: hint("openWorldHint"),
     };
-    let mut description = tool.get("description").and_then(Value::as_str).unwrap_or("").to_string();
-    if description.len() > DESCRIPTION_MAX {
-        let mut end = DESCRIPTION_MAX;
-        while !description.is_char_boundary(end) {
-            end -= 1;
-        }
-        description.truncate(end);
-    }
+    let description = shortened(tool.get("description").and_then(Value::as_str).unwrap_or("").to_string());
     let title = tool
         .get("title")
         .or_else(|| tool.get("annotations").and_then(|a| a.get("title")))
@@ -251,6 +244,18 @@ fn listed(tool: &Value) -> Option<Listed> {
         hints,
         marked_by: MarkedBy::Server,
     })
+}
+
+/// A tool's description, cut to `DESCRIPTION_MAX` bytes where it is longer.
+pub fn shortened(mut description: String) -> String {
+    if description.len() > DESCRIPTION_MAX {
+        let mut end = DESCRIPTION_MAX;
+        while !description.is_char_boundary(end) {
+            end -= 1;
+        }
+        description.truncate(end);
+    }
+    description
 }
 
 /// What a tool answered: its text as a model reads it, its structured content, and whether the

@@ -7,12 +7,27 @@
 
 pub mod mcp;
 pub mod offer;
+pub mod openapi;
 pub mod settings;
 pub mod words;
 
 use serde::Serialize;
 
 pub use settings::{Credential, Place, ServerEntry, ServerKind, ToolServers};
+
+/// The most tools kept from one server, listed or read from its document.
+pub const TOOLS_MAX: usize = 1000;
+
+/// One HTTP request to a tool server, as the shell's transport sends it: an MCP post, a fetch of
+/// an API's document, or a call to one of its operations.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    /// `GET`, `POST`, …, in capitals.
+    pub method: &'static str,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Option<String>,
+}
 
 /// Whether a tool only reads. `Unmarked` counts as `Acts`: nothing vouches that it does not act.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -78,6 +93,8 @@ pub enum Because {
     SettingsInvalid,
     /// Its entry names a Worker secret that is not set.
     SecretNotSet,
+    /// The OpenAPI document its entry names cannot be read as one, or offers no tool.
+    DocumentRefused,
 }
 
 impl Because {
@@ -89,6 +106,7 @@ impl Because {
             Because::KeyRefused => "key_refused",
             Because::SettingsInvalid => "settings_invalid",
             Because::SecretNotSet => "secret_not_set",
+            Because::DocumentRefused => "document_refused",
         }
     }
 
@@ -101,6 +119,7 @@ impl Because {
             Because::KeyRefused => "whoever runs the runtime puts a credential the server accepts in the Worker secret its entry names",
             Because::SettingsInvalid => "whoever runs the runtime corrects its entry in TOOL_SERVERS",
             Because::SecretNotSet => "whoever runs the runtime sets the secret its entry names, with wrangler secret put",
+            Because::DocumentRefused => "whoever runs the runtime mends the document its entry names, at its document address or as its document_text in TOOL_SERVERS, or names another",
         }
     }
 }
