@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use super::run::Unanswered;
 use super::tool_client::{Response, Transport};
-use crate::core::tool_server::mcp::Post;
+use crate::core::tool_server::Request;
 
 #[derive(Default)]
 pub struct ToolServer {
@@ -41,13 +41,8 @@ impl ToolServer {
 }
 
 impl Transport for ToolServer {
-    fn post<'a>(
-        &'a self,
-        _url: &'a str,
-        post: Post,
-        _timeout: u64,
-    ) -> LocalBoxFuture<'a, Result<Response, Unanswered>> {
-        let body: Value = serde_json::from_str(&post.body).unwrap_or_default();
+    fn send(&self, request: Request, _timeout: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>> {
+        let body: Value = serde_json::from_str(request.body.as_deref().unwrap_or_default()).unwrap_or_default();
         let result = match body["method"].as_str() {
             Some("tools/list") => Ok(json!({ "tools": *self.listed.borrow() })),
             Some("tools/call") => {
