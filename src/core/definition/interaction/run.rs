@@ -57,11 +57,25 @@ pub fn notification(spec: &InteractionSpec, input: &Value) -> Result<(String, Ma
 }
 
 /// The answer a reading of the replies holds, if one fits the request's schema: the tool's
-/// structured content, or else its text read as JSON. Anything else is no reply yet.
+/// structured content, its text read as JSON, or, where the content lists replies, the first of
+/// them that fits (a reply as it is, or its text read as JSON). Anything else is no reply yet.
 pub fn reply(request: &Request, structured: Option<&Value>, text: &str) -> Option<Value> {
     let validator = crate::core::schema::compiled(&request.answer_schema).ok()?;
-    let candidates = [structured.cloned(), serde_json::from_str::<Value>(text.trim()).ok()];
-    candidates.into_iter().flatten().find(|v| validator.is_valid(v))
+    let as_json = |t: &str| serde_json::from_str::<Value>(t.trim()).ok();
+    let mut candidates: Vec<Value> = structured.into_iter().cloned().chain(as_json(text)).collect();
+    let listed: Vec<Value> = structured
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|o| o.values())
+        .filter_map(Value::as_array)
+        .flatten()
+        .flat_map(|item| {
+            let text = item.as_str().or_else(|| item.get("text").and_then(Value::as_str));
+            [Some(item.clone()), text.and_then(as_json)].into_iter().flatten()
+        })
+        .collect();
+    candidates.extend(listed);
+    candidates.into_iter().find(|v| validator.is_valid(v))
 }
 
 fn body(spec: &InteractionSpec, input: &Value) -> Result<String, RunError> {
@@ -110,5 +124,14 @@ mod tests {
             ("/answer/verdict", Some(crate::core::ErrorCode::AnswerSchema))
         );
         assert_eq!(asked(DOC, &json!({})).unwrap_err().reason, crate::core::ErrorCode::Template);
+    }
+
+    #[test]
+    fn a_reply_is_the_first_reading_that_fits() {
+        let r = asked(DOC, &json!({"title": "Autumn"})).unwrap();
+        let listed = json!({"message_id": "m1", "replies": ["maybe", "{\"verdict\": \"approve\"}"]});
+        assert_eq!(reply(&r, Some(&listed), "maybe"), Some(json!({"verdict": "approve"})));
+        assert_eq!(reply(&r, None, " {\"verdict\": \"revise\"} "), Some(json!({"verdict": "revise"})));
+        assert_eq!(reply(&r, Some(&json!({"replies": []})), "No replies yet."), None);
     }
 }
