@@ -290,6 +290,7 @@ pub async fn call_by_hand(ctx: &Ctx<'_>, a: CallArgs, reads_only: bool) -> Resul
             );
             let value = json!({
                 "name": found.name(),
+                "outcome": if answered.is_error { "error" } else { "result" },
                 "is_error": answered.is_error,
                 "text": answered.text,
                 "structured": answered.structured,
