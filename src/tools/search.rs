@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::schema::{cursor_arg, limit_arg, playbook_arg};
-use super::tool_servers::{kind, server_arg, SETUP};
+use super::tool_servers::{failure_words, kind, server_arg, SETUP};
 use super::words::{fits, more};
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
@@ -126,7 +126,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             Err(f) => {
                 s["available"] = json!(false);
                 s["because"] = json!(f.because);
-                s["detail"] = json!(format!("{}; {}.", f.detail, f.because.mends()));
+                s["detail"] = json!(failure_words(server, &f));
                 unavailable.push(format!("{} ({})", server.name, f.because.as_str()));
             }
         }

@@ -112,7 +112,7 @@ pub async fn find<'a>(ctx: &Ctx<'a>, playbook: &str, server: &str, tool: &str) -
         p.errors.push(FieldError::new("/server", why));
         return Err(p);
     };
-    let offered = registry.offered(found, ctx.instant().timestamp()).await.map_err(|f| unavailable(server, &f))?;
+    let offered = registry.offered(found, ctx.instant().timestamp()).await.map_err(|f| unavailable(found, &f))?;
     let Some(listed) = offered.iter().find(|t| t.name == tool).cloned() else {
         let some: Vec<String> = offered.iter().take(5).map(|t| t.name.clone()).collect();
         let shows = match offered.len() {
@@ -135,15 +135,26 @@ pub async fn find<'a>(ctx: &Ctx<'a>, playbook: &str, server: &str, tool: &str) -
 }
 
 /// A server that cannot be used just now, in words that say why and what mends it.
-pub fn unavailable(server: &str, failure: &Failure) -> Problem {
+pub fn unavailable(server: &Server, failure: &Failure) -> Problem {
     Problem::unavailable(format!(
-        "The tool server {} cannot be used just now ({}): {}; {}.",
-        quote(server),
+        "The tool server {} cannot be used just now ({}): {}",
+        quote(&server.name),
         failure.because.as_str(),
-        failure.detail,
-        failure.because.mends()
+        failure_words(server, failure)
     ))
     .with_kind(ErrorCode::ToolUnavailable)
+}
+
+/// What happened to a server and what mends it, as one sentence: the failure's words, then what
+/// mends its because, unless the words already say so, as those of an entry of the settings
+/// that cannot be read or names a secret not set do.
+pub fn failure_words(server: &Server, failure: &Failure) -> String {
+    let detail = failure.detail.trim_end().trim_end_matches('.');
+    if server.state.is_err() {
+        format!("{detail}.")
+    } else {
+        format!("{detail}; {}.", failure.because.mends())
+    }
 }
 
 /// `mcp` or `openapi`, as a server's entry says.
@@ -301,7 +312,38 @@ pub async fn call_by_hand(ctx: &Ctx<'_>, a: CallArgs, reads_only: bool) -> Resul
         }
         Err(failure) => {
             record(ctx, &found, &a.arguments, Outcome::Failed(&failure), took_ms).await?;
-            Err(unavailable(&found.server.name, &failure))
+            Err(unavailable(found.server, &failure))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::tool_server::{Because, ToolServers};
+
+    #[test]
+    fn a_failure_is_said_once_with_what_mends_it() {
+        let settings = r#"{"up": {"type": "mcp", "url": "http://127.0.0.1:1/mcp", "allowed": "*"},
+            "nokey": {"type": "mcp", "url": "http://127.0.0.1:1/mcp", "credential": {"kind": "secret", "name": "GONE"}}}"#;
+        let (s, _) = ToolServers::read(|n| (n == "TOOL_SERVERS").then(|| settings.to_string()), false);
+        let lost = Failure {
+            because: Because::Unreachable,
+            detail: "it could not be reached: Network connection lost.".into(),
+        };
+        assert_eq!(
+            failure_words(s.named("up").unwrap(), &lost),
+            format!("it could not be reached: Network connection lost; {}.", Because::Unreachable.mends())
+        );
+        // An entry that cannot be used already says what mends it, once.
+        let nokey = s.named("nokey").unwrap();
+        let unusable = nokey.state.clone().unwrap_err();
+        let failure = Failure { because: unusable.because, detail: unusable.detail.clone() };
+        assert_eq!(failure_words(nokey, &failure), unusable.detail);
+        let refused = unavailable(nokey, &failure);
+        assert!(refused
+            .detail
+            .starts_with("The tool server “nokey” cannot be used just now (secret_not_set): its credential"));
+        assert_eq!(refused.detail.matches("wrangler secret put").count(), 1, "{}", refused.detail);
     }
 }
