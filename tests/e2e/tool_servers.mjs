@@ -712,7 +712,9 @@ export async function startToolServers() {
     started.push(crm);
     const [files, everything] = await Promise.all([startFiles(dir), startEverything()]);
     started.push(files, everything);
-    const down = `http://127.0.0.1:${await freePort()}/mcp`; // freed at once: nothing listens there
+    // The discard port, where nothing listens (as for the model stand-ins' offline gateway): a port
+    // freed here could be handed to the runtime started next, and down would then answer.
+    const down = 'http://127.0.0.1:9/mcp';
 
     const fixtureUrl = `${fixture.base}/mcp`;
     const modernUrl = `${fixture.base}/modern/mcp`;
