@@ -254,13 +254,26 @@ pub async fn record(
 
 /// An answer as history keeps it: its text up to the bound, and what it says as JSON.
 fn kept_answer(a: &Answered) -> Value {
-    let mut kept = json!({ "text": crate::core::text::cap(&a.text, RECORDED_ANSWER_MAX_BYTES) });
+    let mut kept = json!({ "text": cut_to_bytes(&a.text, RECORDED_ANSWER_MAX_BYTES) });
     if let Some(s) = &a.structured {
         if s.to_string().len() <= RECORDED_ANSWER_MAX_BYTES {
             kept["structured"] = s.clone();
         }
     }
     kept
+}
+
+/// `text` cut to at most `max` bytes at a character's edge, ending with an ellipsis where it was
+/// cut: the bound of history is in bytes, and a character may take up to four.
+fn cut_to_bytes(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut end = max.saturating_sub('\u{2026}'.len_utf8());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}\u{2026}", &text[..end])
 }
 
 /// A call by hand, as `query_connection` (which calls only a tool marked `reads`) and
@@ -345,5 +358,15 @@ mod tests {
             .detail
             .starts_with("The tool server “nokey” cannot be used just now (secret_not_set): its credential"));
         assert_eq!(refused.detail.matches("wrangler secret put").count(), 1, "{}", refused.detail);
+    }
+
+    #[test]
+    fn an_answer_is_kept_within_its_bytes_at_a_character_edge() {
+        assert_eq!(cut_to_bytes("short", 10), "short");
+        let ascii = cut_to_bytes(&"a".repeat(40), 10);
+        assert_eq!((ascii.len(), ascii.as_str()), (10, "aaaaaaa\u{2026}"));
+        let euros = cut_to_bytes(&"\u{20ac}".repeat(40), 32);
+        assert!(euros.len() <= 32 && euros.ends_with('\u{2026}'), "{euros}");
+        assert_eq!(euros.chars().filter(|c| *c == '\u{20ac}').count(), 9);
     }
 }
