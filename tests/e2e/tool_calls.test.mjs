@@ -191,8 +191,18 @@ describe('calls to tools by hand', () => {
     const event = await recorded(long.event_id);
     assert.equal(event.data.answer_size, 40000);
     const kept = event.data.answer.text;
-    assert.ok(kept.length <= 32768, `history keeps at most 32768 characters, not ${kept.length}`);
+    assert.ok(Buffer.byteLength(kept) <= 32768, `history keeps at most 32768 bytes, not ${Buffer.byteLength(kept)}`);
     assert.ok(kept.endsWith('…') && long.text.startsWith(kept.slice(0, -1)), 'the start of the answer, cut with an ellipsis');
+
+    // Bytes, not characters: an answer of three-byte characters is cut at the same size, whole characters.
+    const euros = assertToolSuccess(await execute('fixture', 'huge', { bytes: 60000, unit: '€' }));
+    assert.equal(Buffer.byteLength(euros.text), 60000);
+    const wide = await recorded(euros.event_id);
+    assert.equal(wide.data.answer_size, 60000);
+    const keptWide = wide.data.answer.text;
+    assert.ok(Buffer.byteLength(keptWide) <= 32768, `history keeps at most 32768 bytes, not ${Buffer.byteLength(keptWide)}`);
+    assert.ok(Buffer.byteLength(keptWide) > 32000, 'and as much as fits');
+    assert.match(keptWide, /^€+…$/u);
   });
 
   test("only the sizes are recorded for a server whose entry keeps no content", async () => {

@@ -106,10 +106,13 @@ const FIXTURE_TOOLS = [
   {
     name: 'huge',
     title: 'A long answer',
-    description: 'Answers a text of exactly bytes bytes.',
+    description: 'Answers a text of bytes bytes, its unit repeated (fewer bytes where the unit does not divide them).',
     inputSchema: {
       type: 'object',
-      properties: { bytes: { type: 'integer', minimum: 1, maximum: 8000000, description: 'How many bytes of text to answer.' } },
+      properties: {
+        bytes: { type: 'integer', minimum: 1, maximum: 8000000, description: 'How many bytes of text to answer.' },
+        unit: { type: 'string', minLength: 1, maxLength: 16, description: 'The text repeated: 0123456789abcdef unless told.' },
+      },
       required: ['bytes'],
       additionalProperties: false,
     },
@@ -197,8 +200,16 @@ async function callFixtureTool(state, name, args, signal) {
       return { content: [text(`Waited ${ms} ms.`)] };
     }
     case 'huge': {
-      const bytes = Number(args.bytes);
-      return { content: [text('0123456789abcdef'.repeat(Math.ceil(bytes / 16)).slice(0, bytes))] };
+      const unit = typeof args.unit === 'string' && args.unit ? args.unit : '0123456789abcdef';
+      const size = Buffer.byteLength(unit);
+      const whole = unit.repeat(Math.floor(Number(args.bytes) / size));
+      // The rest of the bytes from the unit's first characters, as far as whole characters go.
+      let rest = '';
+      for (const ch of unit) {
+        if (Buffer.byteLength(whole + rest + ch) > Number(args.bytes)) break;
+        rest += ch;
+      }
+      return { content: [text(whole + rest)] };
     }
     case 'fail':
       return { content: [text(`The ledger is closed for the month, so nothing was done${args.reason ? `: ${args.reason}` : ''}.`)], isError: true };
