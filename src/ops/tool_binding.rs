@@ -35,7 +35,7 @@ pub async fn bind(
         let offered = registry
             .offered(server, now)
             .await
-            .map_err(|f| refused(name, words::unavailable(server_name, f.because, &f.detail)))?;
+            .map_err(|f| refused(name, words::unavailable(server, f.because, &f.detail)))?;
         let picked: Vec<&Listed> = if tool_name == "*" {
             offered.iter().collect()
         } else {

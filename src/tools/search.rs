@@ -10,9 +10,10 @@ use super::tool_servers::{kind, server_arg, SETUP};
 use super::words::{fits, more};
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
-use crate::core::text::{cap, count, join_and, quote};
+use crate::core::text::{cap, count, join_and, quote, SUMMARY_MAX};
 use crate::core::tool_server::mcp::Listed;
 use crate::core::tool_server::offer::{matches, words, Only};
+use crate::core::tool_server::words;
 use crate::core::FieldError;
 use crate::core::Problem;
 
@@ -126,7 +127,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             Err(f) => {
                 s["available"] = json!(false);
                 s["because"] = json!(f.because);
-                s["detail"] = json!(format!("{}; {}.", f.detail, f.because.mends()));
+                s["detail"] = json!(words::failure(server, f.because, &f.detail));
                 unavailable.push(format!("{} ({})", server.name, f.because.as_str()));
             }
         }
@@ -153,10 +154,26 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             })
         })
         .collect();
-    let summary = summary(&whose, servers.len(), &unavailable, total, &page, !terms.is_empty() || only.is_some());
+    // The sentence that says more follow is kept whole: fewer tools are named until it fits.
+    let tail = more(next.is_some());
+    let narrowed = !terms.is_empty() || only.is_some();
+    let said = (1..=NAMED_MAX)
+        .rev()
+        .map(|named| summary(&whose, servers.len(), &unavailable, total, &page, narrowed, named))
+        .find(|s| s.chars().count() + tail.chars().count() <= SUMMARY_MAX)
+        .map_or_else(
+            || {
+                let s = summary(&whose, servers.len(), &unavailable, total, &page, narrowed, 1);
+                format!("{}{tail}", cap(&s, SUMMARY_MAX - tail.chars().count()))
+            },
+            |s| format!("{s}{tail}"),
+        );
     let value = json!({ "servers": listed_servers, "tools": tools, "next_cursor": next });
-    Ok(Output::ok(fits(format!("{summary}{}", more(next.is_some()))), value))
+    Ok(Output::ok(fits(said), value))
 }
+
+/// The most tools a summary names.
+const NAMED_MAX: usize = 8;
 
 fn summary(
     whose: &str,
@@ -165,6 +182,7 @@ fn summary(
     total: usize,
     page: &[&(String, Listed)],
     narrowed: bool,
+    named: usize,
 ) -> String {
     let verb = if servers == 1 { "serves" } else { "serve" };
     let mut s = format!("{} {verb} {whose}", count(servers, "tool server"));
@@ -172,7 +190,7 @@ fn summary(
         s.push_str(&format!(", of which {} cannot be used just now: {}", unavailable.len(), join_and(unavailable)));
     }
     let what = if narrowed { "match" } else { "are offered" };
-    let names: Vec<String> = page.iter().take(8).map(|(s, t)| format!("{s}/{} ({})", t.name, mark(t))).collect();
+    let names: Vec<String> = page.iter().take(named).map(|(s, t)| format!("{s}/{} ({})", t.name, mark(t))).collect();
     match total {
         0 => s.push_str(&format!(". No tools {what}.")),
         n if n > names.len() => s.push_str(&format!(". {} {what}, such as {}.", count(n, "tool"), join_and(&names))),

@@ -97,7 +97,7 @@ pub async fn find<'a>(ctx: &Ctx<'a>, playbook: &str, server: &str, tool: &str) -
         let names: Vec<String> = serving.iter().map(|s| s.name.clone()).collect();
         return Err(words::no_server(playbook, server, &names));
     };
-    let offered = registry.offered(found, ctx.instant().timestamp()).await.map_err(|f| unavailable(server, &f))?;
+    let offered = registry.offered(found, ctx.instant().timestamp()).await.map_err(|f| unavailable(found, &f))?;
     let Some(listed) = offered.iter().find(|t| t.name == tool).cloned() else {
         let names: Vec<String> = offered.iter().map(|t| t.name.clone()).collect();
         return Err(words::no_tool(server, tool, &names));
@@ -106,7 +106,7 @@ pub async fn find<'a>(ctx: &Ctx<'a>, playbook: &str, server: &str, tool: &str) -
 }
 
 /// A server that cannot be used just now, in words that say why and what mends it.
-pub fn unavailable(server: &str, failure: &Failure) -> Problem {
+pub fn unavailable(server: &Server, failure: &Failure) -> Problem {
     words::unavailable(server, failure.because, &failure.detail)
 }
 
@@ -207,13 +207,26 @@ pub async fn record(
 
 /// An answer as history keeps it: its text up to the bound, and what it says as JSON.
 fn kept_answer(a: &Answered) -> Value {
-    let mut kept = json!({ "text": crate::core::text::cap(&a.text, RECORDED_ANSWER_MAX_BYTES) });
+    let mut kept = json!({ "text": cut_to_bytes(&a.text, RECORDED_ANSWER_MAX_BYTES) });
     if let Some(s) = &a.structured {
         if s.to_string().len() <= RECORDED_ANSWER_MAX_BYTES {
             kept["structured"] = s.clone();
         }
     }
     kept
+}
+
+/// `text` cut to at most `max` bytes at a character's edge, ending with an ellipsis where it was
+/// cut: the bound of history is in bytes, and a character may take up to four.
+fn cut_to_bytes(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut end = max.saturating_sub('\u{2026}'.len_utf8());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}\u{2026}", &text[..end])
 }
 
 /// A call by hand, as `query_connection` (which calls only a tool marked `reads`) and
@@ -254,6 +267,7 @@ pub async fn call_by_hand(ctx: &Ctx<'_>, a: CallArgs, reads_only: bool) -> Resul
             );
             let value = json!({
                 "name": found.name(),
+                "outcome": if answered.is_error { "error" } else { "result" },
                 "is_error": answered.is_error,
                 "text": answered.text,
                 "structured": answered.structured,
@@ -264,7 +278,48 @@ pub async fn call_by_hand(ctx: &Ctx<'_>, a: CallArgs, reads_only: bool) -> Resul
         }
         Err(failure) => {
             record(ctx, &found, &a.arguments, Outcome::Failed(&failure), took_ms).await?;
-            Err(unavailable(&found.server.name, &failure))
+            Err(unavailable(found.server, &failure))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::tool_server::{Because, ToolServers};
+
+    #[test]
+    fn a_failure_is_said_once_with_what_mends_it() {
+        let settings = r#"{"up": {"type": "mcp", "url": "http://127.0.0.1:1/mcp", "allowed": "*"},
+            "nokey": {"type": "mcp", "url": "http://127.0.0.1:1/mcp", "credential": {"kind": "secret", "name": "GONE"}}}"#;
+        let (s, _) = ToolServers::read(|n| (n == "TOOL_SERVERS").then(|| settings.to_string()), false);
+        let lost = Failure {
+            because: Because::Unreachable,
+            detail: "it could not be reached: Network connection lost.".into(),
+        };
+        assert_eq!(
+            words::failure(s.named("up").unwrap(), lost.because, &lost.detail),
+            format!("it could not be reached: Network connection lost; {}.", Because::Unreachable.mends())
+        );
+        // An entry that cannot be used already says what mends it, once.
+        let nokey = s.named("nokey").unwrap();
+        let unusable = nokey.state.clone().unwrap_err();
+        let failure = Failure { because: unusable.because, detail: unusable.detail.clone() };
+        assert_eq!(words::failure(nokey, failure.because, &failure.detail), unusable.detail);
+        let refused = unavailable(nokey, &failure);
+        assert!(refused
+            .detail
+            .starts_with("The tool server “nokey” cannot be used just now (secret_not_set): its credential"));
+        assert_eq!(refused.detail.matches("wrangler secret put").count(), 1, "{}", refused.detail);
+    }
+
+    #[test]
+    fn an_answer_is_kept_within_its_bytes_at_a_character_edge() {
+        assert_eq!(cut_to_bytes("short", 10), "short");
+        let ascii = cut_to_bytes(&"a".repeat(40), 10);
+        assert_eq!((ascii.len(), ascii.as_str()), (10, "aaaaaaa\u{2026}"));
+        let euros = cut_to_bytes(&"\u{20ac}".repeat(40), 32);
+        assert!(euros.len() <= 32 && euros.ends_with('\u{2026}'), "{euros}");
+        assert_eq!(euros.chars().filter(|c| *c == '\u{20ac}').count(), 9);
     }
 }

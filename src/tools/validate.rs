@@ -12,7 +12,7 @@ use crate::core::{ErrorCode, Problem};
 pub const TOOL: Tool = Tool {
     name: "validate",
     title: "Validate a call to a tool",
-    description: "Check the arguments of a call to a tool against its input schema without calling it: 200 when they fit, 422 with a pointer at each misfit when they do not.",
+    description: "Check the arguments of a call to a tool against its input schema without calling it: 200 when they fit, 400 with a pointer at each misfit when they do not.",
     hints: Hints { open_world: true, ..Hints::READ },
     scope: Some(Scope::PlaybookRead),
     door: Door::Http,

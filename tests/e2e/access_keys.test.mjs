@@ -19,7 +19,7 @@ import { ADD_VAT, ADD_VAT_DIAGRAM, ADD_VAT_OVERVIEW } from './fixtures.mjs';
 import { ROOT } from './harness.mjs';
 import {
   adminToken, ALL_SCOPES, assertToolFailure, assertToolSuccess, INSTRUCTION_SENTENCE_1, keyName, keyTransport,
-  makeKey, MODERN_VERSION, pointers, publicRequest, publicUrl, READ_SCOPES, revokeKey, runtimeUrl, TOOL_HINTS,
+  makeKey, MODERN_VERSION, pointers, publicRequest, publicUrl, READ_KEY_TOOLS, READ_SCOPES, revokeKey, runtimeUrl, TOOL_HINTS,
   uniqueName,
 } from './helpers.mjs';
 import { badChecksumKey, hasKeyChecksum, wellFormedKey } from './key_format.mjs';
@@ -28,7 +28,7 @@ const ORG = 'initech';
 const PYTHON = join(ROOT, '.venv', 'bin', 'python');
 const UNKNOWN_PB = 'pb_aaaaaaaaaaaaaaaa';
 const ACTS_AS = (key) => `This connection acts as the key ${key.name} in the org ${ORG}.`;
-const READ_ONLY_TOOLS = Object.keys(TOOL_HINTS).filter((name) => TOOL_HINTS[name][0]).sort();
+const READ_ONLY_TOOLS = READ_KEY_TOOLS;
 
 const http = (method, path, key, body) => publicRequest(method, path, { key, body });
 const org = (path = '') => `/v1/orgs/${ORG}${path}`;

@@ -68,8 +68,20 @@ export const TOOL_HINTS = {
   list_playbook_events: [true, false, true, false],
   get_event: [true, false, true, false],
   list_models: [true, false, true, true],
+  search: [true, false, true, true],
+  introspect: [true, false, true, true],
+  dry_run: [true, false, true, true],
+  query_connection: [true, false, false, true],
+  execute_connection: [false, true, false, true],
   get_guide: [true, false, true, false],
 };
+
+/**
+ * The tools a key of READ_SCOPES is offered: the read-only ones, but for query_connection, which only
+ * reads yet calls a tool server live as the playbook, so it needs playbook:write.
+ */
+export const READ_KEY_TOOLS = Object.keys(TOOL_HINTS)
+  .filter((name) => TOOL_HINTS[name][0] && name !== 'query_connection').sort();
 
 /** Asserts the instructions of the contract; `label` names the revision for messages. */
 export function assertInstructions(instructions, label = '') {

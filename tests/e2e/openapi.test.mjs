@@ -239,6 +239,20 @@ describe('GET /v1/openapi.json', { timeout: 120_000 }, () => {
     await call('list_playbook_events', { params: { playbook }, query: { run_id: workflow.run_id } });
     await call('get_event', { params: { playbook, event_id: event.event_id } });
 
+    // The tool servers run.mjs started (tool_servers.mjs): a search, a tool read, checked and called.
+    const echo = { playbook, server: 'fixture', tool: 'echo' };
+    const found = await call('search', { query: { playbook, terms: 'note' } });
+    assert.ok(found.tools.some((t) => t.name === 'fixture/write_note'), JSON.stringify(found.tools));
+    assert.equal((await call('search_in_playbook', { params: { playbook }, query: { server: 'fixture', limit: 3 } })).tools.length, 3);
+    assert.equal((await call('introspect', { params: { playbook, server: 'files', tool: 'read_text_file' } })).mark, 'reads');
+    assert.equal((await call('dry_run', { params: echo, body: { arguments: { text: 'openapi' } } })).valid, true);
+    assert.equal((await call('validate', { params: echo, body: { arguments: { text: 'openapi' } } })).valid, true);
+    const brief = await call('query_connection', {
+      params: { playbook, server: 'files', tool: 'read_text_file' }, body: { arguments: { path: 'autumn-reporting-trial.txt' } },
+    });
+    assert.match(brief.text, /^Campaign brief: Autumn reporting trial/);
+    assert.equal((await call('execute_connection', { params: echo, body: { arguments: { text: 'openapi' } } })).text, 'openapi');
+
     assert.equal((await call('pause_definition', { params: interaction, body: { reason: 'A holiday.' } })).status, 'paused');
     assert.equal((await call('resume_definition', { params: interaction })).status, 'active');
     assert.equal((await call('retire_definition', { params: interaction })).status, 'retired');
@@ -266,6 +280,9 @@ describe('GET /v1/openapi.json', { timeout: 120_000 }, () => {
     assert.ok(invalid.errors.some((e) => e.pointer === '/name'));
     assert.equal((await refuse('get_playbook', { params: { playbook: 'pb_aaaaaaaaaaaaaaaa' } }, 404)).reason, 'not_found');
     assert.equal((await refuse('get_guide', { params: { guide: 'no-such-guide' } }, 404)).reason, 'not_found');
+    const playbook = (await call('create_playbook', { body: { name: uniqueName('openapi refusals') } })).id;
+    const misfit = await refuse('validate', { params: { playbook, server: 'fixture', tool: 'echo' }, body: { arguments: { text: 7 } } }, 400);
+    assert.deepEqual(misfit.errors.map((e) => e.pointer), ['/arguments/text']);
   });
 
   test('every operation of the document had a sample call', () => {

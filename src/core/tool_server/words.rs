@@ -1,6 +1,7 @@
 //! The words of a refusal that names a tool server or a tool: each says what `search` shows, so
 //! the agent that reads it knows where to look, and what mends a server that cannot be used.
 
+use super::settings::Server;
 use super::Because;
 use crate::core::text::{count, join_and, quote};
 use crate::core::{ErrorCode, FieldError, Problem};
@@ -46,12 +47,24 @@ pub fn no_tool(server: &str, tool: &str, offered: &[String]) -> Problem {
 }
 
 /// A server that cannot be used just now, in words that say why and what mends it.
-pub fn unavailable(server: &str, because: Because, detail: &str) -> Problem {
+pub fn unavailable(server: &Server, because: Because, detail: &str) -> Problem {
     Problem::unavailable(format!(
-        "The tool server {} cannot be used just now ({}): {detail}; {}.",
-        quote(server),
+        "The tool server {} cannot be used just now ({}): {}",
+        quote(&server.name),
         because.as_str(),
-        because.mends()
+        failure(server, because, detail)
     ))
     .with_kind(ErrorCode::ToolUnavailable)
+}
+
+/// What happened to a server and what mends it, as one sentence: the failure's words, then what
+/// mends its `because`, unless the words say so already, as those of an entry of the settings
+/// that cannot be read, or that names a secret not set, do.
+pub fn failure(server: &Server, because: Because, detail: &str) -> String {
+    let detail = detail.trim_end().trim_end_matches('.');
+    if server.state.is_err() {
+        format!("{detail}.")
+    } else {
+        format!("{detail}; {}.", because.mends())
+    }
 }
