@@ -79,6 +79,18 @@ impl<'a> Client<'a> {
         Client { transport, url, credential: header, in_address, era: RefCell::new(None), next_id: Cell::new(1) }
     }
 
+    /// Starts in the revision, and with the session, an earlier client settled with the server, so
+    /// that a server of earlier revisions is not asked for a handshake on every request.
+    pub fn speaking(self, era: Option<Era>) -> Client<'a> {
+        *self.era.borrow_mut() = era;
+        self
+    }
+
+    /// The revision and session settled with the server, once one is.
+    pub fn era(&self) -> Option<Era> {
+        self.era.borrow().clone()
+    }
+
     /// Every tool the server lists, page after page, within `PAGES_MAX` and `TOOLS_MAX`.
     pub async fn list_tools(&self) -> Result<Vec<Listed>, Failure> {
         let mut tools = Vec::new();
@@ -165,7 +177,8 @@ impl<'a> Client<'a> {
 pub fn unanswered(u: Unanswered, timeout: u64, hidden: &[String]) -> Failure {
     match u {
         Unanswered::Timeout => {
-            Failure::new(Because::Unreachable, format!("it gave no answer within {timeout} seconds"))
+            let within = crate::core::text::count(usize::try_from(timeout).unwrap_or(usize::MAX), "second");
+            Failure::new(Because::Unreachable, format!("it gave no answer within {within}"))
         }
         Unanswered::Unreachable(why) => {
             let why = hidden

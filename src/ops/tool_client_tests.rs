@@ -188,3 +188,30 @@ fn a_credential_in_the_query_is_encoded_into_the_address() {
     let f = block_on(Client::new(&down, "http://s/mcp", Some(&credential)).list_tools()).unwrap_err();
     assert_eq!(f.detail, "it could not be reached: Network error fetching http://s/mcp?key=[hidden]");
 }
+
+#[test]
+fn a_client_speaking_a_settled_revision_skips_the_handshake() {
+    let handshakes = RefCell::new(0);
+    let server = scripted(|post, body| match body["method"].as_str().unwrap_or("") {
+        "initialize" => {
+            *handshakes.borrow_mut() += 1;
+            let mut r = json_reply(body, json!({ "protocolVersion": "2025-06-18", "capabilities": {} }))?;
+            r.session = Some("s1".into());
+            Ok(r)
+        }
+        "notifications/initialized" => Ok(Response { status: 202, ..Response::default() }),
+        _ if header(post, "Mcp-Session-Id") == Some("s1") => {
+            json_reply(body, json!({ "content": [{ "type": "text", "text": "hi" }] }))
+        }
+        _ => Ok(Response { status: 400, ..Response::default() }),
+    });
+    let first = Client::new(&server, "http://s/mcp", None);
+    block_on(first.call_tool("echo", &json!({}), 5)).unwrap();
+    let settled = first.era();
+    assert!(matches!(&settled, Some(Era::Legacy { session: Some(s), .. }) if s == "s1"), "{settled:?}");
+    let before = server.posts.borrow().len();
+    let second = Client::new(&server, "http://s/mcp", None).speaking(settled);
+    assert_eq!(block_on(second.call_tool("echo", &json!({}), 5)).unwrap().text, "hi");
+    assert_eq!(*handshakes.borrow(), 1, "the second client speaks the first's session");
+    assert_eq!(server.posts.borrow().len(), before + 1, "one post: the call itself");
+}

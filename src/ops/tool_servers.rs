@@ -11,10 +11,10 @@ use serde_json::Value;
 
 use super::api_client;
 use super::tool_client::{Client, Failure, Response, Transport};
-use crate::core::tool_server::mcp::{Answered, Listed};
+use crate::core::tool_server::mcp::{Answered, Era, Listed};
 use crate::core::tool_server::offer::offered;
 use crate::core::tool_server::openapi::{Api, Operation};
-use crate::core::tool_server::settings::{Document, Server, ServerEntry, ServerKind, ToolServers};
+use crate::core::tool_server::settings::{Credential, Document, Server, ServerEntry, ServerKind, ToolServers};
 use crate::core::tool_server::Request;
 use crate::ops::run::Unanswered;
 
@@ -34,10 +34,12 @@ pub struct Registry<'a> {
     pub without_money: bool,
 }
 
-/// The tool lists one isolate keeps, by server and address, with the second each was read.
+/// The tool lists one isolate keeps, by server and address, with the second each was read; and
+/// the revision and session settled with each MCP server, by its address.
 #[derive(Default)]
 pub struct Lists {
     kept: RefCell<BTreeMap<String, Kept>>,
+    eras: RefCell<BTreeMap<String, Era>>,
 }
 
 /// A server's list as it was read, or how reading it failed, and the second it was.
@@ -123,7 +125,10 @@ impl<'a> Registry<'a> {
         let credential = entry.credential.as_ref();
         let listing = match &entry.kind {
             ServerKind::Mcp { url } => {
-                Client::new(self.transport, url, credential).list_tools().await.map(Listing::Tools)
+                let client = self.client(url, credential);
+                let listed = client.list_tools().await;
+                self.remember(url, &client);
+                listed.map(Listing::Tools)
             }
             ServerKind::OpenApi { document, base_url } => {
                 let api = api_client::read_document(self.transport, document, base_url, credential).await;
@@ -134,6 +139,18 @@ impl<'a> Registry<'a> {
             lists.kept.borrow_mut().insert(key, (now, listing.clone()));
         }
         listing
+    }
+
+    /// A client of the MCP server at `url`, in the revision this isolate settled with it before.
+    fn client(&self, url: &str, credential: Option<&Credential>) -> Client<'a> {
+        let era = self.lists.and_then(|l| l.eras.borrow().get(url).cloned());
+        Client::new(self.transport, url, credential).speaking(era)
+    }
+
+    fn remember(&self, url: &str, client: &Client<'_>) {
+        if let (Some(lists), Some(era)) = (self.lists, client.era()) {
+            lists.eras.borrow_mut().insert(url.to_string(), era);
+        }
     }
 
     /// Calls one tool of `server`, which the caller has checked it offers.
@@ -148,7 +165,10 @@ impl<'a> Registry<'a> {
         let credential = entry.credential.as_ref();
         match &entry.kind {
             ServerKind::Mcp { url } => {
-                Client::new(self.transport, url, credential).call_tool(tool, arguments, timeout).await
+                let client = self.client(url, credential);
+                let answered = client.call_tool(tool, arguments, timeout).await;
+                self.remember(url, &client);
+                answered
             }
             ServerKind::OpenApi { base_url, .. } => {
                 // The operations as `offered` kept them, which the caller checked the arguments by.
