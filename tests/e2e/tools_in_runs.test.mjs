@@ -239,14 +239,35 @@ Approve the brief {{ input.title }}? Reply {"verdict": "approve"} or {"verdict":
     assert.deepEqual(marks.createNote, ['acts', 'method']);
 
     const tool = assertToolSuccess(await call('introspect', { server: 'crm', tool: 'createNote' }));
-    assert.equal(tool.input_schema.type, 'object');
+    assert.equal(tool.input_schema.properties.body.type, 'object', 'the JSON body is the argument body');
     const noteBefore = (await crmSide().notes()).length;
     const executed = assertToolSuccess(await call('execute_connection', {
-      server: 'crm', tool: 'createNote', arguments: tool.input_schema.properties.body ? { body: { contact_id: 'c_1', text: 'Met at the autumn fair.' } } : {},
+      server: 'crm', tool: 'createNote', arguments: { body: { contact_id: 'c_1001', text: 'Met at the autumn fair.' } },
     }));
     assert.equal(executed.is_error, false, JSON.stringify(executed));
-    assert.equal((await crmSide().notes()).length, noteBefore + 1, 'the note reached the API');
+    const notes = await crmSide().notes();
+    assert.equal(notes.length, noteBefore + 1, 'the note reached the API');
+    assert.equal(notes.at(-1).text, 'Met at the autumn fair.');
+    const missing = assertToolSuccess(await call('execute_connection', {
+      server: 'crm', tool: 'createNote', arguments: { body: { contact_id: 'c_9', text: 'Nobody.' } },
+    }));
+    assert.equal(missing.is_error, true, 'an API error is the tool\'s error, which a model reads');
+    assert.match(missing.text, /^HTTP 404: .*No contact c_9/);
+
+    await define('lookup', 'read-contact', `---
+description: Reads one contact of the CRM by its id
+input:
+  schema: { type: object, properties: { id: { type: string } }, required: [id] }
+tool:
+  name: crm_text/getContact
+  arguments: { id: "{{ input.id }}" }
+---
+`);
+    const run = assertToolSuccess(await call('run_definition', { type: 'lookup', name: 'read-contact', input: { id: 'c_1002' } }));
+    assert.equal(run.status, 'succeeded', JSON.stringify(run));
+    assert.equal(run.output.structured.name, 'Tomás Ferreira');
     const requests = await crmSide().requests();
-    assert.ok(requests.every((r) => r.key_ok !== false), 'every call carried the key the document names');
+    assert.ok(requests.length >= 3 && requests.every((r) => r.key_ok), 'every call carried the key where the document says');
+    assert.ok(requests.some((r) => r.path === '/contacts/c_1002' && r.method === 'GET'));
   });
 });

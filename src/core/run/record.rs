@@ -86,16 +86,12 @@ pub struct Reasoned {
     /// The figures of the model's latest answer, for its event; the fields above sum them.
     #[serde(skip)]
     pub last_turn: Option<Turn>,
-    /// How many times the model was asked, where it was asked more than once.
-    #[serde(default, skip_serializing_if = "is_one")]
+    /// How many times the model was asked.
+    #[serde(default)]
     pub turns: u32,
     /// Each call the model asked for, in order, and how it ended.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tool_calls: Vec<CallRecord>,
-}
-
-fn is_one(n: &u32) -> bool {
-    *n <= 1
 }
 
 /// The figures of one answer of the model.
