@@ -248,6 +248,9 @@ describe('definitions through @modelcontextprotocol/sdk (v1)', () => {
     assert.deepEqual(pointers(problem), ['/ask/deliver']);
     assert.equal(problem.errors[0].in, 'source');
     assert.match(noDeliver.content[0].text, /deliver: agent/, 'the words say to write deliver: agent');
+    assert.match(problem.errors[0].detail,
+      /these can send a request and read its replies: fixture, which sends with fixture\/post_message and reads the replies with fixture\/read_replies/,
+      'the words name each server of the playbook that can send and read replies, with its two tools');
     const otherDeliver = DOCS.interaction.replace('deliver: agent', 'deliver: email');
     assert.deepEqual(pointers(assertToolFailure(await save(playbook, 'interaction', 'ask-email', otherDeliver), 'invalid_input')),
       ['/ask/deliver']);
@@ -258,7 +261,7 @@ describe('definitions through @modelcontextprotocol/sdk (v1)', () => {
       assert.deepEqual(pointers(assertToolFailure(result, 'invalid_input')), ['/notify/tool'], label);
       assert.match(result.content[0].text, /server\/tool/, `${label}: the words say how a tool is named`);
     }
-    const sent = assertToolSuccess(await save(playbook, 'interaction', 'tell-team', notify('{ tool: chat/post_message }')));
+    const sent = assertToolSuccess(await save(playbook, 'interaction', 'tell-team', notify('{ tool: fixture/post_message, arguments: { channel: "#marketing", text: "{{ message }}" } }')));
     assert.equal(sent.version, 1, 'a notify through a tool saves');
   });
 

@@ -218,17 +218,17 @@ export async function postMcp(body, { headers = {}, url = runtimeUrl() } = {}) {
 }
 
 /** The `_meta` a 2026-07-28 request carries. */
-export function modernMeta(version = MODERN_VERSION) {
+export function modernMeta(version = MODERN_VERSION, capabilities = {}) {
   return {
     'io.modelcontextprotocol/protocolVersion': version,
-    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientCapabilities': capabilities,
     'io.modelcontextprotocol/clientInfo': { name: 'e2e-raw', version: '1.0.0' },
   };
 }
 
 /** A 2026-07-28 request: body with `_meta`, headers MCP-Protocol-Version, Mcp-Method and Mcp-Name. */
-export function postModern(method, params = {}, { id = 1, headers = {}, version = MODERN_VERSION } = {}) {
-  const body = { jsonrpc: '2.0', id, method, params: { ...params, _meta: modernMeta(version) } };
+export function postModern(method, params = {}, { id = 1, headers = {}, version = MODERN_VERSION, capabilities = {} } = {}) {
+  const body = { jsonrpc: '2.0', id, method, params: { ...params, _meta: modernMeta(version, capabilities) } };
   const h = { 'mcp-protocol-version': version, 'mcp-method': method };
   if (params.name !== undefined) h['mcp-name'] = params.name;
   if (params.uri !== undefined) h['mcp-name'] = params.uri;

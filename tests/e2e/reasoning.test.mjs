@@ -135,7 +135,7 @@ describe('reasoning functions against model providers', () => {
     assert.match(problem.detail, /ALLOWED_MODELS/);
 
     await script(ANTHROPIC, 'claude-with-tools', { text: '{}' });
-    await define('with-tools', review('anthropic/claude-with-tools', { tools: 'tools: [files/read_text_file]\n' }));
+    await define('with-tools', review('anthropic/claude-with-tools', { tools: 'tools: [down/read_text_file]\n' }));
     problem = assertToolFailure(await run('with-tools', { brief: 'x' }), 'unavailable');
     assert.equal(problem.kind, 'tool_unavailable');
     assert.deepEqual(await received(ANTHROPIC, 'claude-with-tools'), [], 'nothing was sent');

@@ -734,7 +734,7 @@ export async function startToolServers() {
     const settings = {
       files: { type: 'mcp', url: files.url, allowed: ['read_text_file', 'list_directory'] },
       everything: { type: 'mcp', url: everything.url, allowed: '*' },
-      fixture: { type: 'mcp', url: fixtureUrl, allowed: '*', credential: token },
+      fixture: { type: 'mcp', url: fixtureUrl, allowed: '*', credential: token, sends: 'post_message', reads_replies: 'read_replies' },
       modern: { type: 'mcp', url: modernUrl, allowed: '*', credential: token },
       wrongkey: { type: 'mcp', url: fixtureUrl, allowed: '*', credential: { kind: 'secret', name: 'FIXTURE_WRONG_TOKEN' } },
       nokey: { type: 'mcp', url: fixtureUrl, allowed: '*', credential: { kind: 'secret', name: 'FIXTURE_UNSET_TOKEN' } },

@@ -72,11 +72,12 @@ describe('finding the tools of tool servers', () => {
     const byName = Object.fromEntries(found.servers.map((s) => [s.name, s]));
     assert.deepEqual(Object.keys(byName), Object.keys(settings).filter((n) => n !== 'private').sort(),
       'every server of the settings but the one kept to another playbook, by name');
-    for (const name of ['files', 'everything', 'fixture', 'modern', 'money', 'sizes']) {
+    for (const name of ['files', 'everything', 'fixture', 'modern', 'money', 'sizes', 'crm', 'crm_text']) {
       assert.equal(byName[name].available, true, `${name}: ${JSON.stringify(byName[name])}`);
-      assert.equal(byName[name].type, 'mcp');
+      assert.equal(byName[name].type, name.startsWith('crm') ? 'openapi' : 'mcp');
       assert.equal(byName[name].because, undefined);
     }
+    assert.equal(byName.crm.tools, 3, 'the CRM document offers its three operations');
     assert.equal(byName.files.tools, 2, 'files offers the two tools its entry allows');
     assert.equal(byName.fixture.tools, servers.fixture.tools.length, 'every page of the fixture was read');
     assert.equal(byName.modern.tools, servers.fixture.tools.length);
@@ -105,7 +106,7 @@ describe('finding the tools of tool servers', () => {
     for (const unusable of ['down (unreachable)', 'nokey (secret_not_set)', 'wrongkey (key_refused)']) {
       assert.ok(summary.includes(unusable), `the summary names ${unusable}: ${summary}`);
     }
-    assert.match(summary, new RegExp(`${total} tools are offered, such as everything/`));
+    assert.match(summary, new RegExp(`${total} tools are offered, such as crm/createNote \\(acts\\), crm/getContact \\(reads\\)`));
     const shown = JSON.stringify(found);
     assert.ok(!shown.includes(FIXTURE_TOKEN) && !shown.includes(WRONG_TOKEN), 'no credential is shown');
   });

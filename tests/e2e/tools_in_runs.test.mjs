@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { assertToolFailure, assertToolSuccess, runtimeUrl, uniqueName } from './helpers.mjs';
+import { assertToolFailure, assertToolSuccess, postModern, runtimeUrl, uniqueName } from './helpers.mjs';
 import { BRIEFS, crmSide, fixtureSide } from './tool_servers.mjs';
 
 const ANTHROPIC = process.env.STANDIN_ANTHROPIC_URL;
@@ -227,6 +227,34 @@ Approve the brief {{ input.title }}? Reply {"verdict": "approve"} or {"verdict":
     assert.deepEqual([done.answered_by.kind, done.answered_by.id], ['tool', 'fixture/read_replies']);
     const kinds = (await history(run.run_id)).map((e) => e.kind);
     assert.deepEqual(kinds, ['run_started', 'interaction_requested', 'tool_call_started', 'tool_call_answered', 'interaction_answered', 'run_succeeded']);
+  });
+
+  test('a 2026-07-28 client that answers forms is asked where the owner should be asked, then told what to write', async () => {
+    const source = `---
+description: Asks the campaign owner to approve a brief
+input:
+  schema: { type: object, properties: { title: { type: string } }, required: [title] }
+ask:
+  answer:
+    schema: { type: object, properties: { verdict: { enum: [approve, reject] } }, required: [verdict] }
+---
+Approve the brief {{ input.title }}?
+`;
+    const args = { playbook, type: 'interaction', name: 'ask-owner', source, overview: OVERVIEW, diagram: DIAGRAM };
+    const forms = { capabilities: { elicitation: { form: {} } } };
+    const first = (await postModern('tools/call', { name: 'create_definition', arguments: args }, forms)).json;
+    assert.equal(first.result.resultType, 'input_required', JSON.stringify(first));
+    const form = first.result.inputRequests.deliver.params;
+    assert.equal(form.message, 'Where should the owner be asked?');
+    assert.deepEqual(form.requestedSchema.properties.deliver.oneOf.map((c) => c.const), ['fixture', 'agent']);
+    const retried = (await postModern('tools/call', {
+      name: 'create_definition', arguments: args,
+      inputResponses: { deliver: { action: 'accept', content: { deliver: 'fixture' } } }, requestState: first.result.requestState,
+    }, { ...forms, id: 2 })).json;
+    assert.equal(retried.result.isError, true);
+    assert.match(retried.result.content[0].text, /the person chose “fixture”.*fixture\/post_message.*fixture\/read_replies/s);
+    const plain = (await postModern('tools/call', { name: 'create_definition', arguments: args }, { id: 3 })).json;
+    assert.equal(plain.result.isError, true, 'a client that answers no forms gets the refusal that names every choice');
   });
 
   test('an HTTP API is searched, called by hand and read through, from its OpenAPI document', async () => {
