@@ -143,7 +143,7 @@ pub fn check_kind(kind: &str) -> Result<(), Problem> {
 }
 
 /// Kinds the runtime records itself; a published event may not take one.
-pub const RECORDED: [&str; 20] = [
+pub const RECORDED: [&str; 21] = [
     "run_started",
     "run_succeeded",
     "run_failed",
@@ -151,6 +151,7 @@ pub const RECORDED: [&str; 20] = [
     "model_answered",
     "interaction_requested",
     "interaction_answered",
+    "interaction_expired",
     "workflow_input_applied",
     "step_waiting",
     "step_finished",

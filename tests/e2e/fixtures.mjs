@@ -1,5 +1,6 @@
 // Documents several test files define the same way: the computation most runs use, with the
-// overview and diagram a save of it needs, and the spec's review-and-approve workflow.
+// overview and diagram a save of it needs, the spec's review-and-approve workflow, and seed 004's
+// brief review.
 import { readFileSync } from 'node:fs';
 
 const fixture = (name) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
@@ -13,6 +14,10 @@ export const ADD_VAT_DIAGRAM = 'flowchart LR\n  A[net] --> B[vat = net x 0.2] --
 
 /** The spec's review-and-approve workflow: the one copy the host tests include too. */
 export const REVIEW_AND_APPROVE = fixture('review-and-approve.md');
+
+/** Seed 004's brief review, as its guide writes it: a reasoning function that reads a brief through
+ * the files server's read_text_file; the host tests run the same file. */
+export const BRIEF_REVIEW = fixture('brief-review.md');
 
 /** The interaction step of review-and-approve, which the host tests run too. */
 export const APPROVE_CAMPAIGN_BRIEF = fixture('approve-campaign-brief.md');
