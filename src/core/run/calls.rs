@@ -5,12 +5,12 @@
 use serde_json::{json, Map, Value};
 
 use super::life::event;
-use super::record::{CallOutcome, CallRecord, Record};
+use super::record::{CallOutcome, CallRecord, Reasoned, Record};
 use super::store::{Report, RequestCommand};
 use super::{Run, RunError, RunStatus};
-use crate::core::definition::reasoning::dialogue::{Bound, Called, Planned};
+use crate::core::definition::reasoning::dialogue::{Bound, Called, Planned, Refused};
 use crate::core::definition::Kind;
-use crate::core::text::{count, quote};
+use crate::core::text::{cap, count, quote};
 use crate::core::ErrorCode;
 
 /// The most of a tool's answer the history keeps; `get_event` reads up to this.
@@ -136,10 +136,65 @@ pub fn no_answer(p: &Planned, because: &str, detail: &str) -> RunError {
     )
 }
 
+/// The model asked for calls: those refused, with why, and those kept as started before they are
+/// made, in the run's record and its history.
+pub fn asked(run: &mut Run, mut record: Reasoned, planned: &[Planned], refused: &[Refused], now: &str) -> Vec<Report> {
+    let mut reports = Vec::new();
+    for r in refused {
+        let words = format!("The model asked for {}, which was not called: {}", quote(&r.name), r.why);
+        let data = json!({ "name": r.name, "why": r.why });
+        reports.push(event(run, "tool_call_refused", now, cap(&words, 300), data));
+    }
+    for p in planned {
+        record.tool_calls.push(started_record(p));
+        reports.push(started(run, p, now));
+    }
+    run.record = Some(Record::Reasoning(record));
+    reports
+}
+
+/// The end of a call, in the run's record; and what it makes of the run: a reasoning run goes on
+/// unless its server gave no answer, a run without a model ends as its one call did.
+pub fn end(run: &mut Run, p: &Planned, called: &Called, duration_ms: u64, now: &str) -> Vec<Report> {
+    let Some(Record::Reasoning(record)) = run.record.as_mut() else {
+        return take_end(run, p, called, duration_ms, now);
+    };
+    if let Some(c) = record.tool_calls.iter_mut().find(|c| c.number == p.number) {
+        end_record(c, called, duration_ms);
+    }
+    if let (Called::Failed { because, detail }, RunStatus::Started { .. }) = (called, &run.status) {
+        run.status = RunStatus::Failed { error: no_answer(p, because, detail), finished_at: now.to_string() };
+    }
+    Vec::new()
+}
+
+/// Why a run whose model or call a restart cut off failed: the call under way, where one was.
+pub fn interrupted(record: Option<&Record>) -> String {
+    const NEVER: &str = "Start a new run; this run id is never run again";
+    match record {
+        Some(Record::Call { call }) if call.outcome == CallOutcome::Started => format!(
+            "The runtime stopped while the tool {} was called, so whether it acted is unknown. {NEVER}.",
+            quote(&call.tool)
+        ),
+        Some(Record::Reasoning(r)) => match r.call_under_way() {
+            Some(call) => format!(
+                "The runtime stopped while the tool {} was called (call {}), so whether it acted is unknown. {NEVER}, since its tools may have acted.",
+                quote(&call.tool),
+                call.number
+            ),
+            None if !r.tool_calls.is_empty() => format!(
+                "The runtime stopped while the model was answering, so its answer was lost. {NEVER}, since its tools may have acted."
+            ),
+            None => format!("The runtime stopped while the model was answering, so its answer was lost. {NEVER}."),
+        },
+        _ => format!("The runtime stopped while the model was answering, so its answer was lost. {NEVER}."),
+    }
+}
+
 /// What the end of its one call makes of a run without a model; the reports it adds, in order.
 /// A lookup answers what the tool read; a notification, that it was sent; a request sent through
 /// a tool waits on, for its replies. A tool's error or no answer fails the run.
-pub fn take_end(run: &mut Run, p: &Planned, called: &Called, duration_ms: u64, now: &str) -> Vec<Report> {
+fn take_end(run: &mut Run, p: &Planned, called: &Called, duration_ms: u64, now: &str) -> Vec<Report> {
     if let Some(Record::Call { call }) = run.record.as_mut() {
         end_record(call, called, duration_ms);
     }

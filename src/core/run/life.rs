@@ -6,7 +6,7 @@
 use serde_json::{json, Map, Value};
 
 use super::calls;
-use super::record::{CallOutcome, Reasoned, Record};
+use super::record::{Reasoned, Record};
 use super::store::{OpenRequest, Report, RequestCommand, StartRun};
 use super::words::{started_event, FINISHED_EVENT};
 use super::{decide_start, Request, Run, RunError, RunStatus, Start};
@@ -15,7 +15,7 @@ use crate::core::definition::reasoning::dialogue::{Bound, Called, Planned, Refus
 use crate::core::definition::reasoning::{prepare, Prepared};
 use crate::core::definition::{computation, interaction, lookup, prediction, spec, Spec};
 use crate::core::event::NewEvent;
-use crate::core::text::{cap, capitalized, count, quote};
+use crate::core::text::{capitalized, count, quote};
 use crate::core::workflow::{Outcome, Plan};
 use crate::core::Problem;
 
@@ -253,47 +253,21 @@ pub fn decide(mut run: Run, input: Input, now: &str) -> Result<Decision, Problem
             if !going {
                 return Ok(Decision { run, changed: false, reports, then: Then::Answer });
             }
-            let mut record = *record;
-            for r in &refused {
-                let words = format!("The model asked for {}, which was not called: {}", quote(&r.name), r.why);
-                reports.push(event(
-                    &run,
-                    "tool_call_refused",
-                    now,
-                    cap(&words, 300),
-                    json!({ "name": r.name, "why": r.why }),
-                ));
-            }
-            for p in &planned {
-                record.tool_calls.push(calls::started_record(p));
-                reports.push(calls::started(&run, p, now));
-            }
-            run.record = Some(Record::Reasoning(record));
+            reports.extend(calls::asked(&mut run, *record, &planned, &refused, now));
             return Ok(Decision { run, changed: true, reports, then: Then::Answer });
         }
         Input::Called { planned, called, duration_ms } => {
             reports.push(calls::ended(&run, &planned, &called, duration_ms, now));
-            if !matches!(run.record, Some(Record::Reasoning(_))) {
-                if !going {
-                    return Ok(Decision { run, changed: false, reports, then: Then::Answer });
+            if !going {
+                let reasoning = matches!(run.record, Some(Record::Reasoning(_)));
+                if reasoning {
+                    calls::end(&mut run, &planned, &called, duration_ms, now);
                 }
-                reports.extend(calls::take_end(&mut run, &planned, &called, duration_ms, now));
-                if matches!(run.status, RunStatus::Started { .. }) {
-                    return Ok(Decision { run, changed: true, reports, then: Then::Answer });
-                }
-            } else {
-                if let Some(Record::Reasoning(record)) = run.record.as_mut() {
-                    if let Some(c) = record.tool_calls.iter_mut().find(|c| c.number == planned.number) {
-                        calls::end_record(c, &called, duration_ms);
-                    }
-                }
-                match called {
-                    Called::Failed { because, detail } if going => {
-                        let error = calls::no_answer(&planned, &because, &detail);
-                        run.status = RunStatus::Failed { error, finished_at };
-                    }
-                    _ => return Ok(Decision { run, changed: true, reports, then: Then::Answer }),
-                }
+                return Ok(Decision { run, changed: reasoning, reports, then: Then::Answer });
+            }
+            reports.extend(calls::end(&mut run, &planned, &called, duration_ms, now));
+            if matches!(run.status, RunStatus::Started { .. }) {
+                return Ok(Decision { run, changed: true, reports, then: Then::Answer });
             }
         }
         Input::Expired if going => {
@@ -314,22 +288,7 @@ pub fn decide(mut run: Run, input: Input, now: &str) -> Result<Decision, Problem
             if let RunStatus::Started { waiting: Some(_) } = &run.status {
                 reports.push(Report::Request(RequestCommand::Close { run_id: run.run_id.clone() }));
             }
-            let detail = match &run.record {
-                Some(Record::Call { call }) if call.outcome == CallOutcome::Started => format!(
-                    "The runtime stopped while the tool {} was called, so whether it acted is unknown. Start a new run; this run id is never run again.",
-                    quote(&call.tool)
-                ),
-                Some(Record::Reasoning(r)) => match r.call_under_way() {
-                    Some(call) => format!(
-                        "The runtime stopped while the tool {} was called (call {}), so whether it acted is unknown. Start a new run; this run id is never run again, since its tools may have acted.",
-                        quote(&call.tool),
-                        call.number
-                    ),
-                    None if !r.tool_calls.is_empty() => "The runtime stopped while the model was answering, so its answer was lost. Start a new run; this run id is never run again, since its tools may have acted.".into(),
-                    None => INTERRUPTED.into(),
-                },
-                _ => INTERRUPTED.into(),
-            };
+            let detail = calls::interrupted(run.record.as_ref());
             let error = RunError { reason: crate::core::ErrorCode::Interrupted, detail };
             run.status = RunStatus::Failed { error, finished_at };
         }
@@ -342,8 +301,6 @@ pub fn decide(mut run: Run, input: Input, now: &str) -> Result<Decision, Problem
     reports.extend(parent_report(&run));
     Ok(Decision { run, changed: true, reports, then: Then::Answer })
 }
-
-const INTERRUPTED: &str = "The runtime stopped while the model was answering, so its answer was lost. Start a new run; this run id is never run again.";
 
 /// What a run records where it now stands: the request it opens, or how it ended.
 fn outcome_reports(run: &Run, now: &str) -> Vec<Report> {
