@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use futures::future::{select, Either};
+use futures::StreamExt;
 use worker::{AbortController, Delay, Fetch, Headers, Method, Request, RequestInit};
 
 pub use crate::ops::run::Unanswered;
@@ -15,7 +16,14 @@ pub struct Outgoing<'a> {
     pub timeout: Duration,
     /// The most of an answer's body that is read; a longer one is refused.
     pub max_bytes: usize,
+    /// Whether what was read of the body so far, given the answer's content type, is all the
+    /// caller needs: reading stops there, as it does for an event stream that carried the
+    /// response a server leaves open after it.
+    pub enough: Option<&'a Enough>,
 }
+
+/// Whether a body read so far, of the content type given, is all a caller needs.
+pub type Enough = dyn Fn(Option<&str>, &[u8]) -> bool;
 
 /// What came back: the status, the headers a caller reads, and the body.
 pub struct Answer {
@@ -46,30 +54,48 @@ pub async fn exchange(out: Outgoing<'_>) -> Result<Answer, Unanswered> {
     let request = Request::new_with_init(out.url, &init).map_err(unreachable)?;
     let controller = AbortController::default();
     let signal = controller.signal();
-    let max = out.max_bytes;
+    let (max, enough) = (out.max_bytes, out.enough);
+    let over = || Unanswered::Unreachable(format!("its answer is over {max} bytes"));
     let exchange = Box::pin(async move {
         let mut resp = Fetch::Request(request).send_with_signal(&signal).await.map_err(unreachable)?;
-        let declared = resp.headers().get("content-length").ok().flatten().and_then(|v| v.parse::<usize>().ok());
-        if declared.is_some_and(|n| n > max) {
-            return Err(Unanswered::Unreachable(format!("its answer is over {max} bytes")));
-        }
-        let bytes = resp.bytes().await.map_err(unreachable)?;
-        if bytes.len() > max {
-            return Err(Unanswered::Unreachable(format!("its answer is over {max} bytes")));
-        }
         let header = |name: &str| resp.headers().get(name).ok().flatten();
+        let (content_type, session) = (header("content-type"), header("mcp-session-id"));
+        let declared = header("content-length").and_then(|v| v.parse::<usize>().ok());
+        if declared.is_some_and(|n| n > max) {
+            return Err(over());
+        }
+        // Read as it comes, so that a body past the bound is refused before it is all held, and
+        // reading stops once the caller has what it needs.
+        let mut bytes = Vec::new();
+        match resp.stream() {
+            Ok(mut stream) => {
+                while let Some(chunk) = stream.next().await {
+                    bytes.extend_from_slice(&chunk.map_err(unreachable)?);
+                    if bytes.len() > max {
+                        return Err(over());
+                    }
+                    if enough.is_some_and(|done| done(content_type.as_deref(), &bytes)) {
+                        break;
+                    }
+                }
+            }
+            Err(_) => bytes = resp.bytes().await.map_err(unreachable)?,
+        }
+        if bytes.len() > max {
+            return Err(over());
+        }
         Ok(Answer {
             status: resp.status_code(),
-            content_type: header("content-type"),
-            session: header("mcp-session-id"),
+            content_type,
+            session,
             body: String::from_utf8_lossy(&bytes).into_owned(),
         })
     });
-    match select(exchange, Box::pin(Delay::from(out.timeout))).await {
+    let answer = match select(exchange, Box::pin(Delay::from(out.timeout))).await {
         Either::Left((answer, _)) => answer,
-        Either::Right(((), _)) => {
-            controller.abort();
-            Err(Unanswered::Timeout)
-        }
-    }
+        Either::Right(((), _)) => Err(Unanswered::Timeout),
+    };
+    // Whatever the server still sends, nobody reads: the connection is let go.
+    controller.abort();
+    answer
 }

@@ -172,6 +172,13 @@ describe('calls to tools by hand', () => {
     assert.ok(seen.every((r) => r.authorized), 'every request carried the secret FIXTURE_TOKEN names');
   });
 
+  test('an event stream left open after the response is read up to the response, not to the deadline', async () => {
+    const began = Date.now();
+    const echo = assertToolSuccess(await execute('lingering', 'echo', { text: 'said once' }, { timeout_seconds: 30 }));
+    assert.equal(echo.text, 'said once');
+    assert.ok(Date.now() - began < 10_000, `answered in ${Date.now() - began} ms, not at the 30 s deadline`);
+  });
+
   test('post_message answers its message_id, and read_replies the replies a person posted to it', async () => {
     const posted = assertToolSuccess(await execute('fixture', 'post_message', { channel: '#marketing', text: 'Is the autumn brief Ready?' }));
     const messageId = posted.structured.message_id;

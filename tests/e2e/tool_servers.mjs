@@ -8,7 +8,8 @@
 //   fixture     a server written here with the official TypeScript SDK's low-level Server: stateless
 //               streamable HTTP at /mcp behind a bearer token, its tools listed across pages of
 //               nextCursor; and the same tools at /modern/mcp answering only protocol revision
-//               2026-07-28, written by hand over node:http (the installed SDK speaks earlier ones)
+//               2026-07-28, written by hand over node:http (the installed SDK speaks earlier ones),
+//               and at /lingering/mcp, whose event streams stay open after the response
 //   crm         a small JSON HTTP API behind an X-Api-Key header, with its OpenAPI 3.1 document at
 //               /openapi.yaml and a 3.0 one kept as text, for the OpenAPI tool servers to come
 //
@@ -272,8 +273,19 @@ async function legacyMcp(state, req, res, body) {
   await transport.handleRequest(req, res, body);
 }
 
-/** The modern door: 2026-07-28 alone, by hand, answering JSON. */
-async function modernMcp(state, req, res, body) {
+/** A response as an event stream that a server leaves open after it: a comment, a notification,
+ * then the response, and the stream never ended, as servers that SHOULD close it sometimes do not. */
+function lingeringStream(res, message) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.write(': the answer follows\n\n');
+  const note = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working on it' } };
+  res.write(`event: message\ndata: ${JSON.stringify(note)}\n\n`);
+  res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+}
+
+/** The modern door: 2026-07-28 alone, by hand, answering JSON, or with `lingering` an event stream
+ * left open after the response. */
+async function modernMcp(state, req, res, body, { lingering = false } = {}) {
   const rpcError = (status, id, code, message, data) =>
     sendJson(res, status, { jsonrpc: '2.0', id: id ?? null, error: { code, message, ...(data ? { data } : {}) } });
   if (!body || typeof body !== 'object' || body.jsonrpc !== '2.0' || typeof body.method !== 'string') {
@@ -293,7 +305,10 @@ async function modernMcp(state, req, res, body) {
     res.writeHead(202);
     return res.end();
   }
-  const result = (value) => sendJson(res, 200, { jsonrpc: '2.0', id: body.id, result: { resultType: 'complete', ...value } });
+  const result = (value) => {
+    const message = { jsonrpc: '2.0', id: body.id, result: { resultType: 'complete', ...value } };
+    return lingering ? lingeringStream(res, message) : sendJson(res, 200, message);
+  };
   try {
     switch (body.method) {
       case 'server/discover':
@@ -338,7 +353,7 @@ async function startFixture() {
         message.replies.push({ reply, at: new Date().toISOString() });
         return sendJson(res, 200, { message_id: messageId, replies: message.replies.map((r) => r.reply) });
       }
-      const door = { '/mcp': 'legacy', '/modern/mcp': 'modern' }[url.pathname];
+      const door = { '/mcp': 'legacy', '/modern/mcp': 'modern', '/lingering/mcp': 'lingering' }[url.pathname];
       if (!door) return sendJson(res, 404, { error: `no route ${req.method} ${url.pathname}` });
       let body;
       try {
@@ -359,9 +374,9 @@ async function startFixture() {
         return sendJson(res, 401, { error: 'invalid_token', error_description: 'A valid bearer token is required.' },
           { 'www-authenticate': 'Bearer realm="fixture", error="invalid_token"' });
       }
-      if (door === 'modern') {
+      if (door === 'modern' || door === 'lingering') {
         if (req.method !== 'POST') return sendJson(res, 405, { error: 'POST only' }, { allow: 'POST' });
-        return await modernMcp(state, req, res, body);
+        return await modernMcp(state, req, res, body, { lingering: door === 'lingering' });
       }
       return await legacyMcp(state, req, res, body);
     } catch (error) {
@@ -736,6 +751,7 @@ export async function startToolServers() {
       everything: { type: 'mcp', url: everything.url, allowed: '*' },
       fixture: { type: 'mcp', url: fixtureUrl, allowed: '*', credential: token, sends: 'post_message', reads_replies: 'read_replies' },
       modern: { type: 'mcp', url: modernUrl, allowed: '*', credential: token },
+      lingering: { type: 'mcp', url: `${fixture.base}/lingering/mcp`, allowed: ['echo'], credential: token },
       wrongkey: { type: 'mcp', url: fixtureUrl, allowed: '*', credential: { kind: 'secret', name: 'FIXTURE_WRONG_TOKEN' } },
       nokey: { type: 'mcp', url: fixtureUrl, allowed: '*', credential: { kind: 'secret', name: 'FIXTURE_UNSET_TOKEN' } },
       down: { type: 'mcp', url: down, allowed: '*' },
