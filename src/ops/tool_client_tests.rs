@@ -1,6 +1,6 @@
 //! The client against stand-in servers of each revision, each answering as the real ones do.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use futures::executor::block_on;
 use serde_json::{json, Value};
@@ -8,10 +8,12 @@ use serde_json::{json, Value};
 use super::*;
 use crate::core::model::Secret;
 
-/// A server written as a function of the posts it receives; it keeps every post it was sent.
+/// A server written as a function of the posts it receives; it keeps every post it was sent, and
+/// has a clock.
 struct Scripted<F: Fn(&Post, &Value) -> Result<Response, Unanswered>> {
     answer: F,
     posts: RefCell<Vec<(String, Post)>>,
+    clock: Cell<u64>,
 }
 
 impl<F: Fn(&Post, &Value) -> Result<Response, Unanswered>> Transport for Scripted<F> {
@@ -23,10 +25,14 @@ impl<F: Fn(&Post, &Value) -> Result<Response, Unanswered>> Transport for Scripte
         self.posts.borrow_mut().push((request.url, post));
         Box::pin(async move { answer })
     }
+
+    fn now_ms(&self) -> u64 {
+        self.clock.get()
+    }
 }
 
 fn scripted<F: Fn(&Post, &Value) -> Result<Response, Unanswered>>(answer: F) -> Scripted<F> {
-    Scripted { answer, posts: RefCell::new(Vec::new()) }
+    Scripted { answer, posts: RefCell::new(Vec::new()), clock: Cell::new(1_000_000) }
 }
 
 fn header<'a>(post: &'a Post, name: &str) -> Option<&'a str> {
@@ -42,13 +48,38 @@ fn json_reply(body: &Value, result: Value) -> Result<Response, Unanswered> {
     })
 }
 
+/// A 2026-07-28 server: it answers `server/discover` with its revision, and the rest as `answer` does.
+fn modern<F: Fn(&Post, &Value) -> Result<Response, Unanswered>>(
+    answer: F,
+) -> Scripted<impl Fn(&Post, &Value) -> Result<Response, Unanswered>> {
+    scripted(move |post, body| {
+        if body["method"] == "server/discover" {
+            json_reply(body, json!({ "supportedVersions": ["2026-07-28"], "capabilities": { "tools": {} } }))
+        } else {
+            answer(post, body)
+        }
+    })
+}
+
+/// The methods of the posts a server was sent, in order.
+fn methods<F: Fn(&Post, &Value) -> Result<Response, Unanswered>>(server: &Scripted<F>) -> Vec<String> {
+    server
+        .posts
+        .borrow()
+        .iter()
+        .map(|(_, p)| {
+            serde_json::from_str::<Value>(&p.body).unwrap_or_default()["method"].as_str().unwrap_or("").to_string()
+        })
+        .collect()
+}
+
 fn tool(name: &str) -> Value {
     json!({ "name": name, "inputSchema": { "type": "object" } })
 }
 
 #[test]
 fn a_modern_server_lists_every_page() {
-    let server = scripted(|post, body| {
+    let server = modern(|post, body| {
         assert_eq!(header(post, "MCP-Protocol-Version"), Some("2026-07-28"));
         match body["params"]["cursor"].as_str() {
             None => json_reply(body, json!({ "tools": [tool("a"), tool("b")], "nextCursor": "2" })),
@@ -58,14 +89,15 @@ fn a_modern_server_lists_every_page() {
     });
     let tools = block_on(Client::new(&server, "http://s/mcp", None).list_tools()).unwrap();
     assert_eq!(tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["a", "b", "c"]);
+    assert_eq!(methods(&server), ["server/discover", "tools/list", "tools/list"]);
 }
 
 #[test]
 fn a_server_that_repeats_its_cursor_is_read_once() {
-    let server = scripted(|_, body| json_reply(body, json!({ "tools": [tool("a")], "nextCursor": "same" })));
+    let server = modern(|_, body| json_reply(body, json!({ "tools": [tool("a")], "nextCursor": "same" })));
     let tools = block_on(Client::new(&server, "http://s/mcp", None).list_tools()).unwrap();
     assert_eq!(tools.len(), 2);
-    assert_eq!(server.posts.borrow().len(), 2);
+    assert_eq!(methods(&server), ["server/discover", "tools/list", "tools/list"]);
 }
 
 /// A server of 2025 revisions: it refuses what comes before `initialize`, gives a session, and
@@ -157,7 +189,7 @@ fn failures_say_why_and_never_the_credential() {
 
 #[test]
 fn a_tool_error_is_an_answer_and_a_protocol_error_is_not() {
-    let server = scripted(|_, body| match body["params"]["name"].as_str() {
+    let server = modern(|_, body| match body["params"]["name"].as_str() {
         Some("read_text_file") => json_reply(
             body,
             json!({ "content": [{ "type": "text", "text": "ENOENT: no such file or directory" }], "isError": true }),
@@ -214,4 +246,100 @@ fn a_client_speaking_a_settled_revision_skips_the_handshake() {
     assert_eq!(block_on(second.call_tool("echo", &json!({}), 5)).unwrap().text, "hi");
     assert_eq!(*handshakes.borrow(), 1, "the second client speaks the first's session");
     assert_eq!(server.posts.borrow().len(), before + 1, "one post: the call itself");
+}
+
+/// The conformance suite's request-metadata server: it refuses the first request with -32022
+/// while naming 2026-07-28, then serves it.
+#[test]
+fn a_refusal_that_names_the_revision_is_asked_again_once() {
+    let refused = Cell::new(false);
+    let server = scripted(|post, body| {
+        assert_eq!(header(post, "MCP-Protocol-Version"), Some("2026-07-28"));
+        assert_eq!(body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
+        if !refused.replace(true) {
+            let error = json!({ "code": -32022, "message": "Unsupported protocol version",
+                                "data": { "supported": ["2026-07-28"], "requested": "2026-07-28" } });
+            return Ok(Response {
+                status: 400,
+                content_type: Some("application/json".into()),
+                session: None,
+                body: json!({ "jsonrpc": "2.0", "id": body["id"], "error": error }).to_string(),
+            });
+        }
+        match body["method"].as_str() {
+            Some("server/discover") => {
+                json_reply(body, json!({ "supportedVersions": ["2026-07-28"], "capabilities": {} }))
+            }
+            _ => json_reply(body, json!({ "resultType": "complete", "tools": [tool("a")] })),
+        }
+    });
+    let client = Client::new(&server, "http://s/mcp", None);
+    assert_eq!(block_on(client.list_tools()).unwrap().len(), 1);
+    block_on(client.list_tools()).unwrap();
+    assert_eq!(methods(&server), ["server/discover", "server/discover", "tools/list", "tools/list"]);
+    assert_eq!(client.era(), Some(Era::Modern), "the revision is settled once, and kept");
+
+    // A server that keeps refusing the revision it names is not asked a third time.
+    let stubborn = scripted(|_, body| {
+        let error = json!({ "code": -32022, "message": "no", "data": { "supported": ["2026-07-28"] } });
+        Ok(Response {
+            status: 400,
+            content_type: Some("application/json".into()),
+            session: None,
+            body: json!({ "jsonrpc": "2.0", "id": body["id"], "error": error }).to_string(),
+        })
+    });
+    let f = block_on(Client::new(&stubborn, "http://s/mcp", None).list_tools()).unwrap_err();
+    assert_eq!(f.because, Because::Failing);
+    assert_eq!(methods(&stubborn), ["server/discover", "server/discover"]);
+}
+
+/// The conformance suite's initialize server: a server of earlier revisions that answers any
+/// method, `tools/list` in 2026-07-28 too. Its answer to `server/discover` names no revision, so
+/// it is spoken to through the handshake.
+#[test]
+fn a_server_that_answers_anything_is_told_legacy_by_its_discover_answer() {
+    let server = scripted(|_, body| match body["method"].as_str() {
+        Some("initialize") => json_reply(body, json!({ "protocolVersion": "2025-11-25", "capabilities": {} })),
+        Some("tools/list") => json_reply(body, json!({ "tools": [tool("a")] })),
+        Some("notifications/initialized") => Ok(Response { status: 202, ..Response::default() }),
+        _ => json_reply(body, json!({})),
+    });
+    let tools = block_on(Client::new(&server, "http://s/mcp", None).list_tools()).unwrap();
+    assert_eq!(tools.len(), 1);
+    assert_eq!(methods(&server), ["server/discover", "initialize", "notifications/initialized", "tools/list"]);
+    let posts = server.posts.borrow();
+    let list = &posts[3].1;
+    assert_eq!((header(list, "MCP-Protocol-Version"), header(list, "Mcp-Method")), (Some("2025-11-25"), None));
+}
+
+/// A server of earlier revisions that takes two seconds to answer each request.
+struct Slow {
+    clock: Cell<u64>,
+    sent: RefCell<Vec<String>>,
+}
+
+impl Transport for Slow {
+    fn send(&self, request: Request, timeout_seconds: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>> {
+        let body: Value = serde_json::from_str(request.body.as_deref().unwrap_or("")).unwrap_or_default();
+        self.sent.borrow_mut().push(format!("{} within {timeout_seconds}s", body["method"].as_str().unwrap_or("")));
+        self.clock.set(self.clock.get() + 2000);
+        let answer = match body["method"].as_str() {
+            Some("initialize") => json_reply(&body, json!({ "protocolVersion": "2025-06-18", "capabilities": {} })),
+            _ => Ok(Response { status: 400, ..Response::default() }),
+        };
+        Box::pin(async move { answer })
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.clock.get()
+    }
+}
+
+#[test]
+fn the_requests_that_settle_a_revision_count_against_the_call_s_deadline() {
+    let slow = Slow { clock: Cell::new(0), sent: RefCell::new(Vec::new()) };
+    let f = block_on(Client::new(&slow, "http://s/mcp", None).call_tool("t", &json!({}), 3)).unwrap_err();
+    assert_eq!((f.because, f.detail.as_str()), (Because::Unreachable, "it gave no answer within 3 seconds"));
+    assert_eq!(*slow.sent.borrow(), ["server/discover within 3s", "initialize within 1s"]);
 }

@@ -207,16 +207,20 @@ mod tests {
 
     impl Transport for Two {
         fn send(&self, request: Request, _: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>> {
-            self.asked.set(self.asked.get() + 1);
             let body: Value = serde_json::from_str(request.body.as_deref().unwrap_or("")).unwrap_or_default();
-            let tools = json!([{ "name": "read", "inputSchema": { "type": "object" }, "annotations": { "readOnlyHint": true } },
-                               { "name": "write", "inputSchema": { "type": "object" } }]);
+            let result = if body["method"] == "server/discover" {
+                json!({ "supportedVersions": ["2026-07-28"], "capabilities": { "tools": {} } })
+            } else {
+                self.asked.set(self.asked.get() + 1);
+                json!({ "tools": [{ "name": "read", "inputSchema": { "type": "object" }, "annotations": { "readOnlyHint": true } },
+                                  { "name": "write", "inputSchema": { "type": "object" } }] })
+            };
             let down = self.down.get();
             Box::pin(async move {
                 if down {
                     return Err(Unanswered::Timeout);
                 }
-                let reply = json!({ "jsonrpc": "2.0", "id": body["id"], "result": { "tools": tools } });
+                let reply = json!({ "jsonrpc": "2.0", "id": body["id"], "result": result });
                 Ok(Response {
                     status: 200,
                     content_type: Some("application/json".into()),

@@ -37,6 +37,10 @@ impl Transport for Fetch {
             })
         })
     }
+
+    fn now_ms(&self) -> u64 {
+        worker::Date::now().as_millis()
+    }
 }
 
 thread_local! {

@@ -2,9 +2,12 @@
 //! server speaks, and reading what comes back, one JSON object or an event stream in which the
 //! answer is one event among notifications.
 //!
-//! The client tries 2026-07-28 first (no handshake; `_meta` and the `Mcp-Method` and `Mcp-Name`
-//! headers on every request). A server that refuses it is spoken to as the revisions before it
-//! are: `initialize`, then its `Mcp-Session-Id` on every request.
+//! The client asks a server it has not settled with `server/discover` in 2026-07-28 first (no
+//! handshake; `_meta` and the `Mcp-Method` and `Mcp-Name` headers on every request). A server
+//! that answers with the revisions it speaks, or with an error only a 2026-07-28 server gives,
+//! speaks it; any other answer, such as a refusal or a result that is no `DiscoverResult`, comes
+//! from a server of the revisions before, which is spoken to as they are: `initialize`, then its
+//! `Mcp-Session-Id` on every request.
 
 use base64::Engine;
 use serde_json::{json, Map, Value};
@@ -18,6 +21,11 @@ pub const CLIENT_NAME: &str = "playbook-runtime";
 pub const DESCRIPTION_MAX: usize = 4096;
 /// JSON-RPC's code for a revision the server does not speak.
 const UNSUPPORTED_VERSION: i64 = -32022;
+/// The codes only a 2026-07-28 server answers with: headers that do not match the body, a client
+/// capability the request needs and did not declare.
+const HEADER_MISMATCH: i64 = -32020;
+const MISSING_CAPABILITY: i64 = -32021;
+const METHOD_NOT_FOUND: i64 = -32601;
 
 /// The revision a server is spoken to in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -170,14 +178,56 @@ fn reply_to(value: &Value, id: u64) -> Option<Reply> {
     })
 }
 
+/// What a server's answer to `server/discover` in 2026-07-28 says of the revision it speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Discovered {
+    /// It speaks 2026-07-28.
+    Modern,
+    /// It refused the request's revision while naming 2026-07-28 among those it speaks: ask again.
+    Again,
+    /// It speaks the revisions before, through `initialize`.
+    Legacy,
+}
+
+/// Tells a server's revision by its answer to `server/discover`, as 2026-07-28 says a client of
+/// both eras does: a `DiscoverResult` naming 2026-07-28, or an error only a 2026-07-28 server
+/// gives, is a modern server; any other answer, a result that names no such revision (as a server
+/// of earlier revisions may answer a method it does not know) or a refusal, a legacy one. None
+/// when the answer says neither, such as a server error, which the caller reports as it came.
+pub fn discovered(status: u16, reply: Option<&Reply>) -> Option<Discovered> {
+    match reply {
+        Some(Reply::Result(result)) if lists_modern(result.get("supportedVersions")) => Some(Discovered::Modern),
+        Some(Reply::Result(_)) => Some(Discovered::Legacy),
+        Some(Reply::Error { code, data, .. }) => Some(match *code {
+            UNSUPPORTED_VERSION if lists_modern(data.as_ref().and_then(|d| d.get("supported"))) => Discovered::Again,
+            HEADER_MISMATCH | MISSING_CAPABILITY => Discovered::Modern,
+            // A 2026-07-28 server answers a method it lacks with 404; one of earlier revisions in
+            // the body of a 200.
+            METHOD_NOT_FOUND if status == 404 => Discovered::Modern,
+            _ => Discovered::Legacy,
+        }),
+        None if matches!(status, 400 | 404 | 405) => Some(Discovered::Legacy),
+        None => None,
+    }
+}
+
+/// Whether an answer refuses the request's revision while naming 2026-07-28 among those the
+/// server speaks, so that the request goes again once.
+pub fn asks_again(reply: Option<&Reply>) -> bool {
+    matches!(reply, Some(Reply::Error { code: UNSUPPORTED_VERSION, data, .. })
+        if lists_modern(data.as_ref().and_then(|d| d.get("supported"))))
+}
+
+fn lists_modern(versions: Option<&Value>) -> bool {
+    versions.and_then(Value::as_array).is_some_and(|v| v.iter().any(|v| v.as_str() == Some(MODERN)))
+}
+
 /// Whether a server's answer to a 2026-07-28 request says it speaks only the revisions before.
 pub fn refuses_modern(status: u16, reply: Option<&Reply>) -> bool {
     match reply {
-        Some(Reply::Error { code, data, .. }) if *code == UNSUPPORTED_VERSION => !data
-            .as_ref()
-            .and_then(|d| d.get("supported"))
-            .and_then(Value::as_array)
-            .is_some_and(|s| s.iter().any(|v| v.as_str() == Some(MODERN))),
+        Some(Reply::Error { code, data, .. }) if *code == UNSUPPORTED_VERSION => {
+            !lists_modern(data.as_ref().and_then(|d| d.get("supported")))
+        }
         // A server of earlier revisions knows no request before `initialize`, and answers so.
         Some(Reply::Error { .. }) => status == 400,
         Some(Reply::Result(_)) => false,

@@ -99,3 +99,25 @@ fn a_call_answers_text_or_a_tool_error() {
     assert!(e.is_error && e.text.starts_with("ENOENT"));
     assert!(read_call(&json!({ "nothing": 1 })).is_err());
 }
+
+#[test]
+fn a_server_is_told_by_its_answer_to_discover() {
+    let result = |r: Value| Some(Reply::Result(r));
+    let error = |code: i64, data: Value| Some(Reply::Error { code, message: String::new(), data: Some(data) });
+    use Discovered::*;
+    let modern = json!({ "supportedVersions": [MODERN, "2025-11-25"], "capabilities": {} });
+    assert_eq!(discovered(200, result(modern).as_ref()), Some(Modern));
+    // A server of earlier revisions answering a method it does not know, with a result of nothing.
+    assert_eq!(discovered(200, result(json!({})).as_ref()), Some(Legacy));
+    assert_eq!(discovered(200, result(json!({ "supportedVersions": ["2025-11-25"] })).as_ref()), Some(Legacy));
+    assert_eq!(discovered(400, error(-32022, json!({ "supported": [MODERN] })).as_ref()), Some(Again));
+    assert_eq!(discovered(400, error(-32022, json!({ "supported": ["2025-06-18"] })).as_ref()), Some(Legacy));
+    assert_eq!(discovered(400, error(-32020, json!(null)).as_ref()), Some(Modern));
+    assert_eq!(discovered(404, error(-32601, json!(null)).as_ref()), Some(Modern));
+    assert_eq!(discovered(200, error(-32601, json!(null)).as_ref()), Some(Legacy));
+    assert_eq!(discovered(400, error(-32000, json!(null)).as_ref()), Some(Legacy), "the SDK's refusal of a revision");
+    assert_eq!(discovered(405, None), Some(Legacy));
+    assert_eq!(discovered(500, None), None);
+    assert!(asks_again(error(-32022, json!({ "supported": [MODERN] })).as_ref()));
+    assert!(!asks_again(error(-32022, json!({ "supported": ["2025-11-25"] })).as_ref()));
+}
