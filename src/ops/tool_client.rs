@@ -1,9 +1,9 @@
 //! One MCP tool server, spoken to over a transport the shell supplies: asked `server/discover` in
 //! 2026-07-28 first, which settles its revision (once more when it refuses the revision while
 //! naming it); the handshake of earlier revisions when it does not speak it (once more when its
-//! session is gone); every page of its tools within bounds; and a tool's call, within its deadline
-//! together with the requests that settle the revision. How a server failed is said as the
-//! `because` that `search` lists it with.
+//! session is gone); every page of its tools within bounds; and a tool's call, its `x-mcp-header`
+//! arguments as headers, within its deadline together with the requests that settle the revision.
+//! How a server failed is said as the `because` that `search` lists it with.
 
 use std::cell::{Cell, RefCell};
 
@@ -106,7 +106,7 @@ impl<'a> Client<'a> {
         let mut cursor: Option<String> = None;
         for _ in 0..PAGES_MAX {
             let params = cursor.as_ref().map_or_else(|| json!({}), |c| json!({ "cursor": c }));
-            let result = self.send("tools/list", params, None, LIST_SECONDS).await?;
+            let result = self.send("tools/list", params, None, &[], LIST_SECONDS).await?;
             let (page, next) = mcp::read_tools(&result).map_err(|why| Failure::new(Because::Failing, why))?;
             tools.extend(page);
             if tools.len() >= TOOLS_MAX {
@@ -121,19 +121,33 @@ impl<'a> Client<'a> {
         Ok(tools)
     }
 
-    /// Calls one tool. A tool that says it failed answers `is_error`; a server that fails is a
-    /// `Failure`.
-    pub async fn call_tool(&self, name: &str, arguments: &Value, timeout_seconds: u64) -> Result<Answered, Failure> {
+    /// Calls one tool, whose input schema is `schema`, as it was listed. A tool that says it
+    /// failed answers `is_error`; a server that fails is a `Failure`.
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: &Value,
+        schema: &Value,
+        timeout_seconds: u64,
+    ) -> Result<Answered, Failure> {
         let params = json!({ "name": name, "arguments": arguments });
-        let result = self.send("tools/call", params, Some(name), timeout_seconds).await?;
+        let mirrored = mcp::param_headers(schema, arguments);
+        let result = self.send("tools/call", params, Some(name), &mirrored, timeout_seconds).await?;
         mcp::read_call(&result).map_err(|why| Failure::new(Because::Failing, why))
     }
 
     /// One request, with what it takes: settling the revision first, asking again once when the
     /// server names it after refusing it, and a handshake when a 2026-07-28 server turns out to
-    /// speak earlier revisions or a session is gone. Every request it takes keeps within `timeout`
-    /// seconds together.
-    async fn send(&self, method: &str, params: Value, name: Option<&str>, timeout: u64) -> Result<Value, Failure> {
+    /// speak earlier revisions or a session is gone. `modern_headers` go with it in 2026-07-28.
+    /// Every request it takes keeps within `timeout` seconds together.
+    async fn send(
+        &self,
+        method: &str,
+        params: Value,
+        name: Option<&str>,
+        modern_headers: &[(String, String)],
+        timeout: u64,
+    ) -> Result<Value, Failure> {
         let deadline = Deadline { at: self.transport.now_ms() + timeout * 1000, seconds: timeout };
         let mut renegotiated = false;
         let mut asked_again = false;
@@ -143,7 +157,11 @@ impl<'a> Client<'a> {
                 None => self.settle(deadline).await?,
             };
             let id = self.id();
-            let response = self.post(mcp::request(&era, id, method, params.clone(), name), deadline).await?;
+            let mut post = mcp::request(&era, id, method, params.clone(), name);
+            if era == Era::Modern {
+                post.headers.extend(modern_headers.iter().cloned());
+            }
+            let response = self.post(post, deadline).await?;
             let reply = mcp::read_reply(response.content_type.as_deref(), &response.body, id);
             if era == Era::Modern && !asked_again && mcp::asks_again(reply.as_ref().ok()) {
                 asked_again = true;

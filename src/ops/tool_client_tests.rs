@@ -145,11 +145,11 @@ fn an_older_server_gets_the_handshake_and_again_when_its_session_is_gone() {
         }
     });
     let client = Client::new(&server, "http://s/mcp", None);
-    let answered = block_on(client.call_tool("echo", &json!({ "message": "hello" }), 5)).unwrap();
+    let answered = block_on(client.call_tool("echo", &json!({ "message": "hello" }), &json!({}), 5)).unwrap();
     assert_eq!(answered.text, "hello");
     assert_eq!(*sessions.borrow(), 1);
     // The session is forgotten: one more handshake, and the call goes through.
-    assert_eq!(block_on(client.call_tool("echo", &json!({}), 5)).unwrap().text, "hello");
+    assert_eq!(block_on(client.call_tool("echo", &json!({}), &json!({}), 5)).unwrap().text, "hello");
     assert_eq!(*sessions.borrow(), 2);
     let posts = server.posts.borrow();
     let last = &posts.last().unwrap().1;
@@ -173,7 +173,8 @@ fn failures_say_why_and_never_the_credential() {
     assert_eq!(f.because, Because::KeyRefused);
     assert!(!f.detail.contains("s3cret"));
     let slow = scripted(|_, _| Err(Unanswered::Timeout));
-    let f = block_on(Client::new(&slow, "http://s/mcp", None).call_tool("slow", &json!({}), 3)).unwrap_err();
+    let f =
+        block_on(Client::new(&slow, "http://s/mcp", None).call_tool("slow", &json!({}), &json!({}), 3)).unwrap_err();
     assert_eq!((f.because, f.detail.as_str()), (Because::Unreachable, "it gave no answer within 3 seconds"));
     let limited = scripted(|_, _| Ok(Response { status: 429, ..Response::default() }));
     assert_eq!(
@@ -203,8 +204,10 @@ fn a_tool_error_is_an_answer_and_a_protocol_error_is_not() {
         }),
     });
     let client = Client::new(&server, "http://s/mcp", None);
-    assert!(block_on(client.call_tool("read_text_file", &json!({ "path": "gone.txt" }), 5)).unwrap().is_error);
-    let f = block_on(client.call_tool("nope", &json!({}), 5)).unwrap_err();
+    assert!(
+        block_on(client.call_tool("read_text_file", &json!({ "path": "gone.txt" }), &json!({}), 5)).unwrap().is_error
+    );
+    let f = block_on(client.call_tool("nope", &json!({}), &json!({}), 5)).unwrap_err();
     assert_eq!((f.because, f.detail.as_str()), (Because::Failing, "it answered the error -32602: Unknown tool"));
 }
 
@@ -238,12 +241,12 @@ fn a_client_speaking_a_settled_revision_skips_the_handshake() {
         _ => Ok(Response { status: 400, ..Response::default() }),
     });
     let first = Client::new(&server, "http://s/mcp", None);
-    block_on(first.call_tool("echo", &json!({}), 5)).unwrap();
+    block_on(first.call_tool("echo", &json!({}), &json!({}), 5)).unwrap();
     let settled = first.era();
     assert!(matches!(&settled, Some(Era::Legacy { session: Some(s), .. }) if s == "s1"), "{settled:?}");
     let before = server.posts.borrow().len();
     let second = Client::new(&server, "http://s/mcp", None).speaking(settled);
-    assert_eq!(block_on(second.call_tool("echo", &json!({}), 5)).unwrap().text, "hi");
+    assert_eq!(block_on(second.call_tool("echo", &json!({}), &json!({}), 5)).unwrap().text, "hi");
     assert_eq!(*handshakes.borrow(), 1, "the second client speaks the first's session");
     assert_eq!(server.posts.borrow().len(), before + 1, "one post: the call itself");
 }
@@ -313,6 +316,32 @@ fn a_server_that_answers_anything_is_told_legacy_by_its_discover_answer() {
     assert_eq!((header(list, "MCP-Protocol-Version"), header(list, "Mcp-Method")), (Some("2025-11-25"), None));
 }
 
+#[test]
+fn a_modern_call_mirrors_its_marked_arguments_as_headers_and_a_legacy_one_does_not() {
+    let schema = json!({ "type": "object", "properties": {
+        "region": { "type": "string", "x-mcp-header": "Region" },
+        "priority": { "type": "integer", "x-mcp-header": "Priority" },
+        "query": { "type": "string" } } });
+    let arguments = json!({ "region": "us-west1", "priority": 42, "query": "SELECT 1" });
+    let server = modern(|_, body| json_reply(body, json!({ "content": [{ "type": "text", "text": "done" }] })));
+    block_on(Client::new(&server, "http://s/mcp", None).call_tool("run", &arguments, &schema, 5)).unwrap();
+    let posts = server.posts.borrow();
+    let call = &posts.last().unwrap().1;
+    assert_eq!(header(call, "Mcp-Param-Region"), Some("us-west1"));
+    assert_eq!(header(call, "Mcp-Param-Priority"), Some("42"));
+    assert_eq!(call.headers.iter().filter(|(k, _)| k.starts_with("Mcp-Param-")).count(), 2);
+
+    let legacy = scripted(|_, body| match body["method"].as_str() {
+        Some("initialize") => json_reply(body, json!({ "protocolVersion": "2025-06-18", "capabilities": {} })),
+        Some("notifications/initialized") => Ok(Response { status: 202, ..Response::default() }),
+        Some("tools/call") => json_reply(body, json!({ "content": [] })),
+        _ => Ok(Response { status: 400, ..Response::default() }),
+    });
+    block_on(Client::new(&legacy, "http://s/mcp", None).call_tool("run", &arguments, &schema, 5)).unwrap();
+    let posts = legacy.posts.borrow();
+    assert!(!posts.last().unwrap().1.headers.iter().any(|(k, _)| k.starts_with("Mcp-Param-")));
+}
+
 /// A server of earlier revisions that takes two seconds to answer each request.
 struct Slow {
     clock: Cell<u64>,
@@ -339,7 +368,7 @@ impl Transport for Slow {
 #[test]
 fn the_requests_that_settle_a_revision_count_against_the_call_s_deadline() {
     let slow = Slow { clock: Cell::new(0), sent: RefCell::new(Vec::new()) };
-    let f = block_on(Client::new(&slow, "http://s/mcp", None).call_tool("t", &json!({}), 3)).unwrap_err();
+    let f = block_on(Client::new(&slow, "http://s/mcp", None).call_tool("t", &json!({}), &json!({}), 3)).unwrap_err();
     assert_eq!((f.because, f.detail.as_str()), (Because::Unreachable, "it gave no answer within 3 seconds"));
     assert_eq!(*slow.sent.borrow(), ["server/discover within 3s", "initialize within 1s"]);
 }

@@ -153,11 +153,13 @@ impl<'a> Registry<'a> {
         }
     }
 
-    /// Calls one tool of `server`, which the caller has checked it offers.
+    /// Calls one tool of `server`, which the caller has checked it offers with `schema`, its
+    /// input schema as listed (an MCP server's call mirrors the arguments it marks as headers).
     pub async fn call(
         &self,
         server: &Server,
         tool: &str,
+        schema: &Value,
         arguments: &Value,
         timeout: u64,
     ) -> Result<Answered, Failure> {
@@ -166,7 +168,7 @@ impl<'a> Registry<'a> {
         match &entry.kind {
             ServerKind::Mcp { url } => {
                 let client = self.client(url, credential);
-                let answered = client.call_tool(tool, arguments, timeout).await;
+                let answered = client.call_tool(tool, arguments, schema, timeout).await;
                 self.remember(url, &client);
                 answered
             }
@@ -312,7 +314,7 @@ mod tests {
         assert_eq!(tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["listPets", "showPetById"]);
         assert_eq!((tools[0].mark, tools[0].marked_by), (Mark::Reads, MarkedBy::Method));
         block_on(registry.offered(api, 100 + LIST_KEPT_SECONDS - 1)).unwrap();
-        let answered = block_on(registry.call(api, "listPets", &json!({ "limit": 3 }), 5)).unwrap();
+        let answered = block_on(registry.call(api, "listPets", &json!({}), &json!({ "limit": 3 }), 5)).unwrap();
         assert_eq!(answered.structured, Some(json!({ "asked": "GET http://127.0.0.1:9/v1/pets?limit=3" })));
         {
             let requests = pets.requests.borrow();
@@ -328,7 +330,7 @@ mod tests {
                 .collect();
             assert_eq!(keys, [None, Some("s3cret")], "the call carries the key where the document's scheme says");
         }
-        let gone = block_on(registry.call(api, "noSuchOperation", &json!({}), 5)).unwrap();
+        let gone = block_on(registry.call(api, "noSuchOperation", &json!({}), &json!({}), 5)).unwrap();
         assert!(gone.is_error);
 
         let notes = servers.named("notes").unwrap();

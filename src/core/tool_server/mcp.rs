@@ -3,11 +3,11 @@
 //! answer is one event among notifications.
 //!
 //! The client asks a server it has not settled with `server/discover` in 2026-07-28 first (no
-//! handshake; `_meta` and the `Mcp-Method` and `Mcp-Name` headers on every request). A server
-//! that answers with the revisions it speaks, or with an error only a 2026-07-28 server gives,
-//! speaks it; any other answer, such as a refusal or a result that is no `DiscoverResult`, comes
-//! from a server of the revisions before, which is spoken to as they are: `initialize`, then its
-//! `Mcp-Session-Id` on every request.
+//! handshake; `_meta` and the `Mcp-Method` and `Mcp-Name` headers on every request, and a tool's
+//! `x-mcp-header` arguments as `Mcp-Param-*` headers). A server that answers with the revisions it
+//! speaks, or with an error only a 2026-07-28 server gives, speaks it; any other answer, such as a
+//! refusal or a result that is no `DiscoverResult`, comes from a server of the revisions before,
+//! which is spoken to as they are: `initialize`, then its `Mcp-Session-Id` on every request.
 
 use base64::Engine;
 use serde_json::{json, Map, Value};
@@ -110,9 +110,14 @@ fn base_headers(era: &Era) -> Vec<(String, String)> {
     headers
 }
 
-/// A header value as 2026-07-28 writes it: plain ASCII as is, anything else in its base64 form.
+/// A header value as 2026-07-28 writes it: visible ASCII and inner spaces as is; anything else
+/// (other characters, a space at either end, a value that looks encoded) in its base64 form.
 fn header_value(text: &str) -> String {
-    if text.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+    let visible = text.bytes().all(|b| (0x20..0x7f).contains(&b));
+    let padded = text.starts_with(' ') || text.ends_with(' ');
+    let looks_encoded = text.starts_with("=?base64?") && text.ends_with("?=");
+    let plain = visible && !padded && !looks_encoded;
+    if plain {
         text.to_string()
     } else {
         format!("=?base64?{}?=", base64::engine::general_purpose::STANDARD.encode(text))
@@ -272,6 +277,9 @@ pub fn read_tools(result: &Value) -> Result<(Vec<Listed>, Option<String>), Strin
 fn listed(tool: &Value) -> Option<Listed> {
     let name = tool.get("name")?.as_str()?.to_string();
     let input_schema = tool.get("inputSchema").filter(|s| s.is_object())?.clone();
+    // A tool whose `x-mcp-header` marks break 2026-07-28's rules is left out, as the revision
+    // says a client of HTTP does, so that the server's other tools stay usable.
+    header_params(&input_schema).ok()?;
     let hint = |key: &str| tool.get("annotations").and_then(|a| a.get(key)).and_then(Value::as_bool);
     let hints = Hints {
         read_only: hint("readOnlyHint"),
@@ -294,6 +302,104 @@ fn listed(tool: &Value) -> Option<Listed> {
         hints,
         marked_by: MarkedBy::Server,
     })
+}
+
+/// An argument a tool's input schema marks with `x-mcp-header`: the name its header is
+/// `Mcp-Param-{name}` by, and the `properties` keys that lead to it from the schema's root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeaderParam {
+    pub name: String,
+    pub path: Vec<String>,
+}
+
+/// The arguments an input schema marks with `x-mcp-header`, or why its marks break 2026-07-28's
+/// rules: a mark names a header by a nonempty token of RFC 9110's characters, unique whatever the
+/// case, on an argument of type string, integer or boolean that `properties` alone lead to.
+pub fn header_params(schema: &Value) -> Result<Vec<HeaderParam>, String> {
+    let mut found = Vec::new();
+    marks(schema, &mut Vec::new(), true, &mut found)?;
+    for (i, param) in found.iter().enumerate() {
+        if found[..i].iter().any(|p| p.name.eq_ignore_ascii_case(&param.name)) {
+            return Err(format!("two of its arguments name the header Mcp-Param-{}", param.name));
+        }
+    }
+    Ok(found)
+}
+
+/// Walks a schema for `x-mcp-header` marks. `reached` says whether `properties` alone led here
+/// from the root; `path` holds their keys.
+fn marks(node: &Value, path: &mut Vec<String>, reached: bool, found: &mut Vec<HeaderParam>) -> Result<(), String> {
+    match node {
+        Value::Object(map) => {
+            if let Some(mark) = map.get("x-mcp-header") {
+                let at = if path.is_empty() { "its root".to_string() } else { format!("/{}", path.join("/")) };
+                if !reached || path.is_empty() {
+                    return Err(format!(
+                        "an x-mcp-header mark under {at} is not on an argument that properties alone lead to"
+                    ));
+                }
+                let name = mark.as_str().unwrap_or("");
+                let token = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
+                if name.is_empty() || !name.bytes().all(token) {
+                    return Err(format!("the argument {at} names the header {mark}, which is no HTTP token"));
+                }
+                let primitive = |t: &Value| matches!(t.as_str(), Some("string" | "integer" | "boolean"));
+                let typed = match map.get("type") {
+                    Some(Value::Array(types)) => {
+                        types.iter().any(primitive) && types.iter().all(|t| primitive(t) || t.as_str() == Some("null"))
+                    }
+                    Some(t) => primitive(t),
+                    None => false,
+                };
+                if !typed {
+                    return Err(format!(
+                        "the argument {at} is marked for a header but is not of type string, integer or boolean"
+                    ));
+                }
+                found.push(HeaderParam { name: name.to_string(), path: path.clone() });
+            }
+            for (key, value) in map {
+                match key.as_str() {
+                    "properties" => {
+                        for (property, schema) in value.as_object().into_iter().flatten() {
+                            path.push(property.clone());
+                            marks(schema, path, reached, found)?;
+                            path.pop();
+                        }
+                    }
+                    // Values, not schemas: a mark inside them is data.
+                    "x-mcp-header" | "enum" | "const" | "default" | "examples" => {}
+                    _ => marks(value, path, false, found)?,
+                }
+            }
+            Ok(())
+        }
+        Value::Array(items) => items.iter().try_for_each(|item| marks(item, path, false, found)),
+        _ => Ok(()),
+    }
+}
+
+/// The `Mcp-Param-*` headers of a call of a tool with `schema` and `arguments`: the value at each
+/// marked argument's path, as text (an integer in decimal, a boolean as true or false), encoded as
+/// header values are; a value that is missing or null is left out.
+pub fn param_headers(schema: &Value, arguments: &Value) -> Vec<(String, String)> {
+    let params = header_params(schema).unwrap_or_default();
+    params
+        .iter()
+        .filter_map(|param| {
+            let value = param.path.iter().try_fold(arguments, |v, key| v.get(key))?;
+            let text = match value {
+                Value::String(s) => s.clone(),
+                Value::Bool(b) => b.to_string(),
+                Value::Number(n) => match n.as_f64() {
+                    Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 => format!("{f:.0}"),
+                    _ => n.to_string(),
+                },
+                _ => return None,
+            };
+            Some((format!("Mcp-Param-{}", param.name), header_value(&text)))
+        })
+        .collect()
 }
 
 /// A tool's description, cut to `DESCRIPTION_MAX` bytes where it is longer.

@@ -121,3 +121,102 @@ fn a_server_is_told_by_its_answer_to_discover() {
     assert!(asks_again(error(-32022, json!({ "supported": [MODERN] })).as_ref()));
     assert!(!asks_again(error(-32022, json!({ "supported": ["2025-11-25"] })).as_ref()));
 }
+
+#[test]
+fn a_header_value_goes_plain_only_when_it_is_safe() {
+    let name =
+        |n: &str| header(&request(&Era::Modern, 1, "tools/call", json!({}), Some(n)), "Mcp-Name").unwrap().to_string();
+    assert_eq!(name("us west 1"), "us west 1");
+    assert_eq!(name("Hello, 世界"), "=?base64?SGVsbG8sIOS4lueVjA==?=");
+    assert_eq!(name(" padded "), "=?base64?IHBhZGRlZCA=?=");
+    assert_eq!(name("line1\nline2"), "=?base64?bGluZTEKbGluZTI=?=");
+    assert_eq!(name("\tindented"), "=?base64?CWluZGVudGVk?=");
+    assert_eq!(
+        name("=?base64?literal?="),
+        "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=",
+        "a value that looks encoded is encoded"
+    );
+}
+
+#[test]
+fn x_mcp_header_marks_follow_the_rules_of_2026_07_28() {
+    let marked = |schema: Value| header_params(&json!({ "type": "object", "properties": schema }));
+    let ok = marked(json!({
+        "region": { "type": "string", "x-mcp-header": "Region" },
+        "meta": { "type": "object", "properties": { "tenant": { "type": ["integer", "null"], "x-mcp-header": "Tenant-Id" } } },
+        "x-mcp-header": { "type": "string", "description": "an argument of that name, not a mark" },
+        "mode": { "type": "string", "default": { "x-mcp-header": "data, not a mark" } },
+    }))
+    .unwrap();
+    assert_eq!(
+        ok,
+        [
+            HeaderParam { name: "Region".into(), path: vec!["region".into()] },
+            HeaderParam { name: "Tenant-Id".into(), path: vec!["meta".into(), "tenant".into()] },
+        ]
+    );
+    for (why, schema) in [
+        ("empty", json!({ "v": { "type": "string", "x-mcp-header": "" } })),
+        ("a space", json!({ "v": { "type": "string", "x-mcp-header": "My Region" } })),
+        ("a colon", json!({ "v": { "type": "string", "x-mcp-header": "Region:Primary" } })),
+        ("not ASCII", json!({ "v": { "type": "string", "x-mcp-header": "Région" } })),
+        ("a control character", json!({ "v": { "type": "string", "x-mcp-header": "Region\t1" } })),
+        ("not text", json!({ "v": { "type": "string", "x-mcp-header": 7 } })),
+        ("a number", json!({ "v": { "type": "number", "x-mcp-header": "Score" } })),
+        ("an object", json!({ "v": { "type": "object", "x-mcp-header": "Data" } })),
+        ("an array", json!({ "v": { "type": "array", "items": { "type": "string" }, "x-mcp-header": "Items" } })),
+        ("null", json!({ "v": { "type": "null", "x-mcp-header": "Nil" } })),
+        ("no type", json!({ "v": { "x-mcp-header": "Any" } })),
+        (
+            "twice",
+            json!({ "a": { "type": "string", "x-mcp-header": "MyField" }, "b": { "type": "string", "x-mcp-header": "myfield" } }),
+        ),
+        ("under items", json!({ "v": { "type": "array", "items": { "type": "string", "x-mcp-header": "Item" } } })),
+        ("under anyOf", json!({ "v": { "anyOf": [{ "type": "string", "x-mcp-header": "Either" }] } })),
+    ] {
+        assert!(marked(schema).is_err(), "a mark that is {why} is refused");
+    }
+    let defs =
+        json!({ "type": "object", "$defs": { "r": { "type": "string", "x-mcp-header": "R" } }, "properties": {} });
+    assert!(header_params(&defs).is_err(), "a mark in $defs is reached through no properties");
+    assert!(header_params(&json!({ "type": "object", "x-mcp-header": "Root" })).is_err());
+    assert_eq!(header_params(&json!({ "type": "object" })), Ok(vec![]));
+}
+
+#[test]
+fn marked_arguments_become_headers_and_missing_or_null_ones_do_not() {
+    let schema = json!({ "type": "object", "properties": {
+        "region": { "type": "string", "x-mcp-header": "Region" },
+        "priority": { "type": "integer", "x-mcp-header": "Priority" },
+        "verbose": { "type": "boolean", "x-mcp-header": "Verbose" },
+        "empty": { "type": "string", "x-mcp-header": "EmptyVal" },
+        "greeting": { "type": "string", "x-mcp-header": "Greeting" },
+        "gone": { "type": "string", "x-mcp-header": "Gone" },
+        "meta": { "type": "object", "properties": { "tenant": { "type": "integer", "x-mcp-header": "Tenant" } } },
+        "score": { "type": "number" },
+    } });
+    let arguments = json!({ "region": "us-west1", "priority": 42, "verbose": false, "empty": "", "greeting": "Hello, 世界",
+                            "gone": null, "meta": { "tenant": 7.0 }, "score": 3.5 });
+    let mut headers = param_headers(&schema, &arguments);
+    headers.sort();
+    let expected = [
+        ("Mcp-Param-EmptyVal", ""),
+        ("Mcp-Param-Greeting", "=?base64?SGVsbG8sIOS4lueVjA==?="),
+        ("Mcp-Param-Priority", "42"),
+        ("Mcp-Param-Region", "us-west1"),
+        ("Mcp-Param-Tenant", "7"),
+        ("Mcp-Param-Verbose", "false"),
+    ];
+    assert_eq!(headers, expected.map(|(k, v)| (k.to_string(), v.to_string())));
+    assert_eq!(param_headers(&schema, &json!({})), vec![]);
+}
+
+#[test]
+fn a_tool_whose_marks_break_the_rules_is_not_listed_and_the_rest_are() {
+    let page = json!({ "tools": [
+        { "name": "valid_tool", "inputSchema": { "type": "object", "properties": { "region": { "type": "string", "x-mcp-header": "Region" } } } },
+        { "name": "invalid_number_header", "inputSchema": { "type": "object", "properties": { "score": { "type": "number", "x-mcp-header": "Score" } } } },
+    ] });
+    let (tools, _) = read_tools(&page).unwrap();
+    assert_eq!(tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["valid_tool"]);
+}
