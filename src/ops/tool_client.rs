@@ -2,7 +2,8 @@
 //! 2026-07-28 first, which settles its revision (once more when it refuses the revision while
 //! naming it); the handshake of earlier revisions when it does not speak it (once more when its
 //! session is gone); every page of its tools within bounds; and a tool's call, its `x-mcp-header`
-//! arguments as headers, within its deadline together with the requests that settle the revision.
+//! arguments as headers, within its deadline together with the requests that settle the revision,
+//! and a legacy server's stream that ended before its answer taken up again where it broke off.
 //! How a server failed is said as the `because` that `search` lists it with.
 
 use std::cell::{Cell, RefCell};
@@ -21,6 +22,11 @@ use crate::ops::run::Unanswered;
 pub const PAGES_MAX: usize = 20;
 /// How long a request other than a tool's call may take.
 pub const LIST_SECONDS: u64 = 15;
+/// How many times a legacy server's stream that ended before its answer is taken up again, the
+/// pause before each when the server names none, and the longest pause taken.
+pub const RESUMES_MAX: usize = 3;
+pub const RETRY_MS: u64 = 1000;
+pub const RETRY_MAX_MS: u64 = 10_000;
 
 /// What came back from one request.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -32,9 +38,17 @@ pub struct Response {
     pub body: String,
 }
 
-/// How a request reaches a tool server: the Worker's fetch, or a stand-in in tests.
+/// How a request reaches a tool server: the Worker's fetch, or a stand-in in tests. An answer
+/// that is an event stream is read until it holds a JSON-RPC response (`mcp::answered_in`) or
+/// ends, since a stream taken up again stays open after its answer.
 pub trait Transport {
     fn send(&self, request: Request, timeout_seconds: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>>;
+
+    /// Waits `ms` milliseconds, the pause a server asks for before its stream is taken up again.
+    /// A stand-in without time answers at once.
+    fn pause(&self, _ms: u64) -> LocalBoxFuture<'_, ()> {
+        Box::pin(async {})
+    }
 
     /// Milliseconds of a clock, which keeps a call's requests within its deadline together. A
     /// stand-in without one answers 0, which gives each request the whole deadline.
@@ -162,6 +176,7 @@ impl<'a> Client<'a> {
                 post.headers.extend(modern_headers.iter().cloned());
             }
             let response = self.post(post, deadline).await?;
+            let response = self.resumed(&era, response, id, deadline).await?;
             let reply = mcp::read_reply(response.content_type.as_deref(), &response.body, id);
             if era == Era::Modern && !asked_again && mcp::asks_again(reply.as_ref().ok()) {
                 asked_again = true;
@@ -230,6 +245,40 @@ impl<'a> Client<'a> {
             ));
         }
         Ok(era)
+    }
+
+    /// A legacy server's event stream that ended before the answer to request `id`, taken up
+    /// again where it broke off: after the pause the server asked for, a GET with the id of its
+    /// last event, as the revisions before 2026-07-28 resume a stream, so that a call is answered
+    /// without being made twice. 2026-07-28 resumes no stream, and a call is not made again.
+    async fn resumed(
+        &self,
+        era: &Era,
+        mut response: Response,
+        id: u64,
+        deadline: Deadline,
+    ) -> Result<Response, Failure> {
+        if *era == Era::Modern {
+            return Ok(response);
+        }
+        for _ in 0..RESUMES_MAX {
+            let streamed = response.content_type.as_deref().is_some_and(mcp::is_stream);
+            if !streamed || !(200..300).contains(&response.status) {
+                return Ok(response);
+            }
+            if mcp::read_reply(response.content_type.as_deref(), &response.body, id).is_ok() {
+                return Ok(response);
+            }
+            let Some(resume) = mcp::resumption(&response.body) else { return Ok(response) };
+            let pause = resume.retry_ms.unwrap_or(RETRY_MS).min(RETRY_MAX_MS);
+            if self.transport.now_ms() + pause >= deadline.at {
+                return Err(deadline.missed());
+            }
+            self.transport.pause(pause).await;
+            let headers = mcp::resume(era, &resume.last_event_id);
+            response = self.exchange("GET", headers, None, deadline).await?;
+        }
+        Ok(response)
     }
 
     async fn post(&self, post: Post, deadline: Deadline) -> Result<Response, Failure> {

@@ -8,22 +8,30 @@ use serde_json::{json, Value};
 use super::*;
 use crate::core::model::Secret;
 
-/// A server written as a function of the posts it receives; it keeps every post it was sent, and
-/// has a clock.
+/// A server written as a function of the requests it receives (a GET as a post of no body); it
+/// keeps every request it was sent, with its method, and has a clock that its pauses move on.
 struct Scripted<F: Fn(&Post, &Value) -> Result<Response, Unanswered>> {
     answer: F,
     posts: RefCell<Vec<(String, Post)>>,
+    methods: RefCell<Vec<&'static str>>,
+    pauses: RefCell<Vec<u64>>,
     clock: Cell<u64>,
 }
 
 impl<F: Fn(&Post, &Value) -> Result<Response, Unanswered>> Transport for Scripted<F> {
     fn send(&self, request: Request, _: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>> {
-        assert_eq!(request.method, "POST");
         let post = Post { headers: request.headers, body: request.body.unwrap_or_default() };
         let body: Value = serde_json::from_str(&post.body).unwrap_or(Value::Null);
         let answer = (self.answer)(&post, &body);
         self.posts.borrow_mut().push((request.url, post));
+        self.methods.borrow_mut().push(request.method);
         Box::pin(async move { answer })
+    }
+
+    fn pause(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
+        self.pauses.borrow_mut().push(ms);
+        self.clock.set(self.clock.get() + ms);
+        Box::pin(async {})
     }
 
     fn now_ms(&self) -> u64 {
@@ -32,7 +40,13 @@ impl<F: Fn(&Post, &Value) -> Result<Response, Unanswered>> Transport for Scripte
 }
 
 fn scripted<F: Fn(&Post, &Value) -> Result<Response, Unanswered>>(answer: F) -> Scripted<F> {
-    Scripted { answer, posts: RefCell::new(Vec::new()), clock: Cell::new(1_000_000) }
+    Scripted {
+        answer,
+        posts: RefCell::new(Vec::new()),
+        methods: RefCell::new(Vec::new()),
+        pauses: RefCell::new(Vec::new()),
+        clock: Cell::new(1_000_000),
+    }
 }
 
 fn header<'a>(post: &'a Post, name: &str) -> Option<&'a str> {
@@ -340,6 +354,75 @@ fn a_modern_call_mirrors_its_marked_arguments_as_headers_and_a_legacy_one_does_n
     block_on(Client::new(&legacy, "http://s/mcp", None).call_tool("run", &arguments, &schema, 5)).unwrap();
     let posts = legacy.posts.borrow();
     assert!(!posts.last().unwrap().1.headers.iter().any(|(k, _)| k.starts_with("Mcp-Param-")));
+}
+
+/// A server of 2025-11-25 that ends a call's stream after an event with an id, before the answer,
+/// and answers on the stream taken up with `Last-Event-ID`, as the conformance suite's sse-retry.
+fn breaking(retry: &'static str) -> Scripted<impl Fn(&Post, &Value) -> Result<Response, Unanswered>> {
+    let stream = |body: String| {
+        Ok(Response { status: 200, content_type: Some("text/event-stream".into()), session: None, body })
+    };
+    let call = Cell::new(Value::Null);
+    scripted(move |post, body| match body["method"].as_str() {
+        Some("initialize") => {
+            let mut r = json_reply(body, json!({ "protocolVersion": "2025-11-25", "capabilities": {} }))?;
+            r.session = Some("s1".into());
+            Ok(r)
+        }
+        Some("notifications/initialized") => Ok(Response { status: 202, ..Response::default() }),
+        Some("tools/call") => {
+            call.set(body["id"].clone());
+            stream(format!("id: e1\n{retry}data: \n\n"))
+        }
+        None if header(post, "Last-Event-ID").is_some() => stream(format!(
+            "id: e2\ndata: \n\nevent: message\nid: e3\ndata: {}\n\n",
+            json!({ "jsonrpc": "2.0", "id": call.take(), "result": { "content": [{ "type": "text", "text": "resumed" }] } })
+        )),
+        _ => Ok(Response { status: 400, ..Response::default() }),
+    })
+}
+
+#[test]
+fn a_legacy_stream_that_ends_before_its_answer_is_taken_up_where_it_broke_off() {
+    let server = breaking("retry: 500\n");
+    let client = Client::new(&server, "http://s/mcp", None);
+    let answered = block_on(client.call_tool("test_reconnection", &json!({}), &json!({}), 5)).unwrap();
+    assert_eq!(answered.text, "resumed");
+    assert_eq!(*server.pauses.borrow(), [500], "the pause the server asked for");
+    assert_eq!(*server.methods.borrow(), ["POST", "POST", "POST", "POST", "GET"]);
+    let posts = server.posts.borrow();
+    let get = &posts.last().unwrap().1;
+    assert_eq!(header(get, "Last-Event-ID"), Some("e1"));
+    assert_eq!(header(get, "Mcp-Session-Id"), Some("s1"));
+    assert_eq!(header(get, "MCP-Protocol-Version"), Some("2025-11-25"));
+    assert_eq!(header(get, "Accept"), Some("text/event-stream"));
+    assert_eq!(methods(&server).iter().filter(|m| *m == "tools/call").count(), 1, "the call is made once");
+
+    // A pause that would outlast the call's deadline is not waited out.
+    let slow = breaking("retry: 9000\n");
+    let f = block_on(Client::new(&slow, "http://s/mcp", None).call_tool("t", &json!({}), &json!({}), 3)).unwrap_err();
+    assert_eq!((f.because, f.detail.as_str()), (Because::Unreachable, "it gave no answer within 3 seconds"));
+    assert!(slow.pauses.borrow().is_empty() && !slow.methods.borrow().contains(&"GET"));
+}
+
+#[test]
+fn a_modern_stream_that_ends_before_its_answer_fails_and_the_call_is_not_made_again() {
+    let server = modern(|_, body| {
+        assert_eq!(body["method"], "tools/call");
+        Ok(Response {
+            status: 200,
+            content_type: Some("text/event-stream".into()),
+            session: None,
+            body: "id: e1\nretry: 10\ndata: \n\n".into(),
+        })
+    });
+    let f = block_on(Client::new(&server, "http://s/mcp", None).call_tool("t", &json!({}), &json!({}), 5)).unwrap_err();
+    assert_eq!(
+        (f.because, f.detail.as_str()),
+        (Because::Failing, "its event stream ended without the response to the request")
+    );
+    assert_eq!(*server.methods.borrow(), ["POST", "POST"]);
+    assert!(server.pauses.borrow().is_empty());
 }
 
 /// A server of earlier revisions that takes two seconds to answer each request.

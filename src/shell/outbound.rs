@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use futures::future::{select, Either};
+use futures::StreamExt;
 use worker::{AbortController, Delay, Fetch, Headers, Method, Request, RequestInit};
 
 pub use crate::ops::run::Unanswered;
@@ -33,6 +34,19 @@ pub async fn send(out: Outgoing<'_>) -> Result<(u16, String), Unanswered> {
 
 /// Sends one request and reads its answer, or gives up at the deadline.
 pub async fn exchange(out: Outgoing<'_>) -> Result<Answer, Unanswered> {
+    exchange_until(out, None).await
+}
+
+/// Tells, of the whole events at the start of a part of an event stream, whether they hold what
+/// a reader waits for, and how many bytes they take (`mcp::answered_in`).
+pub type Answered = fn(&[u8]) -> (bool, usize);
+
+/// Sends one request and reads its answer, or gives up at the deadline. An answer that is an
+/// event stream is read piece by piece when `answered` is given, and no further once the whole
+/// events read so far hold what the caller waits for (`answered` tells it of the events at the
+/// start of what it is given, and how many bytes they take): a stream a server keeps open after
+/// its answer is then not waited on to its end.
+pub async fn exchange_until(out: Outgoing<'_>, answered: Option<Answered>) -> Result<Answer, Unanswered> {
     let unreachable = |e: worker::Error| Unanswered::Unreachable(e.to_string());
     let headers = Headers::new();
     for (name, value) in out.headers {
@@ -53,7 +67,35 @@ pub async fn exchange(out: Outgoing<'_>) -> Result<Answer, Unanswered> {
         if declared.is_some_and(|n| n > max) {
             return Err(Unanswered::Unreachable(format!("its answer is over {max} bytes")));
         }
-        let bytes = resp.bytes().await.map_err(unreachable)?;
+        let streamed = resp
+            .headers()
+            .get("content-type")
+            .ok()
+            .flatten()
+            .is_some_and(|t| t.trim_start().to_ascii_lowercase().starts_with("text/event-stream"));
+        let bytes = match answered {
+            Some(answered) if streamed => {
+                let mut stream = resp.stream().map_err(unreachable)?;
+                let mut bytes = Vec::new();
+                let mut read_to = 0;
+                while let Some(chunk) = stream.next().await {
+                    let chunk = chunk.map_err(unreachable)?;
+                    bytes.extend_from_slice(&chunk);
+                    if bytes.len() > max {
+                        return Err(Unanswered::Unreachable(format!("its answer is over {max} bytes")));
+                    }
+                    if chunk.contains(&b'\n') {
+                        let (done, used) = answered(&bytes[read_to..]);
+                        read_to += used;
+                        if done {
+                            break;
+                        }
+                    }
+                }
+                bytes
+            }
+            _ => resp.bytes().await.map_err(unreachable)?,
+        };
         if bytes.len() > max {
             return Err(Unanswered::Unreachable(format!("its answer is over {max} bytes")));
         }
@@ -66,7 +108,11 @@ pub async fn exchange(out: Outgoing<'_>) -> Result<Answer, Unanswered> {
         })
     });
     match select(exchange, Box::pin(Delay::from(out.timeout))).await {
-        Either::Left((answer, _)) => answer,
+        Either::Left((answer, _)) => {
+            // A stream read to its answer is hung up on, rather than left open to its server.
+            controller.abort();
+            answer
+        }
         Either::Right(((), _)) => {
             controller.abort();
             Err(Unanswered::Timeout)

@@ -4,10 +4,10 @@
 use std::time::Duration;
 
 use futures::future::LocalBoxFuture;
-use worker::{Env, Method};
+use worker::{Delay, Env, Method};
 
-use super::outbound::{exchange, Outgoing, Unanswered};
-use crate::core::tool_server::{Request, ToolServers};
+use super::outbound::{exchange_until, Outgoing, Unanswered};
+use crate::core::tool_server::{mcp, Request, ToolServers};
 use crate::ops::tool_client::{Response, Transport};
 use crate::ops::tool_servers::{Lists, Registry};
 
@@ -20,14 +20,17 @@ impl Transport for Fetch {
     fn send(&self, request: Request, timeout: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>> {
         Box::pin(async move {
             let headers: Vec<(&str, String)> = request.headers.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
-            let answer = exchange(Outgoing {
-                method: Method::from(request.method.to_string()),
-                url: &request.url,
-                headers: &headers,
-                body: request.body,
-                timeout: Duration::from_secs(timeout),
-                max_bytes: ANSWER_MAX_BYTES,
-            })
+            let answer = exchange_until(
+                Outgoing {
+                    method: Method::from(request.method.to_string()),
+                    url: &request.url,
+                    headers: &headers,
+                    body: request.body,
+                    timeout: Duration::from_secs(timeout),
+                    max_bytes: ANSWER_MAX_BYTES,
+                },
+                Some(mcp::answered_in),
+            )
             .await?;
             Ok(Response {
                 status: answer.status,
@@ -36,6 +39,10 @@ impl Transport for Fetch {
                 body: answer.body,
             })
         })
+    }
+
+    fn pause(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
+        Box::pin(Delay::from(Duration::from_millis(ms)))
     }
 
     fn now_ms(&self) -> u64 {

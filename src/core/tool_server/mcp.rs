@@ -7,7 +7,8 @@
 //! `x-mcp-header` arguments as `Mcp-Param-*` headers). A server that answers with the revisions it
 //! speaks, or with an error only a 2026-07-28 server gives, speaks it; any other answer, such as a
 //! refusal or a result that is no `DiscoverResult`, comes from a server of the revisions before,
-//! which is spoken to as they are: `initialize`, then its `Mcp-Session-Id` on every request.
+//! which is spoken to as they are: `initialize`, then its `Mcp-Session-Id` on every request, and
+//! an event stream that ends before its answer taken up again with `Last-Event-ID`.
 
 use base64::Engine;
 use serde_json::{json, Map, Value};
@@ -134,7 +135,7 @@ pub enum Reply {
 /// Reads the answer to request `id` from a body of `content_type`. An event stream may carry
 /// notifications and other messages first; they are passed over.
 pub fn read_reply(content_type: Option<&str>, body: &str, id: u64) -> Result<Reply, String> {
-    let streamed = content_type.is_some_and(|t| t.trim_start().to_ascii_lowercase().starts_with("text/event-stream"));
+    let streamed = content_type.is_some_and(is_stream);
     if !streamed {
         let value: Value = serde_json::from_str(body).map_err(|_| "it answered with what is not JSON".to_string())?;
         return reply_to(&value, id).ok_or_else(|| "its answer is not the JSON-RPC response to the request".into());
@@ -147,6 +148,11 @@ pub fn read_reply(content_type: Option<&str>, body: &str, id: u64) -> Result<Rep
         }
     }
     Err("its event stream ended without the response to the request".into())
+}
+
+/// Whether a content type is an event stream's.
+pub fn is_stream(content_type: &str) -> bool {
+    content_type.trim_start().to_ascii_lowercase().starts_with("text/event-stream")
 }
 
 /// The `data` of each event of a stream: its `data:` lines joined, comments and other fields
@@ -166,6 +172,73 @@ fn events(body: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// Where an event stream that ended before its answer may be taken up again, in the revisions
+/// before 2026-07-28: the id of its last event, and the pause its server asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resume {
+    pub last_event_id: String,
+    pub retry_ms: Option<u64>,
+}
+
+/// The id and pause a stream's `id:` and `retry:` fields set last, if it gave an id to resume at.
+pub fn resumption(body: &str) -> Option<Resume> {
+    let mut last_event_id = None;
+    let mut retry_ms = None;
+    for line in body.lines() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let (field, value) = line.split_once(':').unwrap_or((line, ""));
+        let value = value.strip_prefix(' ').unwrap_or(value);
+        match field {
+            "id" if !value.contains('\0') => last_event_id = Some(value.to_string()),
+            "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => retry_ms = value.parse().ok(),
+            _ => {}
+        }
+    }
+    last_event_id.filter(|id| !id.is_empty()).map(|last_event_id| Resume { last_event_id, retry_ms })
+}
+
+/// The headers of the GET that takes up a legacy server's stream after its event `last_event_id`.
+pub fn resume(era: &Era, last_event_id: &str) -> Vec<(String, String)> {
+    let mut headers = vec![("Accept".to_string(), "text/event-stream".to_string())];
+    if let Era::Legacy { version, session } = era {
+        headers.push(("MCP-Protocol-Version".into(), version.clone()));
+        if let Some(s) = session {
+            headers.push(("Mcp-Session-Id".into(), s.clone()));
+        }
+    }
+    headers.push(("Last-Event-ID".into(), last_event_id.to_string()));
+    headers
+}
+
+/// Reads the whole events at the start of `stream`, a part of an event stream that begins where
+/// an event does: whether one of them is a JSON-RPC response, and how many bytes they take, so a
+/// reader stops at the answer rather than at the end of a stream its server keeps open.
+pub fn answered_in(stream: &[u8]) -> (bool, usize) {
+    let mut used = 0;
+    let mut start = 0;
+    for (i, _) in stream.iter().enumerate().filter(|(_, b)| **b == b'\n') {
+        let line = &stream[start..i];
+        let blank = line.is_empty() || line == b"\r";
+        start = i + 1;
+        if !blank {
+            continue;
+        }
+        let event = String::from_utf8_lossy(&stream[used..start]);
+        used = start;
+        let answers = events(&event).iter().any(|data| {
+            serde_json::from_str::<Value>(data).is_ok_and(|v| {
+                v.get("id").is_some()
+                    && v.get("method").is_none()
+                    && (v.get("result").is_some() || v.get("error").is_some())
+            })
+        });
+        if answers {
+            return (true, used);
+        }
+    }
+    (false, used)
 }
 
 fn reply_to(value: &Value, id: u64) -> Option<Reply> {

@@ -220,3 +220,30 @@ fn a_tool_whose_marks_break_the_rules_is_not_listed_and_the_rest_are() {
     let (tools, _) = read_tools(&page).unwrap();
     assert_eq!(tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["valid_tool"]);
 }
+
+#[test]
+fn a_stream_tells_where_to_take_it_up_and_when_its_answer_has_come() {
+    assert_eq!(
+        resumption("id: event-1\nretry: 500\ndata: \n\n"),
+        Some(Resume { last_event_id: "event-1".into(), retry_ms: Some(500) })
+    );
+    assert_eq!(
+        resumption("id: a\r\ndata: x\r\n\r\nid: b\r\nretry: soon\r\n"),
+        Some(Resume { last_event_id: "b".into(), retry_ms: None })
+    );
+    assert_eq!(resumption("data: {}\n\n"), None, "a stream that gave no id cannot be taken up");
+    let era = Era::Legacy { version: "2025-11-25".into(), session: Some("s1".into()) };
+    let headers = resume(&era, "event-1");
+    assert!(headers.contains(&("Last-Event-ID".into(), "event-1".into())));
+    assert!(headers.contains(&("Mcp-Session-Id".into(), "s1".into())));
+
+    let priming = b"id: e1\nretry: 500\ndata: \n\n";
+    assert_eq!(answered_in(priming), (false, priming.len()));
+    let request = b"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}\n\n";
+    assert_eq!(answered_in(request), (false, request.len()), "a request of the server is no answer");
+    let answer = b"event: message\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\r\n\r\n";
+    let whole = [&priming[..], &answer[..], b"id: e4\ndata: "].concat();
+    assert_eq!(answered_in(&whole), (true, priming.len() + answer.len()));
+    let cut = &answer[..answer.len() - 2];
+    assert_eq!(answered_in(cut), (false, 0), "an event is not read before its blank line");
+}
