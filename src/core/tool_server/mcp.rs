@@ -496,7 +496,15 @@ pub struct Answered {
     pub is_error: bool,
 }
 
+/// What a call whose server asks for input first (2026-07-28's `input_required`) fails with: the
+/// runtime's client declares no capability a server may ask through.
+const ASKS_FOR_INPUT: &str = "it asked for input before it answers (input_required), which the runtime cannot \
+     give: its client declares no elicitation, sampling or roots";
+
 pub fn read_call(result: &Value) -> Result<Answered, String> {
+    if result.get("resultType").and_then(Value::as_str) == Some("input_required") {
+        return Err(ASKS_FOR_INPUT.into());
+    }
     let content = result.get("content").and_then(Value::as_array).ok_or("its tools/call answer holds no content")?;
     let parts: Vec<String> = content
         .iter()

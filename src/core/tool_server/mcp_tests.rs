@@ -247,3 +247,14 @@ fn a_stream_tells_where_to_take_it_up_and_when_its_answer_has_come() {
     let cut = &answer[..answer.len() - 2];
     assert_eq!(answered_in(cut), (false, 0), "an event is not read before its blank line");
 }
+
+#[test]
+fn a_call_that_asks_for_input_fails_in_words_that_say_so() {
+    let asks = json!({ "resultType": "input_required", "inputRequests": { "confirm": { "method": "elicitation/create" } }, "requestState": "x" });
+    assert_eq!(
+        read_call(&asks).unwrap_err(),
+        "it asked for input before it answers (input_required), which the runtime cannot give: its client declares no elicitation, sampling or roots"
+    );
+    let plain = json!({ "content": [{ "type": "text", "text": "no-result-type-test-ok" }] });
+    assert_eq!(read_call(&plain).unwrap().text, "no-result-type-test-ok", "no resultType is a complete result");
+}
