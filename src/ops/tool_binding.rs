@@ -91,7 +91,8 @@ pub async fn call(registry: &Registry<'_>, tool: &Bound, arguments: &Map<String,
             detail: format!("the tool server {} is no longer set up", tool.server),
         };
     };
-    match registry.call(server, &tool.tool, &Value::Object(arguments.clone()), timeout).await {
+    match registry.call(server, &tool.tool, &tool.offer.input_schema, &Value::Object(arguments.clone()), timeout).await
+    {
         Ok(a) => Called::Answered { text: a.text, structured: a.structured, is_error: a.is_error },
         Err(f) => Called::Failed { because: f.because.as_str().to_string(), detail: f.detail },
     }

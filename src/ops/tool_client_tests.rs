@@ -1,6 +1,6 @@
 //! The client against stand-in servers of each revision, each answering as the real ones do.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use futures::executor::block_on;
 use serde_json::{json, Value};
@@ -8,25 +8,45 @@ use serde_json::{json, Value};
 use super::*;
 use crate::core::model::Secret;
 
-/// A server written as a function of the posts it receives; it keeps every post it was sent.
+/// A server written as a function of the requests it receives (a GET as a post of no body); it
+/// keeps every request it was sent, with its method, and has a clock that its pauses move on.
 struct Scripted<F: Fn(&Post, &Value) -> Result<Response, Unanswered>> {
     answer: F,
     posts: RefCell<Vec<(String, Post)>>,
+    methods: RefCell<Vec<&'static str>>,
+    pauses: RefCell<Vec<u64>>,
+    clock: Cell<u64>,
 }
 
 impl<F: Fn(&Post, &Value) -> Result<Response, Unanswered>> Transport for Scripted<F> {
     fn send(&self, request: Request, _: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>> {
-        assert_eq!(request.method, "POST");
         let post = Post { headers: request.headers, body: request.body.unwrap_or_default() };
         let body: Value = serde_json::from_str(&post.body).unwrap_or(Value::Null);
         let answer = (self.answer)(&post, &body);
         self.posts.borrow_mut().push((request.url, post));
+        self.methods.borrow_mut().push(request.method);
         Box::pin(async move { answer })
+    }
+
+    fn pause(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
+        self.pauses.borrow_mut().push(ms);
+        self.clock.set(self.clock.get() + ms);
+        Box::pin(async {})
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.clock.get()
     }
 }
 
 fn scripted<F: Fn(&Post, &Value) -> Result<Response, Unanswered>>(answer: F) -> Scripted<F> {
-    Scripted { answer, posts: RefCell::new(Vec::new()) }
+    Scripted {
+        answer,
+        posts: RefCell::new(Vec::new()),
+        methods: RefCell::new(Vec::new()),
+        pauses: RefCell::new(Vec::new()),
+        clock: Cell::new(1_000_000),
+    }
 }
 
 fn header<'a>(post: &'a Post, name: &str) -> Option<&'a str> {
@@ -42,13 +62,38 @@ fn json_reply(body: &Value, result: Value) -> Result<Response, Unanswered> {
     })
 }
 
+/// A 2026-07-28 server: it answers `server/discover` with its revision, and the rest as `answer` does.
+fn modern<F: Fn(&Post, &Value) -> Result<Response, Unanswered>>(
+    answer: F,
+) -> Scripted<impl Fn(&Post, &Value) -> Result<Response, Unanswered>> {
+    scripted(move |post, body| {
+        if body["method"] == "server/discover" {
+            json_reply(body, json!({ "supportedVersions": ["2026-07-28"], "capabilities": { "tools": {} } }))
+        } else {
+            answer(post, body)
+        }
+    })
+}
+
+/// The methods of the posts a server was sent, in order.
+fn methods<F: Fn(&Post, &Value) -> Result<Response, Unanswered>>(server: &Scripted<F>) -> Vec<String> {
+    server
+        .posts
+        .borrow()
+        .iter()
+        .map(|(_, p)| {
+            serde_json::from_str::<Value>(&p.body).unwrap_or_default()["method"].as_str().unwrap_or("").to_string()
+        })
+        .collect()
+}
+
 fn tool(name: &str) -> Value {
     json!({ "name": name, "inputSchema": { "type": "object" } })
 }
 
 #[test]
 fn a_modern_server_lists_every_page() {
-    let server = scripted(|post, body| {
+    let server = modern(|post, body| {
         assert_eq!(header(post, "MCP-Protocol-Version"), Some("2026-07-28"));
         match body["params"]["cursor"].as_str() {
             None => json_reply(body, json!({ "tools": [tool("a"), tool("b")], "nextCursor": "2" })),
@@ -58,14 +103,15 @@ fn a_modern_server_lists_every_page() {
     });
     let tools = block_on(Client::new(&server, "http://s/mcp", None).list_tools()).unwrap();
     assert_eq!(tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["a", "b", "c"]);
+    assert_eq!(methods(&server), ["server/discover", "tools/list", "tools/list"]);
 }
 
 #[test]
 fn a_server_that_repeats_its_cursor_is_read_once() {
-    let server = scripted(|_, body| json_reply(body, json!({ "tools": [tool("a")], "nextCursor": "same" })));
+    let server = modern(|_, body| json_reply(body, json!({ "tools": [tool("a")], "nextCursor": "same" })));
     let tools = block_on(Client::new(&server, "http://s/mcp", None).list_tools()).unwrap();
     assert_eq!(tools.len(), 2);
-    assert_eq!(server.posts.borrow().len(), 2);
+    assert_eq!(methods(&server), ["server/discover", "tools/list", "tools/list"]);
 }
 
 /// A server of 2025 revisions: it refuses what comes before `initialize`, gives a session, and
@@ -113,11 +159,11 @@ fn an_older_server_gets_the_handshake_and_again_when_its_session_is_gone() {
         }
     });
     let client = Client::new(&server, "http://s/mcp", None);
-    let answered = block_on(client.call_tool("echo", &json!({ "message": "hello" }), 5)).unwrap();
+    let answered = block_on(client.call_tool("echo", &json!({ "message": "hello" }), &json!({}), 5)).unwrap();
     assert_eq!(answered.text, "hello");
     assert_eq!(*sessions.borrow(), 1);
     // The session is forgotten: one more handshake, and the call goes through.
-    assert_eq!(block_on(client.call_tool("echo", &json!({}), 5)).unwrap().text, "hello");
+    assert_eq!(block_on(client.call_tool("echo", &json!({}), &json!({}), 5)).unwrap().text, "hello");
     assert_eq!(*sessions.borrow(), 2);
     let posts = server.posts.borrow();
     let last = &posts.last().unwrap().1;
@@ -141,7 +187,8 @@ fn failures_say_why_and_never_the_credential() {
     assert_eq!(f.because, Because::KeyRefused);
     assert!(!f.detail.contains("s3cret"));
     let slow = scripted(|_, _| Err(Unanswered::Timeout));
-    let f = block_on(Client::new(&slow, "http://s/mcp", None).call_tool("slow", &json!({}), 3)).unwrap_err();
+    let f =
+        block_on(Client::new(&slow, "http://s/mcp", None).call_tool("slow", &json!({}), &json!({}), 3)).unwrap_err();
     assert_eq!((f.because, f.detail.as_str()), (Because::Unreachable, "it gave no answer within 3 seconds"));
     let limited = scripted(|_, _| Ok(Response { status: 429, ..Response::default() }));
     assert_eq!(
@@ -157,7 +204,7 @@ fn failures_say_why_and_never_the_credential() {
 
 #[test]
 fn a_tool_error_is_an_answer_and_a_protocol_error_is_not() {
-    let server = scripted(|_, body| match body["params"]["name"].as_str() {
+    let server = modern(|_, body| match body["params"]["name"].as_str() {
         Some("read_text_file") => json_reply(
             body,
             json!({ "content": [{ "type": "text", "text": "ENOENT: no such file or directory" }], "isError": true }),
@@ -171,8 +218,10 @@ fn a_tool_error_is_an_answer_and_a_protocol_error_is_not() {
         }),
     });
     let client = Client::new(&server, "http://s/mcp", None);
-    assert!(block_on(client.call_tool("read_text_file", &json!({ "path": "gone.txt" }), 5)).unwrap().is_error);
-    let f = block_on(client.call_tool("nope", &json!({}), 5)).unwrap_err();
+    assert!(
+        block_on(client.call_tool("read_text_file", &json!({ "path": "gone.txt" }), &json!({}), 5)).unwrap().is_error
+    );
+    let f = block_on(client.call_tool("nope", &json!({}), &json!({}), 5)).unwrap_err();
     assert_eq!((f.because, f.detail.as_str()), (Because::Failing, "it answered the error -32602: Unknown tool"));
 }
 
@@ -206,12 +255,203 @@ fn a_client_speaking_a_settled_revision_skips_the_handshake() {
         _ => Ok(Response { status: 400, ..Response::default() }),
     });
     let first = Client::new(&server, "http://s/mcp", None);
-    block_on(first.call_tool("echo", &json!({}), 5)).unwrap();
+    block_on(first.call_tool("echo", &json!({}), &json!({}), 5)).unwrap();
     let settled = first.era();
     assert!(matches!(&settled, Some(Era::Legacy { session: Some(s), .. }) if s == "s1"), "{settled:?}");
     let before = server.posts.borrow().len();
     let second = Client::new(&server, "http://s/mcp", None).speaking(settled);
-    assert_eq!(block_on(second.call_tool("echo", &json!({}), 5)).unwrap().text, "hi");
+    assert_eq!(block_on(second.call_tool("echo", &json!({}), &json!({}), 5)).unwrap().text, "hi");
     assert_eq!(*handshakes.borrow(), 1, "the second client speaks the first's session");
     assert_eq!(server.posts.borrow().len(), before + 1, "one post: the call itself");
+}
+
+/// The conformance suite's request-metadata server: it refuses the first request with -32022
+/// while naming 2026-07-28, then serves it.
+#[test]
+fn a_refusal_that_names_the_revision_is_asked_again_once() {
+    let refused = Cell::new(false);
+    let server = scripted(|post, body| {
+        assert_eq!(header(post, "MCP-Protocol-Version"), Some("2026-07-28"));
+        assert_eq!(body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
+        if !refused.replace(true) {
+            let error = json!({ "code": -32022, "message": "Unsupported protocol version",
+                                "data": { "supported": ["2026-07-28"], "requested": "2026-07-28" } });
+            return Ok(Response {
+                status: 400,
+                content_type: Some("application/json".into()),
+                session: None,
+                body: json!({ "jsonrpc": "2.0", "id": body["id"], "error": error }).to_string(),
+            });
+        }
+        match body["method"].as_str() {
+            Some("server/discover") => {
+                json_reply(body, json!({ "supportedVersions": ["2026-07-28"], "capabilities": {} }))
+            }
+            _ => json_reply(body, json!({ "resultType": "complete", "tools": [tool("a")] })),
+        }
+    });
+    let client = Client::new(&server, "http://s/mcp", None);
+    assert_eq!(block_on(client.list_tools()).unwrap().len(), 1);
+    block_on(client.list_tools()).unwrap();
+    assert_eq!(methods(&server), ["server/discover", "server/discover", "tools/list", "tools/list"]);
+    assert_eq!(client.era(), Some(Era::Modern), "the revision is settled once, and kept");
+
+    // A server that keeps refusing the revision it names is not asked a third time.
+    let stubborn = scripted(|_, body| {
+        let error = json!({ "code": -32022, "message": "no", "data": { "supported": ["2026-07-28"] } });
+        Ok(Response {
+            status: 400,
+            content_type: Some("application/json".into()),
+            session: None,
+            body: json!({ "jsonrpc": "2.0", "id": body["id"], "error": error }).to_string(),
+        })
+    });
+    let f = block_on(Client::new(&stubborn, "http://s/mcp", None).list_tools()).unwrap_err();
+    assert_eq!(f.because, Because::Failing);
+    assert_eq!(methods(&stubborn), ["server/discover", "server/discover"]);
+}
+
+/// The conformance suite's initialize server: a server of earlier revisions that answers any
+/// method, `tools/list` in 2026-07-28 too. Its answer to `server/discover` names no revision, so
+/// it is spoken to through the handshake.
+#[test]
+fn a_server_that_answers_anything_is_told_legacy_by_its_discover_answer() {
+    let server = scripted(|_, body| match body["method"].as_str() {
+        Some("initialize") => json_reply(body, json!({ "protocolVersion": "2025-11-25", "capabilities": {} })),
+        Some("tools/list") => json_reply(body, json!({ "tools": [tool("a")] })),
+        Some("notifications/initialized") => Ok(Response { status: 202, ..Response::default() }),
+        _ => json_reply(body, json!({})),
+    });
+    let tools = block_on(Client::new(&server, "http://s/mcp", None).list_tools()).unwrap();
+    assert_eq!(tools.len(), 1);
+    assert_eq!(methods(&server), ["server/discover", "initialize", "notifications/initialized", "tools/list"]);
+    let posts = server.posts.borrow();
+    let list = &posts[3].1;
+    assert_eq!((header(list, "MCP-Protocol-Version"), header(list, "Mcp-Method")), (Some("2025-11-25"), None));
+}
+
+#[test]
+fn a_modern_call_mirrors_its_marked_arguments_as_headers_and_a_legacy_one_does_not() {
+    let schema = json!({ "type": "object", "properties": {
+        "region": { "type": "string", "x-mcp-header": "Region" },
+        "priority": { "type": "integer", "x-mcp-header": "Priority" },
+        "query": { "type": "string" } } });
+    let arguments = json!({ "region": "us-west1", "priority": 42, "query": "SELECT 1" });
+    let server = modern(|_, body| json_reply(body, json!({ "content": [{ "type": "text", "text": "done" }] })));
+    block_on(Client::new(&server, "http://s/mcp", None).call_tool("run", &arguments, &schema, 5)).unwrap();
+    let posts = server.posts.borrow();
+    let call = &posts.last().unwrap().1;
+    assert_eq!(header(call, "Mcp-Param-Region"), Some("us-west1"));
+    assert_eq!(header(call, "Mcp-Param-Priority"), Some("42"));
+    assert_eq!(call.headers.iter().filter(|(k, _)| k.starts_with("Mcp-Param-")).count(), 2);
+
+    let legacy = scripted(|_, body| match body["method"].as_str() {
+        Some("initialize") => json_reply(body, json!({ "protocolVersion": "2025-06-18", "capabilities": {} })),
+        Some("notifications/initialized") => Ok(Response { status: 202, ..Response::default() }),
+        Some("tools/call") => json_reply(body, json!({ "content": [] })),
+        _ => Ok(Response { status: 400, ..Response::default() }),
+    });
+    block_on(Client::new(&legacy, "http://s/mcp", None).call_tool("run", &arguments, &schema, 5)).unwrap();
+    let posts = legacy.posts.borrow();
+    assert!(!posts.last().unwrap().1.headers.iter().any(|(k, _)| k.starts_with("Mcp-Param-")));
+}
+
+/// A server of 2025-11-25 that ends a call's stream after an event with an id, before the answer,
+/// and answers on the stream taken up with `Last-Event-ID`, as the conformance suite's sse-retry.
+fn breaking(retry: &'static str) -> Scripted<impl Fn(&Post, &Value) -> Result<Response, Unanswered>> {
+    let stream = |body: String| {
+        Ok(Response { status: 200, content_type: Some("text/event-stream".into()), session: None, body })
+    };
+    let call = Cell::new(Value::Null);
+    scripted(move |post, body| match body["method"].as_str() {
+        Some("initialize") => {
+            let mut r = json_reply(body, json!({ "protocolVersion": "2025-11-25", "capabilities": {} }))?;
+            r.session = Some("s1".into());
+            Ok(r)
+        }
+        Some("notifications/initialized") => Ok(Response { status: 202, ..Response::default() }),
+        Some("tools/call") => {
+            call.set(body["id"].clone());
+            stream(format!("id: e1\n{retry}data: \n\n"))
+        }
+        None if header(post, "Last-Event-ID").is_some() => stream(format!(
+            "id: e2\ndata: \n\nevent: message\nid: e3\ndata: {}\n\n",
+            json!({ "jsonrpc": "2.0", "id": call.take(), "result": { "content": [{ "type": "text", "text": "resumed" }] } })
+        )),
+        _ => Ok(Response { status: 400, ..Response::default() }),
+    })
+}
+
+#[test]
+fn a_legacy_stream_that_ends_before_its_answer_is_taken_up_where_it_broke_off() {
+    let server = breaking("retry: 500\n");
+    let client = Client::new(&server, "http://s/mcp", None);
+    let answered = block_on(client.call_tool("test_reconnection", &json!({}), &json!({}), 5)).unwrap();
+    assert_eq!(answered.text, "resumed");
+    assert_eq!(*server.pauses.borrow(), [500], "the pause the server asked for");
+    assert_eq!(*server.methods.borrow(), ["POST", "POST", "POST", "POST", "GET"]);
+    let posts = server.posts.borrow();
+    let get = &posts.last().unwrap().1;
+    assert_eq!(header(get, "Last-Event-ID"), Some("e1"));
+    assert_eq!(header(get, "Mcp-Session-Id"), Some("s1"));
+    assert_eq!(header(get, "MCP-Protocol-Version"), Some("2025-11-25"));
+    assert_eq!(header(get, "Accept"), Some("text/event-stream"));
+    assert_eq!(methods(&server).iter().filter(|m| *m == "tools/call").count(), 1, "the call is made once");
+
+    // A pause that would outlast the call's deadline is not waited out.
+    let slow = breaking("retry: 9000\n");
+    let f = block_on(Client::new(&slow, "http://s/mcp", None).call_tool("t", &json!({}), &json!({}), 3)).unwrap_err();
+    assert_eq!((f.because, f.detail.as_str()), (Because::Unreachable, "it gave no answer within 3 seconds"));
+    assert!(slow.pauses.borrow().is_empty() && !slow.methods.borrow().contains(&"GET"));
+}
+
+#[test]
+fn a_modern_stream_that_ends_before_its_answer_fails_and_the_call_is_not_made_again() {
+    let server = modern(|_, body| {
+        assert_eq!(body["method"], "tools/call");
+        Ok(Response {
+            status: 200,
+            content_type: Some("text/event-stream".into()),
+            session: None,
+            body: "id: e1\nretry: 10\ndata: \n\n".into(),
+        })
+    });
+    let f = block_on(Client::new(&server, "http://s/mcp", None).call_tool("t", &json!({}), &json!({}), 5)).unwrap_err();
+    assert_eq!(
+        (f.because, f.detail.as_str()),
+        (Because::Failing, "its event stream ended without the response to the request")
+    );
+    assert_eq!(*server.methods.borrow(), ["POST", "POST"]);
+    assert!(server.pauses.borrow().is_empty());
+}
+
+/// A server of earlier revisions that takes two seconds to answer each request.
+struct Slow {
+    clock: Cell<u64>,
+    sent: RefCell<Vec<String>>,
+}
+
+impl Transport for Slow {
+    fn send(&self, request: Request, timeout_seconds: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>> {
+        let body: Value = serde_json::from_str(request.body.as_deref().unwrap_or("")).unwrap_or_default();
+        self.sent.borrow_mut().push(format!("{} within {timeout_seconds}s", body["method"].as_str().unwrap_or("")));
+        self.clock.set(self.clock.get() + 2000);
+        let answer = match body["method"].as_str() {
+            Some("initialize") => json_reply(&body, json!({ "protocolVersion": "2025-06-18", "capabilities": {} })),
+            _ => Ok(Response { status: 400, ..Response::default() }),
+        };
+        Box::pin(async move { answer })
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.clock.get()
+    }
+}
+
+#[test]
+fn the_requests_that_settle_a_revision_count_against_the_call_s_deadline() {
+    let slow = Slow { clock: Cell::new(0), sent: RefCell::new(Vec::new()) };
+    let f = block_on(Client::new(&slow, "http://s/mcp", None).call_tool("t", &json!({}), &json!({}), 3)).unwrap_err();
+    assert_eq!((f.because, f.detail.as_str()), (Because::Unreachable, "it gave no answer within 3 seconds"));
+    assert_eq!(*slow.sent.borrow(), ["server/discover within 3s", "initialize within 1s"]);
 }

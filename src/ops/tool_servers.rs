@@ -153,11 +153,13 @@ impl<'a> Registry<'a> {
         }
     }
 
-    /// Calls one tool of `server`, which the caller has checked it offers.
+    /// Calls one tool of `server`, which the caller has checked it offers with `schema`, its
+    /// input schema as listed (an MCP server's call mirrors the arguments it marks as headers).
     pub async fn call(
         &self,
         server: &Server,
         tool: &str,
+        schema: &Value,
         arguments: &Value,
         timeout: u64,
     ) -> Result<Answered, Failure> {
@@ -166,7 +168,7 @@ impl<'a> Registry<'a> {
         match &entry.kind {
             ServerKind::Mcp { url } => {
                 let client = self.client(url, credential);
-                let answered = client.call_tool(tool, arguments, timeout).await;
+                let answered = client.call_tool(tool, arguments, schema, timeout).await;
                 self.remember(url, &client);
                 answered
             }
@@ -207,16 +209,20 @@ mod tests {
 
     impl Transport for Two {
         fn send(&self, request: Request, _: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>> {
-            self.asked.set(self.asked.get() + 1);
             let body: Value = serde_json::from_str(request.body.as_deref().unwrap_or("")).unwrap_or_default();
-            let tools = json!([{ "name": "read", "inputSchema": { "type": "object" }, "annotations": { "readOnlyHint": true } },
-                               { "name": "write", "inputSchema": { "type": "object" } }]);
+            let result = if body["method"] == "server/discover" {
+                json!({ "supportedVersions": ["2026-07-28"], "capabilities": { "tools": {} } })
+            } else {
+                self.asked.set(self.asked.get() + 1);
+                json!({ "tools": [{ "name": "read", "inputSchema": { "type": "object" }, "annotations": { "readOnlyHint": true } },
+                                  { "name": "write", "inputSchema": { "type": "object" } }] })
+            };
             let down = self.down.get();
             Box::pin(async move {
                 if down {
                     return Err(Unanswered::Timeout);
                 }
-                let reply = json!({ "jsonrpc": "2.0", "id": body["id"], "result": { "tools": tools } });
+                let reply = json!({ "jsonrpc": "2.0", "id": body["id"], "result": result });
                 Ok(Response {
                     status: 200,
                     content_type: Some("application/json".into()),
@@ -308,7 +314,7 @@ mod tests {
         assert_eq!(tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["listPets", "showPetById"]);
         assert_eq!((tools[0].mark, tools[0].marked_by), (Mark::Reads, MarkedBy::Method));
         block_on(registry.offered(api, 100 + LIST_KEPT_SECONDS - 1)).unwrap();
-        let answered = block_on(registry.call(api, "listPets", &json!({ "limit": 3 }), 5)).unwrap();
+        let answered = block_on(registry.call(api, "listPets", &json!({}), &json!({ "limit": 3 }), 5)).unwrap();
         assert_eq!(answered.structured, Some(json!({ "asked": "GET http://127.0.0.1:9/v1/pets?limit=3" })));
         {
             let requests = pets.requests.borrow();
@@ -324,7 +330,7 @@ mod tests {
                 .collect();
             assert_eq!(keys, [None, Some("s3cret")], "the call carries the key where the document's scheme says");
         }
-        let gone = block_on(registry.call(api, "noSuchOperation", &json!({}), 5)).unwrap();
+        let gone = block_on(registry.call(api, "noSuchOperation", &json!({}), &json!({}), 5)).unwrap();
         assert!(gone.is_error);
 
         let notes = servers.named("notes").unwrap();

@@ -37,7 +37,6 @@ pub async fn send(out: &Outbound, timeout_seconds: u64) -> Result<(u16, String),
         body: out.body.as_ref().map(|b| b.to_string()),
         timeout: Duration::from_secs(timeout_seconds),
         max_bytes: ANSWER_MAX,
-        enough: None,
     })
     .await
 }

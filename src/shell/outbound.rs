@@ -16,14 +16,7 @@ pub struct Outgoing<'a> {
     pub timeout: Duration,
     /// The most of an answer's body that is read; a longer one is refused.
     pub max_bytes: usize,
-    /// Whether what was read of the body so far, given the answer's content type, is all the
-    /// caller needs: reading stops there, as it does for an event stream that carried the
-    /// response a server leaves open after it.
-    pub enough: Option<&'a Enough>,
 }
-
-/// Whether a body read so far, of the content type given, is all a caller needs.
-pub type Enough = dyn Fn(Option<&str>, &[u8]) -> bool;
 
 /// What came back: the status, the headers a caller reads, and the body.
 pub struct Answer {
@@ -41,6 +34,19 @@ pub async fn send(out: Outgoing<'_>) -> Result<(u16, String), Unanswered> {
 
 /// Sends one request and reads its answer, or gives up at the deadline.
 pub async fn exchange(out: Outgoing<'_>) -> Result<Answer, Unanswered> {
+    exchange_until(out, None).await
+}
+
+/// Tells, of the whole events at the start of a part of an event stream, whether they hold what
+/// a reader waits for, and how many bytes they take (`mcp::answered_in`).
+pub type Answered = fn(&[u8]) -> (bool, usize);
+
+/// Sends one request and reads its answer, or gives up at the deadline. An answer that is an
+/// event stream is read piece by piece when `answered` is given, and no further once the whole
+/// events read so far hold what the caller waits for (`answered` tells it of the events at the
+/// start of what it is given, and how many bytes they take): a stream a server keeps open after
+/// its answer is then not waited on to its end.
+pub async fn exchange_until(out: Outgoing<'_>, answered: Option<Answered>) -> Result<Answer, Unanswered> {
     let unreachable = |e: worker::Error| Unanswered::Unreachable(e.to_string());
     let headers = Headers::new();
     for (name, value) in out.headers {
@@ -54,7 +60,7 @@ pub async fn exchange(out: Outgoing<'_>) -> Result<Answer, Unanswered> {
     let request = Request::new_with_init(out.url, &init).map_err(unreachable)?;
     let controller = AbortController::default();
     let signal = controller.signal();
-    let (max, enough) = (out.max_bytes, out.enough);
+    let max = out.max_bytes;
     let over = || Unanswered::Unreachable(format!("its answer is over {max} bytes"));
     let exchange = Box::pin(async move {
         let mut resp = Fetch::Request(request).send_with_signal(&signal).await.map_err(unreachable)?;
@@ -64,21 +70,31 @@ pub async fn exchange(out: Outgoing<'_>) -> Result<Answer, Unanswered> {
         if declared.is_some_and(|n| n > max) {
             return Err(over());
         }
+        let streamed = content_type
+            .as_deref()
+            .is_some_and(|t| t.trim_start().to_ascii_lowercase().starts_with("text/event-stream"));
         // Read as it comes, so that a body past the bound is refused before it is all held, and
-        // reading stops once the caller has what it needs.
+        // an event stream is read no further than the events that hold what the caller waits for.
         let mut bytes = Vec::new();
         match resp.stream() {
             Ok(mut stream) => {
+                let mut read_to = 0;
                 while let Some(chunk) = stream.next().await {
-                    bytes.extend_from_slice(&chunk.map_err(unreachable)?);
+                    let chunk = chunk.map_err(unreachable)?;
+                    bytes.extend_from_slice(&chunk);
                     if bytes.len() > max {
                         return Err(over());
                     }
-                    if enough.is_some_and(|done| done(content_type.as_deref(), &bytes)) {
-                        break;
+                    if let (true, Some(answered)) = (streamed && chunk.contains(&b'\n'), answered) {
+                        let (done, used) = answered(&bytes[read_to..]);
+                        read_to += used;
+                        if done {
+                            break;
+                        }
                     }
                 }
             }
+            // A body that is not a stream, such as an empty one, is read whole.
             Err(_) => bytes = resp.bytes().await.map_err(unreachable)?,
         }
         if bytes.len() > max {

@@ -375,7 +375,6 @@ impl SignIn<'_> {
             body: None,
             timeout: CLIENT_DOCUMENT_TIMEOUT,
             max_bytes: cimd::MAX_DOCUMENT_BYTES,
-            enough: None,
         })
         .await;
         let body = match answer {
@@ -410,7 +409,6 @@ impl SignIn<'_> {
             body: None,
             timeout: PROVIDER_TIMEOUT,
             max_bytes: 256 * 1024,
-            enough: None,
         })
         .await;
         let body = match answer {
@@ -442,7 +440,6 @@ impl SignIn<'_> {
             body: Some(oidc::token_body(code, &callback, &pending.verifier, &oidc.client_id, &oidc.client_secret)),
             timeout: PROVIDER_TIMEOUT,
             max_bytes: 256 * 1024,
-            enough: None,
         })
         .await;
         let body = match answer {
@@ -464,7 +461,6 @@ impl SignIn<'_> {
             body: None,
             timeout: PROVIDER_TIMEOUT,
             max_bytes: 64 * 1024,
-            enough: None,
         })
         .await;
         Ok(match info {

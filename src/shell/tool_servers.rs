@@ -4,9 +4,9 @@
 use std::time::Duration;
 
 use futures::future::LocalBoxFuture;
-use worker::{Env, Method};
+use worker::{Delay, Env, Method};
 
-use super::outbound::{exchange, Outgoing, Unanswered};
+use super::outbound::{exchange_until, Outgoing, Unanswered};
 use crate::core::tool_server::{mcp, Request, ToolServers};
 use crate::ops::tool_client::{Response, Transport};
 use crate::ops::tool_servers::{Lists, Registry};
@@ -20,27 +20,17 @@ impl Transport for Fetch {
     fn send(&self, request: Request, timeout: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>> {
         Box::pin(async move {
             let headers: Vec<(&str, String)> = request.headers.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
-            // An MCP request's event stream is read up to the response to it, which a server
-            // may leave open after it.
-            let id = request
-                .body
-                .as_deref()
-                .and_then(|b| serde_json::from_str::<serde_json::Value>(b).ok())
-                .and_then(|v| v.get("id").and_then(serde_json::Value::as_u64));
-            let answered = move |content_type: Option<&str>, bytes: &[u8]| {
-                let streamed = content_type.is_some_and(|t| t.trim_start().starts_with("text/event-stream"));
-                streamed
-                    && id.is_some_and(|id| mcp::read_reply(content_type, &String::from_utf8_lossy(bytes), id).is_ok())
-            };
-            let answer = exchange(Outgoing {
-                method: Method::from(request.method.to_string()),
-                url: &request.url,
-                headers: &headers,
-                body: request.body,
-                timeout: Duration::from_secs(timeout),
-                max_bytes: ANSWER_MAX_BYTES,
-                enough: Some(&answered),
-            })
+            let answer = exchange_until(
+                Outgoing {
+                    method: Method::from(request.method.to_string()),
+                    url: &request.url,
+                    headers: &headers,
+                    body: request.body,
+                    timeout: Duration::from_secs(timeout),
+                    max_bytes: ANSWER_MAX_BYTES,
+                },
+                Some(mcp::answered_in),
+            )
             .await?;
             Ok(Response {
                 status: answer.status,
@@ -49,6 +39,14 @@ impl Transport for Fetch {
                 body: answer.body,
             })
         })
+    }
+
+    fn pause(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
+        Box::pin(Delay::from(Duration::from_millis(ms)))
+    }
+
+    fn now_ms(&self) -> u64 {
+        worker::Date::now().as_millis()
     }
 }
 

@@ -254,7 +254,8 @@ pub async fn call_by_hand(ctx: &Ctx<'_>, a: CallArgs, reads_only: bool) -> Resul
     let registry = &ctx.tool_servers;
     let timeout = a.timeout_seconds.unwrap_or(TIMEOUT_DEFAULT_SECONDS);
     let started = (registry.clock)();
-    let answer = registry.call(found.server, &found.tool.name, &Value::Object(a.arguments.clone()), timeout).await;
+    let arguments = Value::Object(a.arguments.clone());
+    let answer = registry.call(found.server, &found.tool.name, &found.tool.input_schema, &arguments, timeout).await;
     let took_ms = ((registry.clock)() - started).max(0);
     match answer {
         Ok(answered) => {

@@ -99,3 +99,162 @@ fn a_call_answers_text_or_a_tool_error() {
     assert!(e.is_error && e.text.starts_with("ENOENT"));
     assert!(read_call(&json!({ "nothing": 1 })).is_err());
 }
+
+#[test]
+fn a_server_is_told_by_its_answer_to_discover() {
+    let result = |r: Value| Some(Reply::Result(r));
+    let error = |code: i64, data: Value| Some(Reply::Error { code, message: String::new(), data: Some(data) });
+    use Discovered::*;
+    let modern = json!({ "supportedVersions": [MODERN, "2025-11-25"], "capabilities": {} });
+    assert_eq!(discovered(200, result(modern).as_ref()), Some(Modern));
+    // A server of earlier revisions answering a method it does not know, with a result of nothing.
+    assert_eq!(discovered(200, result(json!({})).as_ref()), Some(Legacy));
+    assert_eq!(discovered(200, result(json!({ "supportedVersions": ["2025-11-25"] })).as_ref()), Some(Legacy));
+    assert_eq!(discovered(400, error(-32022, json!({ "supported": [MODERN] })).as_ref()), Some(Again));
+    assert_eq!(discovered(400, error(-32022, json!({ "supported": ["2025-06-18"] })).as_ref()), Some(Legacy));
+    assert_eq!(discovered(400, error(-32020, json!(null)).as_ref()), Some(Modern));
+    assert_eq!(discovered(404, error(-32601, json!(null)).as_ref()), Some(Modern));
+    assert_eq!(discovered(200, error(-32601, json!(null)).as_ref()), Some(Legacy));
+    assert_eq!(discovered(400, error(-32000, json!(null)).as_ref()), Some(Legacy), "the SDK's refusal of a revision");
+    assert_eq!(discovered(405, None), Some(Legacy));
+    assert_eq!(discovered(500, None), None);
+    assert!(asks_again(error(-32022, json!({ "supported": [MODERN] })).as_ref()));
+    assert!(!asks_again(error(-32022, json!({ "supported": ["2025-11-25"] })).as_ref()));
+}
+
+#[test]
+fn a_header_value_goes_plain_only_when_it_is_safe() {
+    let name =
+        |n: &str| header(&request(&Era::Modern, 1, "tools/call", json!({}), Some(n)), "Mcp-Name").unwrap().to_string();
+    assert_eq!(name("us west 1"), "us west 1");
+    assert_eq!(name("Hello, 世界"), "=?base64?SGVsbG8sIOS4lueVjA==?=");
+    assert_eq!(name(" padded "), "=?base64?IHBhZGRlZCA=?=");
+    assert_eq!(name("line1\nline2"), "=?base64?bGluZTEKbGluZTI=?=");
+    assert_eq!(name("\tindented"), "=?base64?CWluZGVudGVk?=");
+    assert_eq!(
+        name("=?base64?literal?="),
+        "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=",
+        "a value that looks encoded is encoded"
+    );
+}
+
+#[test]
+fn x_mcp_header_marks_follow_the_rules_of_2026_07_28() {
+    let marked = |schema: Value| header_params(&json!({ "type": "object", "properties": schema }));
+    let ok = marked(json!({
+        "region": { "type": "string", "x-mcp-header": "Region" },
+        "meta": { "type": "object", "properties": { "tenant": { "type": ["integer", "null"], "x-mcp-header": "Tenant-Id" } } },
+        "x-mcp-header": { "type": "string", "description": "an argument of that name, not a mark" },
+        "mode": { "type": "string", "default": { "x-mcp-header": "data, not a mark" } },
+    }))
+    .unwrap();
+    assert_eq!(
+        ok,
+        [
+            HeaderParam { name: "Region".into(), path: vec!["region".into()] },
+            HeaderParam { name: "Tenant-Id".into(), path: vec!["meta".into(), "tenant".into()] },
+        ]
+    );
+    for (why, schema) in [
+        ("empty", json!({ "v": { "type": "string", "x-mcp-header": "" } })),
+        ("a space", json!({ "v": { "type": "string", "x-mcp-header": "My Region" } })),
+        ("a colon", json!({ "v": { "type": "string", "x-mcp-header": "Region:Primary" } })),
+        ("not ASCII", json!({ "v": { "type": "string", "x-mcp-header": "Région" } })),
+        ("a control character", json!({ "v": { "type": "string", "x-mcp-header": "Region\t1" } })),
+        ("not text", json!({ "v": { "type": "string", "x-mcp-header": 7 } })),
+        ("a number", json!({ "v": { "type": "number", "x-mcp-header": "Score" } })),
+        ("an object", json!({ "v": { "type": "object", "x-mcp-header": "Data" } })),
+        ("an array", json!({ "v": { "type": "array", "items": { "type": "string" }, "x-mcp-header": "Items" } })),
+        ("null", json!({ "v": { "type": "null", "x-mcp-header": "Nil" } })),
+        ("no type", json!({ "v": { "x-mcp-header": "Any" } })),
+        (
+            "twice",
+            json!({ "a": { "type": "string", "x-mcp-header": "MyField" }, "b": { "type": "string", "x-mcp-header": "myfield" } }),
+        ),
+        ("under items", json!({ "v": { "type": "array", "items": { "type": "string", "x-mcp-header": "Item" } } })),
+        ("under anyOf", json!({ "v": { "anyOf": [{ "type": "string", "x-mcp-header": "Either" }] } })),
+    ] {
+        assert!(marked(schema).is_err(), "a mark that is {why} is refused");
+    }
+    let defs =
+        json!({ "type": "object", "$defs": { "r": { "type": "string", "x-mcp-header": "R" } }, "properties": {} });
+    assert!(header_params(&defs).is_err(), "a mark in $defs is reached through no properties");
+    assert!(header_params(&json!({ "type": "object", "x-mcp-header": "Root" })).is_err());
+    assert_eq!(header_params(&json!({ "type": "object" })), Ok(vec![]));
+}
+
+#[test]
+fn marked_arguments_become_headers_and_missing_or_null_ones_do_not() {
+    let schema = json!({ "type": "object", "properties": {
+        "region": { "type": "string", "x-mcp-header": "Region" },
+        "priority": { "type": "integer", "x-mcp-header": "Priority" },
+        "verbose": { "type": "boolean", "x-mcp-header": "Verbose" },
+        "empty": { "type": "string", "x-mcp-header": "EmptyVal" },
+        "greeting": { "type": "string", "x-mcp-header": "Greeting" },
+        "gone": { "type": "string", "x-mcp-header": "Gone" },
+        "meta": { "type": "object", "properties": { "tenant": { "type": "integer", "x-mcp-header": "Tenant" } } },
+        "score": { "type": "number" },
+    } });
+    let arguments = json!({ "region": "us-west1", "priority": 42, "verbose": false, "empty": "", "greeting": "Hello, 世界",
+                            "gone": null, "meta": { "tenant": 7.0 }, "score": 3.5 });
+    let mut headers = param_headers(&schema, &arguments);
+    headers.sort();
+    let expected = [
+        ("Mcp-Param-EmptyVal", ""),
+        ("Mcp-Param-Greeting", "=?base64?SGVsbG8sIOS4lueVjA==?="),
+        ("Mcp-Param-Priority", "42"),
+        ("Mcp-Param-Region", "us-west1"),
+        ("Mcp-Param-Tenant", "7"),
+        ("Mcp-Param-Verbose", "false"),
+    ];
+    assert_eq!(headers, expected.map(|(k, v)| (k.to_string(), v.to_string())));
+    assert_eq!(param_headers(&schema, &json!({})), vec![]);
+}
+
+#[test]
+fn a_tool_whose_marks_break_the_rules_is_not_listed_and_the_rest_are() {
+    let page = json!({ "tools": [
+        { "name": "valid_tool", "inputSchema": { "type": "object", "properties": { "region": { "type": "string", "x-mcp-header": "Region" } } } },
+        { "name": "invalid_number_header", "inputSchema": { "type": "object", "properties": { "score": { "type": "number", "x-mcp-header": "Score" } } } },
+    ] });
+    let (tools, _) = read_tools(&page).unwrap();
+    assert_eq!(tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["valid_tool"]);
+}
+
+#[test]
+fn a_stream_tells_where_to_take_it_up_and_when_its_answer_has_come() {
+    assert_eq!(
+        resumption("id: event-1\nretry: 500\ndata: \n\n"),
+        Some(Resume { last_event_id: "event-1".into(), retry_ms: Some(500) })
+    );
+    assert_eq!(
+        resumption("id: a\r\ndata: x\r\n\r\nid: b\r\nretry: soon\r\n"),
+        Some(Resume { last_event_id: "b".into(), retry_ms: None })
+    );
+    assert_eq!(resumption("data: {}\n\n"), None, "a stream that gave no id cannot be taken up");
+    let era = Era::Legacy { version: "2025-11-25".into(), session: Some("s1".into()) };
+    let headers = resume(&era, "event-1");
+    assert!(headers.contains(&("Last-Event-ID".into(), "event-1".into())));
+    assert!(headers.contains(&("Mcp-Session-Id".into(), "s1".into())));
+
+    let priming = b"id: e1\nretry: 500\ndata: \n\n";
+    assert_eq!(answered_in(priming), (false, priming.len()));
+    let request = b"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}\n\n";
+    assert_eq!(answered_in(request), (false, request.len()), "a request of the server is no answer");
+    let answer = b"event: message\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\r\n\r\n";
+    let whole = [&priming[..], &answer[..], b"id: e4\ndata: "].concat();
+    assert_eq!(answered_in(&whole), (true, priming.len() + answer.len()));
+    let cut = &answer[..answer.len() - 2];
+    assert_eq!(answered_in(cut), (false, 0), "an event is not read before its blank line");
+}
+
+#[test]
+fn a_call_that_asks_for_input_fails_in_words_that_say_so() {
+    let asks = json!({ "resultType": "input_required", "inputRequests": { "confirm": { "method": "elicitation/create" } }, "requestState": "x" });
+    assert_eq!(
+        read_call(&asks).unwrap_err(),
+        "it asked for input before it answers (input_required), which the runtime cannot give: its client declares no elicitation, sampling or roots"
+    );
+    let plain = json!({ "content": [{ "type": "text", "text": "no-result-type-test-ok" }] });
+    assert_eq!(read_call(&plain).unwrap().text, "no-result-type-test-ok", "no resultType is a complete result");
+}
