@@ -6,6 +6,7 @@
 use std::cell::{Cell, RefCell};
 
 use futures::future::LocalBoxFuture;
+use futures::{Stream, StreamExt};
 use serde_json::{json, Value};
 
 use crate::core::access::oauth::form::encode;
@@ -32,6 +33,32 @@ pub struct Response {
 /// How a request reaches a tool server: the Worker's fetch, or a stand-in in tests.
 pub trait Transport {
     fn send(&self, request: Request, timeout_seconds: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>>;
+}
+
+/// Reads an answer's body, chunk by chunk as it comes, until it ends or holds more than `max`
+/// bytes: a longer answer is given up at the chunk that passes the bound, however much more its
+/// server would send. A body streamed without a Content-Length says nothing of its size until it
+/// ends, so a bound checked on the whole body would read it all first, past the isolate's memory.
+/// The shell's fetch reads every answer through it.
+///
+/// # Errors
+///
+/// `Unanswered::Unreachable`, with the words of a chunk that could not be read, or saying that
+/// the answer is over `max` bytes.
+pub async fn read_within<E: std::fmt::Display>(
+    chunks: impl Stream<Item = Result<Vec<u8>, E>>,
+    max: usize,
+) -> Result<Vec<u8>, Unanswered> {
+    let mut chunks = std::pin::pin!(chunks);
+    let mut body = Vec::new();
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk.map_err(|e| Unanswered::Unreachable(e.to_string()))?;
+        if body.len() + chunk.len() > max {
+            return Err(Unanswered::Unreachable(format!("its answer is over {max} bytes")));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
 }
 
 /// Why a server could not be used, with words that say what happened.

@@ -1,8 +1,9 @@
 //! The client against stand-in servers of each revision, each answering as the real ones do.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use futures::executor::block_on;
+use futures::{Stream, StreamExt};
 use serde_json::{json, Value};
 
 use super::*;
@@ -214,4 +215,32 @@ fn a_client_speaking_a_settled_revision_skips_the_handshake() {
     assert_eq!(block_on(second.call_tool("echo", &json!({}), 5)).unwrap().text, "hi");
     assert_eq!(*handshakes.borrow(), 1, "the second client speaks the first's session");
     assert_eq!(server.posts.borrow().len(), before + 1, "one post: the call itself");
+}
+
+/// A body of `chunks` chunks of 1 KiB, counting the chunks read; `None` goes on without end.
+fn chunked(chunks: Option<usize>, read: &Cell<usize>) -> impl Stream<Item = Result<Vec<u8>, String>> + '_ {
+    futures::stream::repeat_with(move || {
+        read.set(read.get() + 1);
+        Ok(vec![b'x'; 1024])
+    })
+    .take(chunks.unwrap_or(usize::MAX))
+}
+
+#[test]
+fn an_answer_is_read_within_its_bound_and_no_further() {
+    let read = Cell::new(0);
+    assert_eq!(
+        block_on(read_within(chunked(Some(4), &read), 4096)).unwrap().len(),
+        4096,
+        "a body of the bound is read whole"
+    );
+    let read = Cell::new(0);
+    let over = block_on(read_within(chunked(None, &read), 4096)).unwrap_err();
+    assert_eq!(over, Unanswered::Unreachable("its answer is over 4096 bytes".into()));
+    assert_eq!(read.get(), 5, "a body without end is given up at the chunk past the bound");
+    let broken = futures::stream::iter(vec![Ok(vec![b'x'; 10]), Err("Network connection lost".to_string())]);
+    assert_eq!(
+        block_on(read_within(broken, 4096)).unwrap_err(),
+        Unanswered::Unreachable("Network connection lost".into())
+    );
 }

@@ -6,6 +6,7 @@ use futures::future::{select, Either};
 use worker::{AbortController, Delay, Fetch, Headers, Method, Request, RequestInit};
 
 pub use crate::ops::run::Unanswered;
+use crate::ops::tool_client::read_within;
 
 pub struct Outgoing<'a> {
     pub method: Method,
@@ -13,7 +14,7 @@ pub struct Outgoing<'a> {
     pub headers: &'a [(&'a str, String)],
     pub body: Option<String>,
     pub timeout: Duration,
-    /// The most of an answer's body that is read; a longer one is refused.
+    /// The most of an answer's body that is read; a longer one is refused once it passes this.
     pub max_bytes: usize,
 }
 
@@ -53,10 +54,12 @@ pub async fn exchange(out: Outgoing<'_>) -> Result<Answer, Unanswered> {
         if declared.is_some_and(|n| n > max) {
             return Err(Unanswered::Unreachable(format!("its answer is over {max} bytes")));
         }
-        let bytes = resp.bytes().await.map_err(unreachable)?;
-        if bytes.len() > max {
-            return Err(Unanswered::Unreachable(format!("its answer is over {max} bytes")));
-        }
+        // Read as it comes, so that an answer without a Content-Length is given up at the bound.
+        let bytes = match resp.stream() {
+            Ok(chunks) => read_within(chunks, max).await?,
+            // A body held whole, or none: there is nothing more to read.
+            Err(_) => resp.bytes().await.map_err(unreachable)?,
+        };
         let header = |name: &str| resp.headers().get(name).ok().flatten();
         Ok(Answer {
             status: resp.status_code(),
@@ -66,7 +69,13 @@ pub async fn exchange(out: Outgoing<'_>) -> Result<Answer, Unanswered> {
         })
     });
     match select(exchange, Box::pin(Delay::from(out.timeout))).await {
-        Either::Left((answer, _)) => answer,
+        Either::Left((answer, _)) => {
+            // An answer given up part-way is not read on: its server is told to stop.
+            if answer.is_err() {
+                controller.abort();
+            }
+            answer
+        }
         Either::Right(((), _)) => {
             controller.abort();
             Err(Unanswered::Timeout)
