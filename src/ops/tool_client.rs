@@ -9,6 +9,7 @@
 use std::cell::{Cell, RefCell};
 
 use futures::future::LocalBoxFuture;
+use futures::{Stream, StreamExt};
 use serde_json::{json, Value};
 
 use crate::core::access::oauth::form::encode;
@@ -56,6 +57,46 @@ pub trait Transport {
         0
     }
 }
+
+/// Reads an answer's body, chunk by chunk as it comes, until it ends or holds more than `max`
+/// bytes: a longer answer is given up at the chunk that passes the bound, however much more its
+/// server would send. A body streamed without a Content-Length says nothing of its size until it
+/// ends, so a bound checked on the whole body would read it all first, past the isolate's memory.
+/// The shell's fetch reads every answer through it.
+///
+/// # Errors
+///
+/// `Unanswered::Unreachable`, with the words of a chunk that could not be read, or saying that
+/// the answer is over `max` bytes.
+pub async fn read_within<E: std::fmt::Display>(
+    chunks: impl Stream<Item = Result<Vec<u8>, E>>,
+    max: usize,
+    until: Option<AnswerHeld>,
+) -> Result<Vec<u8>, Unanswered> {
+    let mut chunks = std::pin::pin!(chunks);
+    let mut body = Vec::new();
+    let mut read_to = 0;
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk.map_err(|e| Unanswered::Unreachable(e.to_string()))?;
+        if body.len() + chunk.len() > max {
+            return Err(Unanswered::Unreachable(format!("its answer is over {max} bytes")));
+        }
+        body.extend_from_slice(&chunk);
+        // Whole events end in a blank line: only a chunk with a line break may complete one.
+        if let (Some(answered), true) = (until, chunk.contains(&b'\n')) {
+            let (done, used) = answered(&body[read_to..]);
+            read_to += used;
+            if done {
+                break;
+            }
+        }
+    }
+    Ok(body)
+}
+
+/// Tells, of the whole events at the start of part of an event stream, whether they hold what a
+/// reader waits for, and how many bytes they take (`mcp::answered_in`).
+pub type AnswerHeld = fn(&[u8]) -> (bool, usize);
 
 /// Why a server could not be used, with words that say what happened.
 #[derive(Debug, Clone, PartialEq)]

@@ -3,6 +3,7 @@
 use std::cell::{Cell, RefCell};
 
 use futures::executor::block_on;
+use futures::{Stream, StreamExt};
 use serde_json::{json, Value};
 
 use super::*;
@@ -454,4 +455,50 @@ fn the_requests_that_settle_a_revision_count_against_the_call_s_deadline() {
     let f = block_on(Client::new(&slow, "http://s/mcp", None).call_tool("t", &json!({}), &json!({}), 3)).unwrap_err();
     assert_eq!((f.because, f.detail.as_str()), (Because::Unreachable, "it gave no answer within 3 seconds"));
     assert_eq!(*slow.sent.borrow(), ["server/discover within 3s", "initialize within 1s"]);
+}
+
+/// A body of `chunks` chunks of 1 KiB, counting the chunks read; `None` goes on without end.
+fn chunked(chunks: Option<usize>, read: &Cell<usize>) -> impl Stream<Item = Result<Vec<u8>, String>> + '_ {
+    futures::stream::repeat_with(move || {
+        read.set(read.get() + 1);
+        Ok(vec![b'x'; 1024])
+    })
+    .take(chunks.unwrap_or(usize::MAX))
+}
+
+#[test]
+fn an_answer_is_read_within_its_bound_and_no_further() {
+    let read = Cell::new(0);
+    assert_eq!(
+        block_on(read_within(chunked(Some(4), &read), 4096, None)).unwrap().len(),
+        4096,
+        "a body of the bound is read whole"
+    );
+    let read = Cell::new(0);
+    let over = block_on(read_within(chunked(None, &read), 4096, None)).unwrap_err();
+    assert_eq!(over, Unanswered::Unreachable("its answer is over 4096 bytes".into()));
+    assert_eq!(read.get(), 5, "a body without end is given up at the chunk past the bound");
+    let broken = futures::stream::iter(vec![Ok(vec![b'x'; 10]), Err("Network connection lost".to_string())]);
+    assert_eq!(
+        block_on(read_within(broken, 4096, None)).unwrap_err(),
+        Unanswered::Unreachable("Network connection lost".into())
+    );
+}
+
+#[test]
+fn an_event_stream_is_read_up_to_the_events_that_hold_the_answer() {
+    let read = Cell::new(0);
+    let events = [
+        "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}\n\n",
+        "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n",
+        ": the server keeps the stream open\n\n",
+    ];
+    let chunks = futures::stream::iter(events.iter().map(|e| {
+        read.set(read.get() + 1);
+        Ok::<_, String>(e.as_bytes().to_vec())
+    }))
+    .chain(futures::stream::repeat_with(|| Ok(b": ping\n\n".to_vec())));
+    let body = block_on(read_within(chunks, 4096, Some(mcp::answered_in))).unwrap();
+    assert!(String::from_utf8_lossy(&body).ends_with("\"result\":{}}\n\n"), "read no further than the answer");
+    assert_eq!(read.get(), 2);
 }

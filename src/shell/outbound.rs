@@ -3,10 +3,11 @@
 use std::time::Duration;
 
 use futures::future::{select, Either};
-use futures::StreamExt;
 use worker::{AbortController, Delay, Fetch, Headers, Method, Request, RequestInit};
 
 pub use crate::ops::run::Unanswered;
+use crate::ops::tool_client::read_within;
+pub use crate::ops::tool_client::AnswerHeld as Answered;
 
 pub struct Outgoing<'a> {
     pub method: Method,
@@ -14,7 +15,7 @@ pub struct Outgoing<'a> {
     pub headers: &'a [(&'a str, String)],
     pub body: Option<String>,
     pub timeout: Duration,
-    /// The most of an answer's body that is read; a longer one is refused.
+    /// The most of an answer's body that is read; a longer one is refused once it passes this.
     pub max_bytes: usize,
 }
 
@@ -36,10 +37,6 @@ pub async fn send(out: Outgoing<'_>) -> Result<(u16, String), Unanswered> {
 pub async fn exchange(out: Outgoing<'_>) -> Result<Answer, Unanswered> {
     exchange_until(out, None).await
 }
-
-/// Tells, of the whole events at the start of a part of an event stream, whether they hold what
-/// a reader waits for, and how many bytes they take (`mcp::answered_in`).
-pub type Answered = fn(&[u8]) -> (bool, usize);
 
 /// Sends one request and reads its answer, or gives up at the deadline. An answer that is an
 /// event stream is read piece by piece when `answered` is given, and no further once the whole
@@ -75,28 +72,11 @@ pub async fn exchange_until(out: Outgoing<'_>, answered: Option<Answered>) -> Re
             .is_some_and(|t| t.trim_start().to_ascii_lowercase().starts_with("text/event-stream"));
         // Read as it comes, so that a body past the bound is refused before it is all held, and
         // an event stream is read no further than the events that hold what the caller waits for.
-        let mut bytes = Vec::new();
-        match resp.stream() {
-            Ok(mut stream) => {
-                let mut read_to = 0;
-                while let Some(chunk) = stream.next().await {
-                    let chunk = chunk.map_err(unreachable)?;
-                    bytes.extend_from_slice(&chunk);
-                    if bytes.len() > max {
-                        return Err(over());
-                    }
-                    if let (true, Some(answered)) = (streamed && chunk.contains(&b'\n'), answered) {
-                        let (done, used) = answered(&bytes[read_to..]);
-                        read_to += used;
-                        if done {
-                            break;
-                        }
-                    }
-                }
-            }
-            // A body that is not a stream, such as an empty one, is read whole.
-            Err(_) => bytes = resp.bytes().await.map_err(unreachable)?,
-        }
+        let bytes = match resp.stream() {
+            Ok(chunks) => read_within(chunks, max, answered.filter(|_| streamed)).await?,
+            // A body held whole, or none: there is nothing more to read.
+            Err(_) => resp.bytes().await.map_err(unreachable)?,
+        };
         if bytes.len() > max {
             return Err(over());
         }
@@ -111,7 +91,8 @@ pub async fn exchange_until(out: Outgoing<'_>, answered: Option<Answered>) -> Re
         Either::Left((answer, _)) => answer,
         Either::Right(((), _)) => Err(Unanswered::Timeout),
     };
-    // Whatever the server still sends, nobody reads: the connection is let go.
+    // Whatever the server still sends, nobody reads: a stream read to its answer, an answer given
+    // up part-way or past its deadline, its server is told to stop.
     controller.abort();
     answer
 }

@@ -25,6 +25,10 @@ const FLOORS = {
   read: { name: 'DO read', what: 'Rust Worker → Durable Object → one SQLite row read' },
   write: { name: 'DO write', what: 'Rust Worker → Durable Object → one SQLite row written and read' },
   create: { name: 'DO create', what: 'Rust Worker → a new Durable Object each time → its table made, one row written and read' },
+  modelFirst: { name: 'model, 1st request', what: 'the Anthropic stand-in alone, answering the run\'s first request (it asks for the tool), as the runtime sent it' },
+  modelSecond: { name: 'model, 2nd request', what: 'the Anthropic stand-in alone, answering the run\'s second request (it reads the tool\'s answer)' },
+  toolCall: { name: 'tool call', what: 'the bench\'s tool server alone (node:http), answering the run\'s tools/call as the runtime sent it' },
+  toolRun: { name: 'model ×2 + tool + DO create', what: 'the three above and one DO create, one after another: latencies added, req/s 1 / Σ (1 / req/s)' },
 };
 
 export function report(r) {
@@ -47,12 +51,15 @@ export function report(r) {
   push('| Operation | Floor | Conc. | req/s | p50 | p99 | ÷ floor | ÷ TypeScript | Failed |');
   push('|---|---|--:|--:|--:|--:|--:|--:|--:|');
   const R = r.runtime;
+  const T = r.tools ?? {};
   const rows = [
     { label: `\`tools/list\` (${R.toolCount ?? '?'} tools)`, data: R['tools/list'], floor: 'static', ts: r.ts['tools/list'] },
     { label: '`get_playbook`', data: R.get_playbook, floor: 'read', ts: r.ts.get_playbook },
     { label: '`create_playbook`', data: R.create_playbook, floor: 'create', ts: r.ts.create_playbook },
     { label: '`run_definition` of a computation', data: R.run_definition, floor: 'create' },
     { label: '20-step workflow, start to finish', data: R.workflow, floor: 'create', perStep: 20 },
+    { label: '`run_definition` of a reasoning function with one tool call', data: T.run, floor: 'toolRun' },
+    { label: `\`search\` across ${T.servers ?? '?'} servers of ${T.tools ?? '?'} tools, warm`, data: T.search, floor: 'static' },
   ];
   for (const list of R.lists ?? []) {
     rows.push({ label: `\`list_runs\`, one page of 20, ${int(list.runs)} runs stored`, data: list.listRuns, floor: 'read' });
@@ -89,6 +96,16 @@ export function report(r) {
       }).filter(Boolean).join('; ') + '.', '');
   }
 
+  // How the tool rows were measured.
+  if (T.run || T.search) {
+    push(`The tool rows ran on a runtime of their own whose \`TOOL_SERVERS\` names ${T.servers} servers of the bench's tool server ` +
+      `(\`tests/bench/tool_server.mjs\`, node:http, answering at once, ${T.tools} tools each) and whose Anthropic is the stand-in of ` +
+      'the end-to-end suite, both in a process of their own. The run asks the stand-in, calls `s01/echo`, and asks again; its floor adds ' +
+      'the stand-in\'s own time for those two requests and the tool server\'s for the call, each the very request the runtime sent, ' +
+      `replayed alone, and one DO create. \`search\` (terms \`${T.terms}\`, matching five tools of each server) is measured warm: a ` +
+      'search before each load finds every server\'s list kept, as an isolate keeps them 60 s; a cold one lists all the servers first.', '');
+  }
+
   // What a key costs beside local mode, where both were measured.
   if (R['tools/list key'] && R['get_playbook key']) {
     push('### With an API key, against local mode', '');
@@ -118,7 +135,7 @@ export function report(r) {
   push('## The floors: this machine\'s limits, built by the bench', '');
   push('| Floor | What it does | Conc. | req/s | p50 | p99 |');
   push('|---|---|--:|--:|--:|--:|');
-  for (const key of ['static', 'rustStatic', 'read', 'write', 'create']) {
+  for (const key of ['static', 'rustStatic', 'read', 'write', 'create', 'modelFirst', 'modelSecond', 'toolCall', 'toolRun']) {
     for (const c of conc) {
       const m = atConcurrency(r.floors[key], c);
       if (!m) continue;

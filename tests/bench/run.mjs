@@ -1,5 +1,6 @@
 // scripts/bench: the runtime's throughput and latency against the floors of this machine and against
-// a TypeScript MCP server on the same workerd, its size against Cloudflare's limits, and its start-up.
+// a TypeScript MCP server on the same workerd, a run that calls a tool and a search across many tool
+// servers against theirs (tools.mjs), its size against Cloudflare's limits, and its start-up.
 // Everything runs in local workerd (`wrangler dev`) on loopback; autocannon makes the load. The run is
 // bounded: each measurement by its seconds, the seeding of stored rows by what time is left of the
 // budget. It prints a Markdown table and writes it to BENCH_OUT (default bench-results/results.md).
@@ -18,6 +19,7 @@ import { multiplyRows, playbookStore } from './multiply.mjs';
 import { callMethod, callTool, MCP_HEADERS, mcpFailed, playbookWithAddVat, rpcBody, toolBody } from './mcp.mjs';
 import { report } from './report.mjs';
 import { uploadSize } from './size.mjs';
+import { prepare, runFailed, SERVERS, serialFloor, startSide, TERMS, TOOLS, toolVars } from './tools.mjs';
 import { workflowLoad, workflowSource } from './workflow.mjs';
 
 const env = process.env;
@@ -53,13 +55,13 @@ function say(message) {
 // ---- the servers ----
 
 /** Starts one Worker in workerd with fresh state, and times its start-up to the first answer. */
-async function serve(name, config, { keepState = false } = {}) {
+async function serve(name, config, { keepState = false, vars = {} } = {}) {
   const stateDir = join(WORK, 'state', name);
   if (!keepState) rmSync(stateDir, { recursive: true, force: true });
   const t0 = performance.now();
   // Request logs off: with them on, wrangler's workerd posts a log line to its Node process after
   // every answer, which would measure wrangler's logger rather than the Worker.
-  const rt = await startRuntime({ stateDir, config, pollMs: 10, extraArgs: ['--log-level', 'warn'] });
+  const rt = await startRuntime({ stateDir, config, vars, pollMs: 10, extraArgs: ['--log-level', 'warn'] });
   const startupMs = performance.now() - t0;
   say(`${name}: serving at ${rt.url}, first answer ${startupMs.toFixed(0)} ms after start`);
   return { ...rt, name, startupMs, stateDir };
@@ -76,13 +78,18 @@ async function stopping(server, fn) {
 
 // ---- measuring ----
 
-/** One operation at each concurrency, after a short warm-up: [{connections, rps, p50, p99, ...}]. */
+/**
+ * One operation at each concurrency, after a short warm-up: [{connections, rps, p50, p99, ...}].
+ * `spec.warm`, where given, is awaited before the warm-up and before each load.
+ */
 async function measureAll(label, spec) {
+  await spec.warm?.();
   await load({ ...spec, connections: 8, seconds: CFG.warmupSeconds });
   const out = [];
   await drain(spec);
   let before = null;
   for (const connections of CFG.concurrencies) {
+    await spec.warm?.();
     // A request slower than the load is never counted, so a load lasts at least four rounds of
     // requests at the throughput the lower concurrency reached, up to maxSeconds.
     const seconds = before === null ? CFG.seconds
@@ -251,7 +258,33 @@ async function main() {
       mcpSpecFresh(ts.url, () => toolBody('create_playbook', { name: freshName() })));
   });
 
-  // 3. The runtime, from a cold workerd with empty state.
+  // 3. The tool rows, on a runtime of their own whose TOOL_SERVERS names the bench's tool server
+  // (20 addresses of 50 tools) and whose Anthropic is the stand-in, both in a process of their own:
+  // a reasoning run with one tool call, and search across the 20 servers, measured warm. Then the
+  // floors of the run's parts, alone: the stand-in's two requests and the tool server's one call.
+  const side = await startSide();
+  try {
+    const withTools = await serve('runtime-tools', join(ROOT, 'wrangler.toml'), { vars: toolVars(side) });
+    let ready;
+    await stopping(withTools, async () => {
+      const base = withTools.url;
+      ready = await prepare(base, side, freshName());
+      results.tools = { servers: SERVERS, tools: TOOLS, terms: TERMS };
+      results.tools.run = await measureAll('runtime reasoning run with one tool call',
+        { ...mcpSpec(base, ready.run), failed: runFailed });
+      results.tools.search = await measureAll(`runtime search (${SERVERS} servers of ${TOOLS} tools, warm)`,
+        { ...mcpSpec(base, ready.search), warm: ready.warmSearch });
+    });
+    results.floors.modelFirst = await measureAll('floor stand-in model, first request', ready.modelFirst);
+    results.floors.modelSecond = await measureAll('floor stand-in model, second request', ready.modelSecond);
+    results.floors.toolCall = await measureAll('floor tool server, one call', ready.toolCall);
+    const F = results.floors;
+    F.toolRun = serialFloor([[F.modelFirst, 1], [F.modelSecond, 1], [F.toolCall, 1], [F.create, 1]], CFG.concurrencies);
+  } finally {
+    await side.stop();
+  }
+
+  // 4. The runtime, from a cold workerd with empty state.
   const rt = await serve('runtime', join(ROOT, 'wrangler.toml'));
   const listed = {};
   results.startup.push({ name: 'Auto Runtime (this Worker)', ms: rt.startupMs, runtime: true });
@@ -305,7 +338,7 @@ async function main() {
     R.lists = [await measureLists(base, listed, 'small', runs.stored, events.stored)];
   });
 
-  // 4. The same pages with 100 times the rows, copied inside the playbooks' stores (multiply.mjs
+  // 5. The same pages with 100 times the rows, copied inside the playbooks' stores (multiply.mjs
   // says why), on the same state after a restart.
   const { runsPb, eventsPb } = listed;
   const seededRuns = results.seeding[0]?.runs.stored ?? 0;

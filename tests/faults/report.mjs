@@ -2,6 +2,7 @@
 // its verdict, and for a failed check the cases that failed it.
 
 const int = (n) => (Number.isFinite(n) ? n.toLocaleString('en-US') : String(n ?? '—'));
+const mib = (n) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** A Markdown table; the columns after the first are numbers, aligned right, unless `text` is set. */
@@ -79,6 +80,26 @@ function concurrencySection(c) {
   ];
 }
 
+function toolsSection(t) {
+  const rows = t.rows.map((r) => [
+    `${r.family}/${r.tool}`, r.does, r.because, r.runs, r.ended, int(r.byHand), r.answered, r.longestSeconds.toFixed(1),
+  ]);
+  return [
+    '## Tools', '',
+    `A misbehaving MCP tool server (\`tests/faults/tools_server.mjs\`) served ${int(t.servers)} servers: one per family of faults, ` +
+    'a legacy one that lists every fault\'s tool but speaks 2025-11-25 alone (in a session), and a good one. Each fault was met by ' +
+    'reasoning runs whose stand-in model calls its tool and by lookups through it ("runs": reasoning + lookup), and by calls by hand ' +
+    '(`query_connection` over HTTP and `execute_connection` over MCP, on its own server and on the legacy one). ' +
+    `A fault that never answers in time met calls by hand with \`timeout_seconds\` ${t.byHandTimeout}, and ${int(t.waited)} runs, which waited ` +
+    `out the ${t.callSeconds}-second call deadline together. In all ${int(t.runs)} runs and ${int(t.byHand)} calls by hand, ` +
+    `${int(t.answers)} answers read, in ${t.seconds.toFixed(0)} s; panics in the log: ${int(t.panics)}. ` +
+    `Each of the ${int(t.floods)} floods would have sent ${mib(t.floodBytes)}; the most one sent before the runtime hung up was ${mib(t.floodedMost)}.`, '',
+    '"Answered as" is the problem a call by hand was refused with, its reason and the because its words give (503 over HTTP, ' +
+    'a tool result with `isError` over MCP); "longest" the longest a run\'s start or a call by hand took to answer, in seconds.', '',
+    ...table(['Fault', 'What the server does', 'Because', 'Runs', 'Runs ended', 'By hand', 'Answered as', 'Longest (s)'], rows, { text: true }), '',
+  ];
+}
+
 function checksSection(checks) {
   const failed = checks.filter((c) => !c.ok);
   return [
@@ -88,7 +109,7 @@ function checksSection(checks) {
   ];
 }
 
-export function report({ meta, restarts, hostile, concurrency, checks }) {
+export function report({ meta, restarts, hostile, concurrency, tools, checks }) {
   const lines = [
     '# Auto Runtime fault harness', '',
     `${meta.date} · commit ${meta.commit} · ${meta.cores} cores · Node ${meta.node} · seed ${meta.seed} · whole run ${meta.seconds.toFixed(0)} s` +
@@ -97,6 +118,7 @@ export function report({ meta, restarts, hostile, concurrency, checks }) {
   if (restarts) lines.push(...restartsSection(restarts));
   if (hostile) lines.push(...hostileSection(hostile));
   if (concurrency) lines.push(...concurrencySection(concurrency));
+  if (tools) lines.push(...toolsSection(tools));
   lines.push(...checksSection(checks));
   return `${lines.join('\n')}\n`;
 }

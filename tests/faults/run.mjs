@@ -1,10 +1,11 @@
-// scripts/faults: what the runtime survives, in one run. Three parts, each on a runtime of its own
+// scripts/faults: what the runtime survives, in one run. Four parts, each on a runtime of its own
 // in local workerd: restarts (hard kills at random moments with work in flight), hostile requests
-// (malformed and hostile input to every endpoint), and concurrency (duplicate run ids, many runs at
-// once). Prints Markdown tables, writes them to FAULTS_OUT (default faults-results/results.md), and
+// (malformed and hostile input to every endpoint), concurrency (duplicate run ids, many runs at
+// once), and tools (tool servers that drop, stall, answer garbage, gigantic bodies or error
+// statuses while runs and calls by hand use them). Prints Markdown tables, writes them to FAULTS_OUT (default faults-results/results.md), and
 // exits non-zero when any check failed.
 //
-// Arguments: the parts to run (restarts, hostile, concurrency; default all).
+// Arguments: the parts to run (restarts, hostile, concurrency, tools; default all).
 // Environment: FAULTS_SEED (replays the random moments and cases), FAULTS_RESTARTS (default 20),
 // FAULTS_HOSTILE (the least number of hostile requests, default 10000), FAULTS_OUT,
 // FAULTS_BUILD=never (serve build/ as it is, even when src/ is newer), FAULTS_KEEP=1 (keep the
@@ -20,9 +21,10 @@ import { concurrency } from './concurrency.mjs';
 import { hostile } from './hostile.mjs';
 import { report } from './report.mjs';
 import { restarts } from './restarts.mjs';
+import { tools } from './tools.mjs';
 
 const env = process.env;
-const PARTS = ['restarts', 'hostile', 'concurrency'];
+const PARTS = ['restarts', 'hostile', 'concurrency', 'tools'];
 const STARTED = Date.now();
 // The whole run must end within 15 minutes; each part bounds its own loops well inside this.
 const BUDGET_MS = 15 * 60_000;
@@ -106,6 +108,9 @@ async function main() {
   }
   if (parts.includes('concurrency')) {
     results.concurrency = await runPart('concurrency', () => concurrency({ say }), checks);
+  }
+  if (parts.includes('tools')) {
+    results.tools = await runPart('tools', () => tools({ say }), checks);
   }
   clearTimeout(watchdog);
   process.exitCode = finish({ out, seed, parts, results, checks });

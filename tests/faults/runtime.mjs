@@ -6,9 +6,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 import { panicLines, startRuntime } from '../e2e/harness.mjs';
 
-/** Starts the runtime on `stateDir`; every runtime started is kept in `logs` for the panic check. */
-export async function start(stateDir, logs) {
-  const rt = await startRuntime({ stateDir, pollMs: 100 });
+/**
+ * Starts the runtime on `stateDir`, with more Worker variables in `vars` (where the model stand-ins
+ * and tool servers are); every runtime started is kept in `logs` for the panic check.
+ */
+export async function start(stateDir, logs, vars = {}) {
+  const rt = await startRuntime({ stateDir, pollMs: 100, vars });
   logs.push(rt.logs);
   return rt;
 }
