@@ -66,8 +66,8 @@ pub trait Transport {
 ///
 /// # Errors
 ///
-/// `Unanswered::Unreachable`, with the words of a chunk that could not be read, or saying that
-/// the answer is over `max` bytes.
+/// `Unanswered::Unreachable`, with the words of a chunk that could not be read, or
+/// `Unanswered::TooLarge` for an answer over `max` bytes.
 pub async fn read_within<E: std::fmt::Display>(
     chunks: impl Stream<Item = Result<Vec<u8>, E>>,
     max: usize,
@@ -79,7 +79,7 @@ pub async fn read_within<E: std::fmt::Display>(
     while let Some(chunk) = chunks.next().await {
         let chunk = chunk.map_err(|e| Unanswered::Unreachable(e.to_string()))?;
         if body.len() + chunk.len() > max {
-            return Err(Unanswered::Unreachable(format!("its answer is over {max} bytes")));
+            return Err(Unanswered::TooLarge(max));
         }
         body.extend_from_slice(&chunk);
         // Whole events end in a blank line: only a chunk with a line break may complete one.
@@ -403,6 +403,11 @@ pub fn unanswered(u: Unanswered, timeout: u64, hidden: &[String]) -> Failure {
                 .fold(why, |why, secret| why.replace(secret.as_str(), "[hidden]"));
             Failure::new(Because::Unreachable, format!("it could not be reached: {why}"))
         }
+        // It was reached and answered, more than a call may: it fails, rather than is away.
+        Unanswered::TooLarge(max) => Failure::new(
+            Because::Failing,
+            format!("it answered more than {max} bytes, the most the runtime reads of an answer"),
+        ),
     }
 }
 

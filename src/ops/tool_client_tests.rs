@@ -476,7 +476,10 @@ fn an_answer_is_read_within_its_bound_and_no_further() {
     );
     let read = Cell::new(0);
     let over = block_on(read_within(chunked(None, &read), 4096, None)).unwrap_err();
-    assert_eq!(over, Unanswered::Unreachable("its answer is over 4096 bytes".into()));
+    assert_eq!(over, Unanswered::TooLarge(4096));
+    let failure = unanswered(over, 30, &[]);
+    assert_eq!(failure.because, Because::Failing, "a server that answered too much was reached");
+    assert!(failure.detail.contains("more than 4096 bytes"), "{}", failure.detail);
     assert_eq!(read.get(), 5, "a body without end is given up at the chunk past the bound");
     let broken = futures::stream::iter(vec![Ok(vec![b'x'; 10]), Err("Network connection lost".to_string())]);
     assert_eq!(

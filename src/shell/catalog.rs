@@ -77,6 +77,7 @@ async fn read(provider: Provider, last: Option<Kept>, now_ms: i64) -> Kept {
         Ok((status, _)) => failed(format!("it answered {status}")),
         Err(Unanswered::Timeout) => failed(format!("no answer within {LIST_TIMEOUT_SECONDS} seconds")),
         Err(Unanswered::Unreachable(why)) => failed(why),
+        Err(Unanswered::TooLarge(max)) => failed(format!("its list is over {max} bytes")),
     }
 }
 

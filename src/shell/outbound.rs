@@ -44,7 +44,11 @@ pub async fn exchange(out: Outgoing<'_>) -> Result<Answer, Unanswered> {
 /// start of what it is given, and how many bytes they take): a stream a server keeps open after
 /// its answer is then not waited on to its end.
 pub async fn exchange_until(out: Outgoing<'_>, answered: Option<Answered>) -> Result<Answer, Unanswered> {
-    let unreachable = |e: worker::Error| Unanswered::Unreachable(e.to_string());
+    // The platform's words, without the "Error: " its JavaScript errors begin with.
+    let unreachable = |e: worker::Error| {
+        let said = e.to_string();
+        Unanswered::Unreachable(said.strip_prefix("Error: ").map(str::to_string).unwrap_or(said))
+    };
     let headers = Headers::new();
     for (name, value) in out.headers {
         headers.set(name, value).map_err(unreachable)?;
@@ -58,7 +62,7 @@ pub async fn exchange_until(out: Outgoing<'_>, answered: Option<Answered>) -> Re
     let controller = AbortController::default();
     let signal = controller.signal();
     let max = out.max_bytes;
-    let over = || Unanswered::Unreachable(format!("its answer is over {max} bytes"));
+    let over = || Unanswered::TooLarge(max);
     let exchange = Box::pin(async move {
         let mut resp = Fetch::Request(request).send_with_signal(&signal).await.map_err(unreachable)?;
         let header = |name: &str| resp.headers().get(name).ok().flatten();

@@ -386,6 +386,9 @@ impl SignIn<'_> {
             Err(Unanswered::Unreachable(why)) => {
                 return Err(format!("The app's client document at {client_id} could not be read: {why}."))
             }
+            Err(Unanswered::TooLarge(max)) => {
+                return Err(format!("The app's client document at {client_id} is over {max} bytes."))
+            }
         };
         let client = cimd::client_from_document(client_id, body.as_bytes()).map_err(|r| r.error().description)?;
         // Kept, so that the token endpoint knows the client the code was given to.

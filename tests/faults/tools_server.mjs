@@ -22,7 +22,7 @@ const FLOOD_CHUNK = Buffer.alloc(64 * 1024, 'x');
 /** The longest a stall or a trickle keeps its connection, so nothing outlives the part. */
 const HOLD_MAX_MS = 150_000;
 
-const OVER_MAX = new RegExp(`over ${ANSWER_MAX_BYTES} bytes`);
+const OVER_MAX = new RegExp(`more than ${ANSWER_MAX_BYTES} bytes`);
 const NO_ANSWER = /gave no answer within/;
 
 /**
@@ -43,10 +43,10 @@ export const FAULTS = [
   { family: 'garbage', tool: 'stream_without_response', because: 'failing', says: /event stream ended without the response/, does: 'answers an event stream of a notification, a ping and another id\'s response, then ends' },
   { family: 'garbage', tool: 'wrong_id', because: 'failing', says: /not the JSON-RPC response/, does: 'answers a well-formed response to another request id' },
   { family: 'garbage', tool: 'no_content', because: 'failing', says: /holds no content/, does: 'answers the right id with a result that holds no content' },
-  { family: 'huge', tool: 'declared', because: 'unreachable', says: OVER_MAX, does: 'answers 5 MiB of JSON with its Content-Length' },
-  { family: 'huge', tool: 'chunked', because: 'unreachable', says: OVER_MAX, does: 'answers 5 MiB of JSON chunked, with no Content-Length' },
-  { family: 'huge', tool: 'stream', because: 'unreachable', says: OVER_MAX, does: 'answers an event stream of 5 MiB of notifications before its response' },
-  { family: 'huge', tool: 'flood', because: 'unreachable', says: OVER_MAX, does: 'streams 256 MiB of JSON chunked, as fast as it is read' },
+  { family: 'huge', tool: 'declared', because: 'failing', says: OVER_MAX, does: 'answers 5 MiB of JSON with its Content-Length' },
+  { family: 'huge', tool: 'chunked', because: 'failing', says: OVER_MAX, does: 'answers 5 MiB of JSON chunked, with no Content-Length' },
+  { family: 'huge', tool: 'stream', because: 'failing', says: OVER_MAX, does: 'answers an event stream of 5 MiB of notifications before its response' },
+  { family: 'huge', tool: 'flood', because: 'failing', says: OVER_MAX, does: 'streams 256 MiB of JSON chunked, as fast as it is read' },
   { family: 'huge', tool: 'trickle', because: 'unreachable', says: NO_ANSWER, waits: true, runs: { reasoning: 1, lookup: 0 }, does: 'answers 200 and then its JSON four bytes a second' },
   { family: 'status', tool: 'http_500', because: 'failing', says: /HTTP 500/, does: 'answers 500 with a JSON body that is not JSON-RPC' },
   { family: 'status', tool: 'http_503', because: 'failing', says: /HTTP 503/, does: 'answers 503 in plain text with Retry-After' },

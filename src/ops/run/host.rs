@@ -20,8 +20,10 @@ use crate::core::Problem;
 pub enum Unanswered {
     /// No answer within the deadline.
     Timeout,
-    /// It could not be reached, or its answer was over the bound; the words say which.
+    /// It could not be reached, or the connection broke; the words say why.
     Unreachable(String),
+    /// It answered more than this many bytes, more than is read.
+    TooLarge(usize),
 }
 
 pub trait RunHost {

@@ -147,6 +147,10 @@ impl Runner<'_> {
                 reason: ErrorCode::ProviderUnreachable,
                 detail: format!("The provider {prefix} could not be reached: {why}."),
             }),
+            Err(Unanswered::TooLarge(max)) => Err(RunError {
+                reason: ErrorCode::ProviderError,
+                detail: format!("The provider {prefix} answered more than {max} bytes, the most the runtime reads."),
+            }),
             Ok((status, body)) => wire::answer(&target.provider, status, &body).map(|answer| {
                 let took = self.host.now().timestamp_millis().saturating_sub(began);
                 (answer, u64::try_from(took).unwrap_or(0))
