@@ -5,6 +5,7 @@
 // reasoning run. It keeps the last tools/call it was sent (GET /__last), so the bench times the very
 // request the runtime makes against the server alone.
 import http from 'node:http';
+import { readBody } from '../e2e/http_body.mjs';
 
 export const SERVERS = 20;
 export const TOOLS = 50;
@@ -36,14 +37,6 @@ function toolsOf(server) {
   return tools;
 }
 
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function send(res, status, body) {
   const text = JSON.stringify(body);

@@ -11,6 +11,7 @@
 // startForwardingProxy() answers { url, path(name), seen(name), close }: seen lists the requests
 // forwarded for a name (method, path, status), for messages when a scenario fails.
 import http from 'node:http';
+import { readBody } from './http_body.mjs';
 
 /** Headers of one hop, which a proxy does not pass on (RFC 9110 §7.6.1), and Host, which it sets. */
 const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host']);
@@ -24,14 +25,6 @@ function endToEnd(rawHeaders) {
   return kept;
 }
 
-function readBody(req) {
-  return new Promise((resolveBody, reject) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 export async function startForwardingProxy() {
   const targets = new Map();

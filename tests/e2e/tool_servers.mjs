@@ -29,6 +29,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 import { freePort, ROOT } from './harness.mjs';
+import { readBody } from './http_body.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const MODULES = join(ROOT, 'node_modules');
@@ -242,14 +243,6 @@ async function callFixtureTool(state, name, args, signal) {
   }
 }
 
-function readBody(req) {
-  return new Promise((resolveBody, reject) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function sendJson(res, status, body, headers = {}) {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });

@@ -9,6 +9,7 @@
 // answers within a deadline (`waits`) is met by calls by hand with a short timeout_seconds, and by
 // only a few runs, which wait out the 60-second call deadline together.
 import http from 'node:http';
+import { readBody } from '../e2e/http_body.mjs';
 
 export const MODERN = '2026-07-28';
 export const LEGACY = '2025-11-25';
@@ -200,14 +201,6 @@ function misbehave(tool, id, req, res, flooded) {
   }
 }
 
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 /**
  * Starts the server. Answers its base address, the address of each door, the tools/call requests
