@@ -37,6 +37,24 @@ pub fn capitalized(text: String) -> String {
     }
 }
 
+/// One key as a JSON pointer writes it: `~` as `~0`, `/` as `~1`.
+pub fn pointer_segment(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// The start of `text`, at most `max` bytes, ending on a character's edge: bounds of what is kept
+/// or sent are in bytes, and a character may take up to four.
+pub fn start_within(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 /// Cuts `text` to at most `max` characters, ending with an ellipsis when it cut.
 pub fn cap(text: &str, max: usize) -> String {
     if text.chars().count() <= max {

@@ -60,17 +60,10 @@ pub fn refine(ctx: &Ctx<'_>, era: &Era, params: &Map<String, Value>, problem: &P
 fn ways(ctx: &Ctx<'_>, playbook: &str, request: bool) -> Vec<Way> {
     let mut ways: Vec<Way> = ctx
         .tool_servers
-        .serving(&ctx.caller.org, Some(playbook), None)
+        .senders(&ctx.caller.org, playbook)
         .into_iter()
-        .filter_map(|s| {
-            let e = s.state.as_ref().ok()?;
-            let send = e.sends.as_ref().map(|t| format!("{}/{t}", s.name))?;
-            let replies = e.reads_replies.as_ref().map(|t| format!("{}/{t}", s.name));
-            if request && replies.is_none() {
-                return None;
-            }
-            Some(Way { value: s.name.clone(), title: s.name.clone(), send: Some(send), replies })
-        })
+        .filter(|s| !request || s.replies.is_some())
+        .map(|s| Way { value: s.server.clone(), title: s.server, send: Some(s.send), replies: s.replies })
         .collect();
     if request {
         ways.push(Way {

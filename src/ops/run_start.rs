@@ -114,21 +114,14 @@ pub async fn start_viewed(
 /// tool and a request's reading tool must be marked `reads`, since they are called with no one
 /// to ask (a request's, again and again).
 async fn calls_bound(outside: &Outside<'_>, org: &str, playbook: &str, spec: &Spec) -> Result<Vec<Bound>, Problem> {
-    let (names, reading): (Vec<String>, Vec<bool>) = match spec {
-        Spec::Lookup(s) => s.tool_call().map(|c| (vec![c.name.clone()], vec![true])).unwrap_or_default(),
-        Spec::Interaction(s) => {
-            let names: Vec<String> = s.tools().iter().map(|n| n.to_string()).collect();
-            let reading = (0..names.len()).map(|i| i == 1).collect();
-            (names, reading)
-        }
-        _ => return Ok(Vec::new()),
-    };
-    if names.is_empty() {
+    let calls = spec.calls();
+    if calls.is_empty() {
         return Ok(Vec::new());
     }
+    let names: Vec<String> = calls.iter().map(|c| c.name.clone()).collect();
     let tools = bind(outside.tools, org, playbook, &names, outside.now).await?;
-    for (tool, must_read) in tools.iter().zip(reading) {
-        if must_read && !tool.read_only {
+    for (tool, call) in tools.iter().zip(calls) {
+        if call.must_read && !tool.read_only {
             return Err(Problem::unavailable(format!(
                 "The tool {} is not marked reads, and this function calls it with no one to ask, so nothing was run. Name a tool that only reads; or, if it does, whoever runs the runtime marks it reads under marks in its server's entry in TOOL_SERVERS.",
                 tool.named()

@@ -9,9 +9,8 @@ use serde_json::{Map, Value};
 use super::tool_servers::Registry;
 use crate::core::definition::reasoning::dialogue::{model_name, Bound, Called};
 use crate::core::model::wire::Offer;
-use crate::core::tool_server::mcp::Listed;
+use crate::core::tool_server::offer::pick;
 use crate::core::tool_server::settings::Server;
-use crate::core::tool_server::words;
 use crate::core::{ErrorCode, Problem};
 
 /// Binds each `server/tool` (or `server/*`, every tool the server offers) that a function names.
@@ -23,30 +22,13 @@ pub async fn bind(
     names: &[String],
     now: i64,
 ) -> Result<Vec<Bound>, Problem> {
-    let serving = registry.serving(org, Some(playbook), None);
     let mut taken = BTreeSet::new();
     let mut bound = Vec::new();
     for name in names {
         let (server_name, tool_name) = name.split_once('/').unwrap_or((name.as_str(), ""));
-        let Some(server) = serving.iter().copied().find(|s| s.name == server_name) else {
-            let names: Vec<String> = serving.iter().map(|s| s.name.clone()).collect();
-            return Err(refused(name, words::no_server(playbook, server_name, &names)));
-        };
-        let offered = registry
-            .offered(server, now)
-            .await
-            .map_err(|f| refused(name, words::unavailable(server, f.because, &f.detail)))?;
-        let picked: Vec<&Listed> = if tool_name == "*" {
-            offered.iter().collect()
-        } else {
-            match offered.iter().find(|t| t.name == tool_name) {
-                Some(t) => vec![t],
-                None => {
-                    let names: Vec<String> = offered.iter().map(|t| t.name.clone()).collect();
-                    return Err(refused(name, words::no_tool(server_name, tool_name, &names)));
-                }
-            }
-        };
+        let (server, offered) =
+            registry.offering(org, playbook, server_name, now).await.map_err(|p| refused(name, p))?;
+        let picked = pick(server_name, &offered, tool_name, true).map_err(|p| refused(name, p))?;
         for t in picked {
             if bound.iter().any(|b: &Bound| b.server == server.name && b.tool == t.name) {
                 continue;

@@ -15,7 +15,8 @@ use crate::core::tool_server::mcp::{Answered, Era, Listed};
 use crate::core::tool_server::offer::offered;
 use crate::core::tool_server::openapi::{Api, Operation};
 use crate::core::tool_server::settings::{Credential, Document, Server, ServerEntry, ServerKind, ToolServers};
-use crate::core::tool_server::Request;
+use crate::core::tool_server::{words, Request};
+use crate::core::Problem;
 use crate::ops::run::Unanswered;
 
 /// How long a server's list of tools is kept before it is asked again, and how long a failure
@@ -69,6 +70,13 @@ impl Listing {
     }
 }
 
+/// A server that can reach a person: its name, and its tools as `server/tool`.
+pub struct Sender {
+    pub server: String,
+    pub send: String,
+    pub replies: Option<String>,
+}
+
 static NO_SERVERS: ToolServers = ToolServers { servers: Vec::new() };
 
 /// A transport for a runtime with no server, which reaches nothing.
@@ -98,6 +106,42 @@ impl<'a> Registry<'a> {
                 _ => s.serves(org, playbook),
             })
             .collect()
+    }
+
+    /// The servers of `playbook` that can reach a person, as their entries name their tools: the
+    /// one that sends a message and, where there is one, the one that reads the replies.
+    pub fn senders(&self, org: &str, playbook: &str) -> Vec<Sender> {
+        self.serving(org, Some(playbook), None)
+            .into_iter()
+            .filter_map(|s| {
+                let e = s.state.as_ref().ok()?;
+                let named = |tool: &String| format!("{}/{tool}", s.name);
+                Some(Sender {
+                    server: s.name.clone(),
+                    send: named(e.sends.as_ref()?),
+                    replies: e.reads_replies.as_ref().map(named),
+                })
+            })
+            .collect()
+    }
+
+    /// The server `server` of `playbook` and the tools it offers now, or the refusal that says what
+    /// `search` shows: `not_found` for a server the playbook may not use, `unavailable` for one
+    /// that cannot be used just now.
+    pub async fn offering(
+        &self,
+        org: &str,
+        playbook: &str,
+        server: &str,
+        now: i64,
+    ) -> Result<(&'a Server, Vec<Listed>), Problem> {
+        let serving = self.serving(org, Some(playbook), None);
+        let Some(found) = serving.iter().copied().find(|s| s.name == server) else {
+            let names: Vec<String> = serving.iter().map(|s| s.name.clone()).collect();
+            return Err(words::no_server(playbook, server, &names));
+        };
+        let offered = self.offered(found, now).await.map_err(|f| words::unavailable(found, f.because, &f.detail))?;
+        Ok((found, offered))
     }
 
     /// The tools `server` offers: those its server lists that its entry allows, marked as the

@@ -48,7 +48,10 @@ pub fn check_args(tool: &Tool, args: &Value) -> Result<(), Problem> {
 /// Checks `value` against a schema that is not ours, such as a tool server's, with each pointer
 /// under `prefix`. A schema that does not compile is said as the words of the `Err`.
 pub fn check_against(schema: &Value, value: &Value, prefix: &str) -> Result<Vec<FieldError>, String> {
-    let validator = jsonschema::validator_for(schema).map_err(|e| format!("its input schema does not compile: {e}"))?;
+    // Compiled once per isolate, as every kept schema is: a tool is called with the same schema
+    // again and again.
+    let validator =
+        crate::core::schema::compiled(schema).map_err(|e| format!("its input schema does not compile: {e}"))?;
     Ok(validator
         .iter_errors(value)
         .map(|e| {
@@ -73,9 +76,7 @@ fn field_error(e: &jsonschema::ValidationError<'_>) -> FieldError {
     }
 }
 
-fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
-}
+use crate::core::text::pointer_segment as escape;
 
 /// Arguments the schema already checked, as the operation's own type.
 pub fn parse<T: DeserializeOwned>(args: Value) -> Result<T, Problem> {

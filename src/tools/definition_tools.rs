@@ -7,12 +7,8 @@ use super::Ctx;
 use crate::core::definition::check::NamedTool;
 use crate::core::definition::interaction::{DELIVER_REQUIRED, NOTIFY_TOOL_REQUIRED};
 use crate::core::text::join_and;
-use crate::core::tool_server::words;
-use crate::core::{FieldError, Problem};
-
-/// Where a document names a tool it calls with no one to ask: a lookup's, and the one that reads
-/// a request's replies again and again. Such a tool must be marked `reads`.
-const READ_ONLY_PLACES: [&str; 2] = ["/tool/name", "/ask/deliver/replies/tool"];
+use crate::core::tool_server::offer::pick;
+use crate::core::{FieldError, Problem, Reason};
 
 fn not_reading(name: &str) -> String {
     format!(
@@ -24,30 +20,22 @@ pub async fn check(ctx: &Ctx<'_>, playbook: &str, named: &[NamedTool]) -> Result
     if named.is_empty() {
         return Ok(());
     }
-    let registry = &ctx.tool_servers;
-    let serving = registry.serving(&ctx.caller.org, Some(playbook), None);
     let now = ctx.instant().timestamp();
     let mut errors = Vec::new();
     for n in named {
         let (server_name, tool) = n.name.split_once('/').unwrap_or((n.name.as_str(), ""));
-        let refusal = match serving.iter().copied().find(|s| s.name == server_name) {
-            None => {
-                let names: Vec<String> = serving.iter().map(|s| s.name.clone()).collect();
-                Some(words::no_server(playbook, server_name, &names))
-            }
-            Some(server) => match registry.offered(server, now).await {
-                Ok(offered) => match offered.iter().find(|t| t.name == tool) {
-                    None if tool != "*" => {
-                        let names: Vec<String> = offered.iter().map(|t| t.name.clone()).collect();
-                        Some(words::no_tool(server_name, tool, &names))
-                    }
-                    Some(t) if READ_ONLY_PLACES.contains(&n.pointer.as_str()) && !t.mark.reads() => {
+        let refusal = match ctx.tool_servers.offering(&ctx.caller.org, playbook, server_name, now).await {
+            // A server that cannot be used just now refuses nothing: its run will say.
+            Err(p) if p.reason == Reason::Unavailable => None,
+            Err(p) => Some(p),
+            Ok((_, offered)) => match pick(server_name, &offered, tool, true) {
+                Err(p) => Some(p),
+                Ok(picked) => {
+                    if n.must_read && picked.iter().any(|t| !t.mark.reads()) {
                         errors.push(FieldError::new(n.pointer.clone(), not_reading(&n.name)).within("source"));
-                        None
                     }
-                    _ => None,
-                },
-                Err(_) => None,
+                    None
+                }
             },
         };
         if let Some(p) = refusal {
@@ -69,25 +57,14 @@ pub fn name_senders(ctx: &Ctx<'_>, playbook: &str, mut p: Problem) -> Problem {
     if !p.errors.iter().any(|e| e.detail == DELIVER_REQUIRED || e.detail == NOTIFY_TOOL_REQUIRED) {
         return p;
     }
-    let serving = ctx.tool_servers.serving(&ctx.caller.org, Some(playbook), None);
-    let senders: Vec<(String, String, Option<String>)> = serving
-        .iter()
-        .filter_map(|s| {
-            let e = s.state.as_ref().ok()?;
-            let sends = e.sends.as_ref()?;
-            Some((
-                s.name.clone(),
-                format!("{}/{sends}", s.name),
-                e.reads_replies.as_ref().map(|r| format!("{}/{r}", s.name)),
-            ))
-        })
-        .collect();
+    let senders = ctx.tool_servers.senders(&ctx.caller.org, playbook);
     for e in p.errors.iter_mut() {
         if e.pointer == "/ask/deliver" && e.detail == DELIVER_REQUIRED {
             let both: Vec<String> = senders
                 .iter()
-                .filter_map(|(server, send, read)| {
-                    read.as_ref().map(|r| format!("{server}, which sends with {send} and reads the replies with {r}"))
+                .filter_map(|s| {
+                    let r = s.replies.as_ref()?;
+                    Some(format!("{}, which sends with {} and reads the replies with {r}", s.server, s.send))
                 })
                 .collect();
             e.detail = if both.is_empty() {
@@ -97,7 +74,7 @@ pub fn name_senders(ctx: &Ctx<'_>, playbook: &str, mut p: Problem) -> Problem {
             };
         }
         if e.pointer == "/notify/tool" && e.detail == NOTIFY_TOOL_REQUIRED {
-            let can: Vec<String> = senders.iter().map(|(server, send, _)| format!("{server}, with {send}")).collect();
+            let can: Vec<String> = senders.iter().map(|s| format!("{}, with {}", s.server, s.send)).collect();
             e.detail = if can.is_empty() {
                 format!("{NOTIFY_TOOL_REQUIRED}. No tool server of this playbook can send one: whoever runs the runtime sets one up, with the tool that sends named as sends in its entry")
             } else {

@@ -43,7 +43,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         "{} {} (marked by {}), so {call} calls it by hand.",
         found.name(),
         mark_words(t.mark),
-        serde_json::to_value(t.marked_by).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+        t.marked_by.as_str()
     );
     Ok(Output::ok(fits(summary), value))
 }

@@ -138,8 +138,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let limit = a.limit.unwrap_or(LIMIT_DEFAULT);
     let rest: Vec<&(String, Listed)> =
         found.iter().filter(|(s, t)| after.is_none_or(|c| format!("{s}/{}", t.name).as_str() > c)).collect();
-    let page: Vec<&(String, Listed)> = rest.iter().take(limit).copied().collect();
-    let next = (rest.len() > limit).then(|| page.last().map(|(s, t)| format!("{s}/{}", t.name))).flatten();
+    let (page, next) = crate::core::page::split(rest, limit, |(s, t)| format!("{s}/{}", t.name));
     let tools: Vec<Value> = page
         .iter()
         .map(|(server, t)| {
@@ -190,19 +189,12 @@ fn summary(
         s.push_str(&format!(", of which {} cannot be used just now: {}", unavailable.len(), join_and(unavailable)));
     }
     let what = if narrowed { "match" } else { "are offered" };
-    let names: Vec<String> = page.iter().take(named).map(|(s, t)| format!("{s}/{} ({})", t.name, mark(t))).collect();
+    let names: Vec<String> =
+        page.iter().take(named).map(|(s, t)| format!("{s}/{} ({})", t.name, t.mark.as_str())).collect();
     match total {
         0 => s.push_str(&format!(". No tools {what}.")),
         n if n > names.len() => s.push_str(&format!(". {} {what}, such as {}.", count(n, "tool"), join_and(&names))),
         n => s.push_str(&format!(". {} {what}: {}.", count(n, "tool"), join_and(&names))),
     }
     s
-}
-
-fn mark(t: &Listed) -> &'static str {
-    match t.mark {
-        crate::core::tool_server::Mark::Reads => "reads",
-        crate::core::tool_server::Mark::Acts => "acts",
-        crate::core::tool_server::Mark::Unmarked => "unmarked",
-    }
 }

@@ -12,6 +12,7 @@ use crate::core::event::{EventCommand, NewEvent};
 use crate::core::playbook::Playbook;
 use crate::core::text::{count, quote};
 use crate::core::tool_server::mcp::{Answered, Listed};
+use crate::core::tool_server::offer::pick;
 use crate::core::tool_server::settings::{Server, ServerKind};
 use crate::core::tool_server::{words, Mark};
 use crate::core::{ErrorCode, FieldError, Problem};
@@ -91,17 +92,10 @@ impl Found<'_> {
 /// The playbook, its server and the tool, or the refusal that says what `search` shows.
 pub async fn find<'a>(ctx: &Ctx<'a>, playbook: &str, server: &str, tool: &str) -> Result<Found<'a>, Problem> {
     let p = ctx.backend.get(&ctx.caller.org, playbook).await?;
-    let registry = &ctx.tool_servers;
-    let serving = registry.serving(&ctx.caller.org, Some(playbook), None);
-    let Some(found) = serving.iter().copied().find(|s| s.name == server) else {
-        let names: Vec<String> = serving.iter().map(|s| s.name.clone()).collect();
-        return Err(words::no_server(playbook, server, &names));
-    };
-    let offered = registry.offered(found, ctx.instant().timestamp()).await.map_err(|f| unavailable(found, &f))?;
-    let Some(listed) = offered.iter().find(|t| t.name == tool).cloned() else {
-        let names: Vec<String> = offered.iter().map(|t| t.name.clone()).collect();
-        return Err(words::no_tool(server, tool, &names));
-    };
+    let now = ctx.instant().timestamp();
+    let (found, offered) = ctx.tool_servers.offering(&ctx.caller.org, playbook, server, now).await?;
+    let listed = pick(server, &offered, tool, false)?.into_iter().next().cloned();
+    let listed = listed.ok_or_else(|| Problem::internal("a tool was picked and is not there"))?;
     Ok(Found { playbook: p, server: found, tool: listed })
 }
 
@@ -222,11 +216,7 @@ fn cut_to_bytes(text: &str, max: usize) -> String {
     if text.len() <= max {
         return text.to_string();
     }
-    let mut end = max.saturating_sub('\u{2026}'.len_utf8());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}\u{2026}", &text[..end])
+    format!("{}\u{2026}", crate::core::text::start_within(text, max.saturating_sub('\u{2026}'.len_utf8())))
 }
 
 /// A call by hand, as `query_connection` (which calls only a tool marked `reads`) and

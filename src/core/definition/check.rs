@@ -25,6 +25,8 @@ pub struct Findings<'d> {
 pub struct NamedTool {
     pub pointer: String,
     pub name: String,
+    /// Whether the function calls it with no one to ask, so that it must be marked `reads`.
+    pub must_read: bool,
 }
 
 impl<'d> Findings<'d> {
@@ -262,18 +264,18 @@ impl<'d> Findings<'d> {
         }
     }
 
-    /// Arguments are JSON whose strings are templates over `input`.
-    pub fn templated(&mut self, pointer: &str, value: &Value) {
+    /// Arguments are JSON whose strings, however deep, are templates over `names`.
+    pub fn templated(&mut self, pointer: &str, value: &Value, names: &[&str]) {
         match value {
-            Value::String(s) => self.template(pointer, s, None, &["input"]),
+            Value::String(s) => self.template(pointer, s, None, names),
             Value::Array(items) => {
                 for (i, v) in items.iter().enumerate() {
-                    self.templated(&format!("{pointer}/{i}"), v);
+                    self.templated(&format!("{pointer}/{i}"), v, names);
                 }
             }
             Value::Object(map) => {
                 for (k, v) in map {
-                    self.templated(&format!("{pointer}/{}", escape(k)), v);
+                    self.templated(&format!("{pointer}/{}", escape(k)), v, names);
                 }
             }
             _ => {}
@@ -290,7 +292,9 @@ impl<'d> Findings<'d> {
             (word(server) && (word(tool) || (wildcard && tool == "*"))).then(|| s.to_string())
         });
         match &ok {
-            Some(name) => self.tools.push(NamedTool { pointer: pointer.to_string(), name: name.clone() }),
+            Some(name) => {
+                self.tools.push(NamedTool { pointer: pointer.to_string(), name: name.clone(), must_read: false })
+            }
             None => {
                 let form =
                     if wildcard { "server/tool, or server/* for every tool the server allows" } else { "server/tool" };
@@ -341,9 +345,7 @@ fn column_of(text: &str, byte: usize) -> usize {
     text[line_start..byte.min(text.len())].chars().count() + 1
 }
 
-pub fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
-}
+pub use crate::core::text::pointer_segment as escape;
 
 #[cfg(test)]
 mod tests {

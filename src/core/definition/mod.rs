@@ -184,6 +184,15 @@ impl Spec {
         }
     }
 
+    /// The calls of tools a run makes without a model, in order.
+    pub fn calls(&self) -> Vec<&tool_call::ToolCallSpec> {
+        match self {
+            Spec::Lookup(s) => s.tool_call().into_iter().collect(),
+            Spec::Interaction(s) => s.calls(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Definitions of the playbook this one reads or runs.
     fn uses(&self) -> Vec<Ref> {
         match self {

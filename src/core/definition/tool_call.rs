@@ -15,15 +15,30 @@ pub struct ToolCallSpec {
     pub name: String,
     /// A mapping, as written.
     pub arguments: Value,
+    /// Whether it is called with no one to ask (a lookup's read, a request's replies read again
+    /// and again), so that it must be marked `reads`.
+    pub must_read: bool,
 }
 
 impl ToolCallSpec {
     /// Reads `<at>/tool` and `<at>/arguments` (or `<at>/<tool_key>`), reporting each problem; the
     /// templates may use `names`.
-    pub fn check(f: &mut Findings<'_>, at: &str, tool_key: &str, names: &[&str]) -> Option<ToolCallSpec> {
+    pub fn check(
+        f: &mut Findings<'_>,
+        at: &str,
+        tool_key: &str,
+        names: &[&str],
+        must_read: bool,
+    ) -> Option<ToolCallSpec> {
         let tool_at = format!("{at}/{tool_key}");
         let name = match f.get(&tool_at).cloned() {
-            Some(v) => f.tool_name(&tool_at, &v, false),
+            Some(v) => {
+                let name = f.tool_name(&tool_at, &v, false);
+                if let Some(named) = f.tools.last_mut().filter(|n| n.pointer == tool_at) {
+                    named.must_read = must_read;
+                }
+                name
+            }
             None => {
                 f.error(tool_at, "is required: the tool to call, as server/tool");
                 None
@@ -34,13 +49,13 @@ impl ToolCallSpec {
             Some(args) => {
                 let args = args.clone();
                 for (key, value) in &args {
-                    templated(f, &format!("{args_at}/{}", escape(key)), value, names);
+                    f.templated(&format!("{args_at}/{}", escape(key)), value, names);
                 }
                 Value::Object(args)
             }
             None => Value::Object(Map::new()),
         };
-        Some(ToolCallSpec { name: name?, arguments })
+        Some(ToolCallSpec { name: name?, arguments, must_read })
     }
 
     /// The arguments for one call over the input alone.
@@ -56,23 +71,6 @@ impl ToolCallSpec {
             Value::Object(map) => Ok(map),
             _ => Ok(Map::new()),
         }
-    }
-}
-
-fn templated(f: &mut Findings<'_>, pointer: &str, value: &Value, names: &[&str]) {
-    match value {
-        Value::String(s) => f.template(pointer, s, None, names),
-        Value::Array(items) => {
-            for (i, v) in items.iter().enumerate() {
-                templated(f, &format!("{pointer}/{i}"), v, names);
-            }
-        }
-        Value::Object(map) => {
-            for (k, v) in map {
-                templated(f, &format!("{pointer}/{}", escape(k)), v, names);
-            }
-        }
-        _ => {}
     }
 }
 
@@ -120,6 +118,7 @@ mod tests {
     #[test]
     fn strings_render_however_deep_and_the_rest_goes_as_written() {
         let spec = ToolCallSpec {
+            must_read: false,
             name: "chat/post_message".into(),
             arguments: json!({ "text": "Approved {{ input.title }}", "n": 3, "tags": ["{{ input.tag }}", true] }),
         };

@@ -10,7 +10,7 @@ use super::store::{Report, RequestCommand};
 use super::{Run, RunError, RunStatus};
 use crate::core::definition::reasoning::dialogue::{Bound, Called, Planned, Refused};
 use crate::core::definition::Kind;
-use crate::core::text::{cap, count, quote};
+use crate::core::text::{cap, count, quote, start_within};
 use crate::core::ErrorCode;
 
 /// The most of a tool's answer the history keeps; `get_event` reads up to this.
@@ -104,23 +104,11 @@ pub fn ended(run: &Run, p: &Planned, called: &Called, duration_ms: u64, now: &st
 /// An answer as history keeps it: its text up to the bound, and its structured content where it
 /// fits.
 pub fn answer(text: &str, structured: Option<&Value>) -> Value {
-    let mut kept = json!({ "text": start_of(text, ANSWER_KEPT_MAX) });
+    let mut kept = json!({ "text": start_within(text, ANSWER_KEPT_MAX) });
     if let Some(s) = structured.filter(|s| s.to_string().len() <= ANSWER_KEPT_MAX) {
         kept["structured"] = s.clone();
     }
     kept
-}
-
-/// The start of `text`, at most `max` bytes, ending on a character.
-pub fn start_of(text: &str, max: usize) -> &str {
-    if text.len() <= max {
-        return text;
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
 }
 
 /// Why a call that got no answer fails its run: whether it acted is unknown.
@@ -207,7 +195,7 @@ fn take_end(run: &mut Run, p: &Planned, called: &Called, duration_ms: u64, now: 
             format!(
                 "The tool {} answered an error: {}",
                 quote(&p.tool.named()),
-                start_of(text.trim(), ERROR_QUOTED_MAX)
+                start_within(text.trim(), ERROR_QUOTED_MAX)
             ),
         )),
         Called::Answered { text, structured, .. } => {

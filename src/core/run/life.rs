@@ -182,7 +182,7 @@ fn interaction_start(
     tools: Vec<Bound>,
     now: &str,
 ) -> Result<(Option<Request>, Option<Planned>), RunError> {
-    if s.tools().len() == 1 {
+    if s.notifies() {
         let (_, arguments) = interaction::notification(s, input)?;
         return Ok((None, Some(bound_call(tools, &Ok(arguments))?)));
     }

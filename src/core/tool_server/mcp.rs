@@ -476,15 +476,11 @@ pub fn param_headers(schema: &Value, arguments: &Value) -> Vec<(String, String)>
 }
 
 /// A tool's description, cut to `DESCRIPTION_MAX` bytes where it is longer.
-pub fn shortened(mut description: String) -> String {
-    if description.len() > DESCRIPTION_MAX {
-        let mut end = DESCRIPTION_MAX;
-        while !description.is_char_boundary(end) {
-            end -= 1;
-        }
-        description.truncate(end);
+pub fn shortened(description: String) -> String {
+    match crate::core::text::start_within(&description, DESCRIPTION_MAX).len() {
+        kept if kept < description.len() => description[..kept].to_string(),
+        _ => description,
     }
-    description
 }
 
 /// What a tool answered: its text as a model reads it, its structured content, and whether the

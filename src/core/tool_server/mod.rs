@@ -39,6 +39,15 @@ pub enum Mark {
 }
 
 impl Mark {
+    /// The word serde writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mark::Reads => "reads",
+            Mark::Acts => "acts",
+            Mark::Unmarked => "unmarked",
+        }
+    }
+
     pub fn reads(self) -> bool {
         self == Mark::Reads
     }
@@ -75,6 +84,18 @@ pub enum MarkedBy {
     Catalogue,
     /// Its entry in the operator's settings.
     Settings,
+}
+
+impl MarkedBy {
+    /// The word serde writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MarkedBy::Server => "server",
+            MarkedBy::Method => "method",
+            MarkedBy::Catalogue => "catalogue",
+            MarkedBy::Settings => "settings",
+        }
+    }
 }
 
 /// Why a server cannot be used now.
@@ -135,6 +156,27 @@ pub fn is_server_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn marks_say_the_words_serde_writes() {
+        for mark in [Mark::Reads, Mark::Acts, Mark::Unmarked] {
+            assert_eq!(serde_json::to_value(mark).unwrap(), mark.as_str());
+        }
+        for by in [MarkedBy::Server, MarkedBy::Method, MarkedBy::Catalogue, MarkedBy::Settings] {
+            assert_eq!(serde_json::to_value(by).unwrap(), by.as_str());
+        }
+        for because in [
+            Because::Unreachable,
+            Because::Failing,
+            Because::RateLimited,
+            Because::KeyRefused,
+            Because::SettingsInvalid,
+            Because::SecretNotSet,
+            Because::DocumentRefused,
+        ] {
+            assert_eq!(serde_json::to_value(because).unwrap(), because.as_str());
+        }
+    }
 
     #[test]
     fn marks_come_from_hints_and_methods() {

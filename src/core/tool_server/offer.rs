@@ -3,6 +3,7 @@
 
 use super::mcp::Listed;
 use super::{MarkedBy, ServerEntry};
+use crate::core::Problem;
 
 /// The tools of `listed` that `entry` allows, marked as the entry says, sorted by name.
 pub fn offered(entry: &ServerEntry, listed: Vec<Listed>) -> Vec<Listed> {
@@ -20,6 +21,21 @@ pub fn offered(entry: &ServerEntry, listed: Vec<Listed>) -> Vec<Listed> {
     tools.sort_by(|a, b| a.name.cmp(&b.name));
     tools.dedup_by(|a, b| a.name == b.name);
     tools
+}
+
+/// The tool of `offered` named `tool`, or every one for `*` where `wildcard` allows it; a name the
+/// server does not offer is refused in the words of what `search` shows.
+pub fn pick<'t>(server: &str, offered: &'t [Listed], tool: &str, wildcard: bool) -> Result<Vec<&'t Listed>, Problem> {
+    if wildcard && tool == "*" {
+        return Ok(offered.iter().collect());
+    }
+    match offered.iter().find(|t| t.name == tool) {
+        Some(t) => Ok(vec![t]),
+        None => {
+            let names: Vec<String> = offered.iter().map(|t| t.name.clone()).collect();
+            Err(super::words::no_tool(server, tool, &names))
+        }
+    }
 }
 
 /// Which tools `search` keeps by their mark.

@@ -12,31 +12,29 @@ use crate::core::run::life::Input;
 use crate::core::run::{Request, Run, RunStatus};
 use crate::core::Problem;
 use crate::ops::tool_binding;
-
-/// How long past a call's deadline its alarm waits before it takes the call as lost.
-const LOST_AFTER_MILLIS: i64 = 30_000;
+use crate::ops::tool_servers::Registry;
 
 impl Runner<'_> {
     /// Makes the call the start kept, and keeps how it ended. The caller holds `asking`.
     pub(super) async fn make_call(&self, run: Run, planned: Planned) -> Result<Run, Problem> {
-        let began = self.host.now().timestamp_millis();
-        self.host.wake(began + CALL_SECONDS as i64 * 1000 + LOST_AFTER_MILLIS).await;
-        let registry = self.host.tool_servers();
-        let called = tool_binding::call(&registry, &planned.tool, &planned.arguments, CALL_SECONDS).await;
-        let took = u64::try_from(self.host.now().timestamp_millis().saturating_sub(began)).unwrap_or(0);
+        let (called, took) = self.call(&self.host.tool_servers(), &planned).await;
         let input = Input::Called { planned: Box::new(planned), called, duration_ms: took };
         let run = self.input(&run.run_id, input)?;
         self.schedule_request(&run).await;
         Ok(run)
     }
 
+    /// Makes one call kept as started, within its deadline, with the alarm set past it: how it
+    /// ended and how long it took.
+    pub(super) async fn call(&self, registry: &Registry<'_>, p: &Planned) -> (Called, u64) {
+        let began = self.watch(CALL_SECONDS).await;
+        let called = tool_binding::call(registry, &p.tool, &p.arguments, CALL_SECONDS).await;
+        (called, self.took(began))
+    }
+
     /// The alarm of a run without a model: a call a restart cut off ends the run; a request that
     /// expired ends it; a request sent through a tool has its replies read.
     pub(super) async fn call_alarm(&self, run: Run) -> Result<(), Problem> {
-        if self.memory.asking.get() && self.under_way(&run)? {
-            self.host.wake(self.host.now().timestamp_millis() + LOST_AFTER_MILLIS).await;
-            return Ok(());
-        }
         let run = match &run.status {
             _ if self.cut_off(&run)? => self.input(&run.run_id, Input::Interrupted)?,
             RunStatus::Started { waiting: Some(request) } if self.expired(request) => {
@@ -59,7 +57,11 @@ impl Runner<'_> {
     async fn read_replies(&self, run: &Run, request: &Request) -> Result<Run, Problem> {
         let Some(through) = &request.through else { return Ok(run.clone()) };
         let (Some(sent), Some(reader)) = (&through.sent, &through.reader) else { return Ok(run.clone()) };
-        let spec = ToolCallSpec { name: through.replies.clone(), arguments: through.replies_arguments.clone() };
+        let spec = ToolCallSpec {
+            name: through.replies.clone(),
+            arguments: through.replies_arguments.clone(),
+            must_read: true,
+        };
         let mut scope = serde_json::Map::new();
         scope.insert("input".into(), run.input.clone());
         scope.insert("question".into(), serde_json::json!(request.question));

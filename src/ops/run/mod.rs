@@ -27,6 +27,10 @@ use crate::core::run::store::{AnswerRun, ChildEnded, SentEvent, StartRun};
 use crate::core::run::{Run, RunStatus};
 use crate::core::Problem;
 
+/// How long past a model's or a call's deadline the run's alarm waits before it takes the work
+/// as lost, cut off by a restart.
+const LOST_AFTER_MILLIS: i64 = 30_000;
+
 /// How long a run whose report failed waits before its alarm tries again.
 const REPORT_RETRY_MILLIS: i64 = 5_000;
 
@@ -109,6 +113,11 @@ impl Runner<'_> {
     /// model call; and it fails a model call a restart cut off.
     pub async fn alarm(&self) -> Result<(), Problem> {
         let Some(run) = self.store.run()? else { return Ok(()) };
+        // Work this object is doing is not lost: the alarm looks again a while later.
+        if self.memory.asking.get() && self.under_way(&run)? {
+            self.host.wake(self.host.now().timestamp_millis() + LOST_AFTER_MILLIS).await;
+            return Ok(());
+        }
         match run.definition.kind {
             Kind::Workflow => self.drive().await,
             Kind::Reasoning => self.model_alarm(run).await,
@@ -143,6 +152,20 @@ impl Runner<'_> {
     /// for any more: its object was restarted while it waited.
     fn cut_off(&self, run: &Run) -> Result<bool, Problem> {
         Ok(!self.memory.asking.get() && self.under_way(run)?)
+    }
+
+    /// Sets the alarm to ring once work of `seconds` from now is past its deadline and its grace,
+    /// to find it lost should a restart cut it off; answers now, in milliseconds.
+    async fn watch(&self, seconds: u64) -> i64 {
+        let began = self.host.now().timestamp_millis();
+        let deadline = i64::try_from(seconds).unwrap_or(i64::MAX / 2_000) * 1000;
+        self.host.wake(began + deadline + LOST_AFTER_MILLIS).await;
+        began
+    }
+
+    /// Milliseconds since `began`.
+    fn took(&self, began: i64) -> u64 {
+        u64::try_from(self.host.now().timestamp_millis().saturating_sub(began)).unwrap_or(0)
     }
 
     /// Whether the run shows a model's answer or a tool's call under way.

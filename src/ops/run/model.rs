@@ -5,7 +5,7 @@
 
 use super::host::Unanswered;
 use super::Runner;
-use crate::core::definition::reasoning::dialogue::{Called, Dialogue, Next, Planned, CALL_SECONDS};
+use crate::core::definition::reasoning::dialogue::{Dialogue, Next};
 use crate::core::definition::reasoning::{self, Prepared};
 use crate::core::model::{resolve, wire, Target};
 use crate::core::run::life::Input;
@@ -13,9 +13,6 @@ use crate::core::run::record::{Reasoned, Record};
 use crate::core::run::{Run, RunError, RunStatus};
 use crate::core::{ErrorCode, Problem};
 use crate::ops::tool_binding;
-
-/// How long past a call's deadline its alarm waits before it takes the call as lost.
-const LOST_AFTER_SECONDS: i64 = 30;
 
 /// While a run's object works through its model's dialogue or a call, this says so, so that a
 /// read or an alarm of the same object finds the work going rather than cut off; dropped, it
@@ -35,11 +32,6 @@ impl Runner<'_> {
     pub(super) async fn model_alarm(&self, run: Run) -> Result<(), Problem> {
         if !matches!(run.status, RunStatus::Started { waiting: None }) {
             return self.report(&run).await;
-        }
-        if self.memory.asking.get() {
-            let later = self.host.now().timestamp_millis() + LOST_AFTER_SECONDS * 1000;
-            self.host.wake(later).await;
-            return Ok(());
         }
         let run = match self.store.deferred()? {
             Some((prepared, false)) => {
@@ -134,8 +126,7 @@ impl Runner<'_> {
         dialogue: &Dialogue,
     ) -> Result<(wire::Answer, u64), RunError> {
         let deadline = target.provider.timeout_seconds;
-        let began = self.host.now().timestamp_millis();
-        self.host.wake(began + (deadline as i64 + LOST_AFTER_SECONDS) * 1000).await;
+        let began = self.watch(deadline).await;
         let out = wire::request(target, &prepared.call, &dialogue.talk);
         let prefix = &target.provider.prefix;
         match self.host.ask(&out, deadline).await {
@@ -151,19 +142,9 @@ impl Runner<'_> {
                 reason: ErrorCode::ProviderError,
                 detail: format!("The provider {prefix} answered more than {max} bytes, the most the runtime reads."),
             }),
-            Ok((status, body)) => wire::answer(&target.provider, status, &body).map(|answer| {
-                let took = self.host.now().timestamp_millis().saturating_sub(began);
-                (answer, u64::try_from(took).unwrap_or(0))
-            }),
+            Ok((status, body)) => {
+                wire::answer(&target.provider, status, &body).map(|answer| (answer, self.took(began)))
+            }
         }
-    }
-
-    /// Makes one call the run kept as started, within its deadline: how it ended and how long it took.
-    async fn call(&self, registry: &crate::ops::tool_servers::Registry<'_>, p: &Planned) -> (Called, u64) {
-        let began = self.host.now().timestamp_millis();
-        self.host.wake(began + (CALL_SECONDS as i64 + LOST_AFTER_SECONDS) * 1000).await;
-        let called = tool_binding::call(registry, &p.tool, &p.arguments, CALL_SECONDS).await;
-        let took = self.host.now().timestamp_millis().saturating_sub(began);
-        (called, u64::try_from(took).unwrap_or(0))
     }
 }

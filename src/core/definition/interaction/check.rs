@@ -84,14 +84,14 @@ fn through_tools(f: &mut Findings<'_>) -> Option<Delivery> {
     let send = match f.mapping("/ask/deliver/send", true) {
         Some(_) => {
             f.only_keys("/ask/deliver/send", &["tool", "arguments"], "send");
-            ToolCallSpec::check(f, "/ask/deliver/send", "tool", &["input", "question"])
+            ToolCallSpec::check(f, "/ask/deliver/send", "tool", &["input", "question"], false)
         }
         None => None,
     };
     let replies = match f.mapping("/ask/deliver/replies", true) {
         Some(_) => {
             f.only_keys("/ask/deliver/replies", &["tool", "arguments", "every_seconds"], "replies");
-            ToolCallSpec::check(f, "/ask/deliver/replies", "tool", &["input", "question", "sent"])
+            ToolCallSpec::check(f, "/ask/deliver/replies", "tool", &["input", "question", "sent"], true)
         }
         None => None,
     };
@@ -117,7 +117,7 @@ fn notify(f: &mut Findings<'_>) -> Option<ToolCallSpec> {
             );
             None
         }
-        Some(_) => ToolCallSpec::check(f, "/notify", "tool", &["input", "message"]),
+        Some(_) => ToolCallSpec::check(f, "/notify", "tool", &["input", "message"], false),
     }
 }
 

@@ -36,6 +36,7 @@ enum Reach {
 
 /// How a request reaches the person.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)] // one per checked document, kept once per isolate
 pub enum Delivery {
     /// The agent finds it with `list_interactions` and answers it with `answer_interaction`.
     Agent,
@@ -49,15 +50,18 @@ impl InteractionSpec {
         &self.input_schema
     }
 
-    /// The tools a run calls, in order: what sends a notification, or what sends a request and
+    /// The calls a run makes, in order: what sends a notification, or what sends a request and
     /// reads its replies.
-    pub fn tools(&self) -> Vec<&str> {
+    pub fn calls(&self) -> Vec<&ToolCallSpec> {
         match &self.reach {
-            Reach::Notify(call) => vec![call.name.as_str()],
-            Reach::Ask { delivery: Delivery::Tools { send, replies, .. }, .. } => {
-                vec![send.name.as_str(), replies.name.as_str()]
-            }
+            Reach::Notify(call) => vec![call],
+            Reach::Ask { delivery: Delivery::Tools { send, replies, .. }, .. } => vec![send, replies],
             Reach::Ask { delivery: Delivery::Agent, .. } => Vec::new(),
         }
+    }
+
+    /// Whether it sends a notification, rather than asks.
+    pub fn notifies(&self) -> bool {
+        matches!(self.reach, Reach::Notify(_))
     }
 }

@@ -87,7 +87,7 @@ fn check_runs(f: &mut Findings<'_>) -> Option<RunsQuery> {
 fn check_tool(f: &mut Findings<'_>) -> Option<ToolCallSpec> {
     f.mapping("/tool", true)?;
     f.only_keys("/tool", &["name", "arguments"], "tool");
-    ToolCallSpec::check(f, "/tool", "name", &["input"])
+    ToolCallSpec::check(f, "/tool", "name", &["input"], true)
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::core::model::wire::{Answer, Offer, Round, Stop, Talk, ToolResult, ToolUse};
 use crate::core::run::RunError;
-use crate::core::text::{count, quote};
+use crate::core::text::{count, quote, start_within};
 use crate::core::ErrorCode;
 
 /// The most calls one run makes.
@@ -211,15 +211,11 @@ impl Dialogue {
             self.shown += text.len();
             return text.to_string();
         }
-        let mut end = max;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        self.shown += end;
+        let start = start_within(text, max);
+        self.shown += start.len();
         format!(
-            "{}\n[The answer goes on for {} more; this is its start.]",
-            &text[..end],
-            count(text.len() - end, "byte")
+            "{start}\n[The answer goes on for {} more; this is its start.]",
+            count(text.len() - start.len(), "byte")
         )
     }
 }

@@ -264,10 +264,7 @@ fn is_tool_name(name: &str) -> bool {
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
 }
 
-/// One key as a JSON pointer writes it.
-fn segment(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
-}
+use crate::core::text::pointer_segment as segment;
 
 /// Documents the tests read: a petstore in OpenAPI 3.0 JSON, and a notes API in 3.1 YAML.
 #[cfg(test)]
