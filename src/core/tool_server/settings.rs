@@ -330,7 +330,7 @@ fn credential(c: WrittenCredential, var: &impl Fn(&str) -> Option<String>) -> Re
 
 /// An address the runtime may fetch. Deployed, only https on a public host; in `wrangler dev`,
 /// http and local hosts too, so that tests reach servers on loopback.
-fn check_address(text: &str, deployed: bool) -> Result<(), String> {
+pub(crate) fn check_address(text: &str, deployed: bool) -> Result<(), String> {
     let parsed = url::parse(text).ok_or("is not an address without spaces or non-ASCII characters")?;
     let authority = parsed.authority.as_ref().ok_or("names no host")?;
     if authority.userinfo || parsed.fragment.is_some() {
