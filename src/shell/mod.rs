@@ -6,6 +6,7 @@ mod backend;
 mod caller;
 mod calls;
 mod catalog;
+mod connections;
 mod cors;
 mod definitions;
 mod do_rpc;

@@ -15,6 +15,7 @@ pub mod machine;
 pub mod pattern;
 pub mod probe;
 pub mod providers;
+pub mod store;
 pub mod view;
 
 #[cfg(test)]
