@@ -194,4 +194,6 @@ pub struct Ctx<'a> {
     pub models: crate::core::model::ModelSettings,
     /// The tool servers the operator set up, which search and the calls by hand reach.
     pub tool_servers: super::tool_servers::Registry<'a>,
+    /// The providers, where links point, who may add connections, and the sealer.
+    pub connections: super::connections::Settings,
 }

@@ -119,6 +119,12 @@ impl Runtime {
         Registry { settings: &self.servers, transport: &self.tool_server, lists: None, ..Registry::none() }
     }
 
+    /// The connection settings of a request here: the compiled providers and a sealer that hides
+    /// nothing, so tests read what was kept.
+    pub fn connection_settings(&self) -> connections::Settings {
+        connections::Settings { sealer: Some(Rc::new(connections::memory::Plain)), ..connections::Settings::default() }
+    }
+
     /// The table of an org's connections.
     pub fn connections_of(&self, org: &str) -> Rc<MemConnections> {
         self.connections.borrow_mut().entry(org.to_string()).or_default().clone()

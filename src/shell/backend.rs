@@ -75,6 +75,8 @@ impl Objects<'_> {
             secret: super::env::secret()?,
             models: super::models::settings(self.env),
             tool_servers: super::tool_servers::registry(self.env),
+            // The address a link names is the request's where PUBLIC_URL is not set; the door sets it.
+            connections: super::connection_settings::settings(self.env, ""),
         })
     }
 

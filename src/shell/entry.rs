@@ -65,10 +65,13 @@ async fn route(mut req: Request, env: &Env, settings: &Settings, origin: Option<
                 Err(p) => return send(Reply::problem(&p)),
             };
             let backend = Objects { env };
-            let ctx = match backend.context(&caller) {
+            let mut ctx = match backend.context(&caller) {
                 Ok(ctx) => ctx,
                 Err(p) => return send(Reply::problem(&p)),
             };
+            if ctx.connections.base.is_empty() {
+                ctx.connections.base = own.clone();
+            }
             let method = req.method().to_string();
             let content_type = req.headers().get("content-type").ok().flatten();
             let reply = api::handle(

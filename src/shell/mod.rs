@@ -6,6 +6,7 @@ mod backend;
 mod caller;
 mod calls;
 mod catalog;
+mod connection_settings;
 mod connections;
 mod cors;
 mod definitions;

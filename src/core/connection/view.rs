@@ -200,3 +200,22 @@ pub fn retried_words(c: &Connection, title: Option<&str>, case: Retried, decline
         ),
     }
 }
+
+/// The scopes a consent on the connection's link asks: those its way asks first, those the
+/// connection asked since and was granted, so a group allowed once is kept, and those of the
+/// group the link asks.
+pub fn consent_scopes(c: &Connection, providers: &Providers) -> Vec<String> {
+    let way = way_of(c, providers);
+    let mut scopes: Vec<String> = way.map(|w| w.scopes().iter().map(|s| s.name.clone()).collect()).unwrap_or_default();
+    let held = c.asked_scopes.iter().filter(|s| c.granted_scopes.contains(s));
+    let group = c.link.as_ref().and_then(|l| l.more.as_ref()).and_then(|g| {
+        way.and_then(|w| w.groups().iter().find(|x| &x.name == g))
+            .map(|g| g.scopes.iter().map(|s| s.name.clone()).collect::<Vec<_>>())
+    });
+    for s in held.cloned().chain(group.unwrap_or_default()) {
+        if !scopes.contains(&s) {
+            scopes.push(s);
+        }
+    }
+    scopes
+}

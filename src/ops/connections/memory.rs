@@ -63,3 +63,24 @@ impl ConnectionTable for MemConnections {
         Ok(ConnectionPage { connections, next_cursor })
     }
 }
+
+/// A sealer for host tests: it binds the associated data and hides nothing, so tests can read
+/// what was kept, and it refuses a seal opened under other data.
+pub struct Plain;
+
+impl super::Sealer for Plain {
+    fn seal(&self, aad: &str, plaintext: &[u8]) -> Result<String, Problem> {
+        use base64::Engine;
+        Ok(format!("plain.{}.{}", aad, base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(plaintext)))
+    }
+
+    fn open(&self, aad: &str, sealed: &str) -> Result<Vec<u8>, Problem> {
+        use base64::Engine;
+        let body = sealed
+            .strip_prefix(&format!("plain.{aad}."))
+            .ok_or_else(|| Problem::unavailable("the credential was sealed for another connection"))?;
+        base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(body)
+            .map_err(|_| Problem::unavailable("the credential does not open"))
+    }
+}

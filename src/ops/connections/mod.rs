@@ -4,6 +4,11 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod memory;
+pub mod probe;
+pub mod serve;
+mod settings;
+
+pub use settings::{aad, Opened, Sealer, Settings};
 
 use chrono::{DateTime, Utc};
 

@@ -1,0 +1,155 @@
+//! Connections through their tools, over the runtime in memory: a key never adds one, a runtime
+//! of API keys alone refuses every one, and a connection goes from added to connected on its
+//! link's page, to removed, with no credential in any answer.
+
+mod common;
+
+use futures::executor::block_on;
+use playbook_runtime::core::caller::{Caller, Principal, Scope};
+use playbook_runtime::core::{Problem, Reason};
+use playbook_runtime::tools;
+use serde_json::{json, Value};
+
+fn call(m: &common::Memory, caller: &Caller, second: u32, name: &str, args: Value) -> Result<Value, Problem> {
+    let ctx = common::ctx(caller, m, second, second as u8);
+    let tool = tools::find(name).expect("a tool");
+    block_on(tools::call(&ctx, tool, args)).map(|o| {
+        let mut v = o.value;
+        v["_summary"] = json!(o.summary);
+        v
+    })
+}
+
+fn person(id: &str) -> Caller {
+    Caller {
+        id: id.into(),
+        principal: Principal::Person { name: id.into(), email: None },
+        org: "local".into(),
+        scopes: Scope::ALL.to_vec(),
+        playbooks: None,
+    }
+}
+
+const HELP: &str =
+    "Make a key under [Settings, API keys](https://crm.example.com/keys) as an Admin. It is 40 characters.";
+
+fn crm() -> Value {
+    json!({ "name": "crm", "type": "openapi",
+            "entry": { "document": "http://127.0.0.1:9/openapi.json", "base_url": "http://127.0.0.1:9" },
+            "credential": { "kind": "secret", "name": "X-Api-Key", "in": "header", "instructions": HELP,
+                            "key_page": "https://crm.example.com/keys", "pattern": "^crm_[a-z]{8}$" } })
+}
+
+/// The token of a link, the last part of its address.
+fn token(added: &Value) -> String {
+    added["connect"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_string()
+}
+
+#[test]
+fn a_key_never_adds_a_connection() {
+    let m = common::Memory::default();
+    let key = Caller {
+        id: "key_1".into(),
+        principal: Principal::Key { name: "bot".into() },
+        org: "local".into(),
+        scopes: Scope::ALL.to_vec(),
+        playbooks: None,
+    };
+    let refused = call(&m, &key, 1, "add_connection", json!({ "provider": "linear" })).unwrap_err();
+    assert_eq!(refused.reason, Reason::Forbidden);
+    assert!(refused.detail.contains("added by a person"), "{}", refused.detail);
+}
+
+#[test]
+fn a_runtime_of_keys_alone_refuses_every_connection() {
+    let m = common::Memory::default();
+    let ada = person("person:ada");
+    let mut ctx = common::ctx(&ada, &m, 1, 1);
+    ctx.connections.people = false;
+    let tool = tools::find("add_connection").unwrap();
+    let refused = block_on(tools::call(&ctx, tool, json!({ "provider": "linear" }))).unwrap_err();
+    assert!(refused.detail.contains("signs nobody in"), "{}", refused.detail);
+}
+
+#[test]
+fn a_key_given_on_the_page_connects_and_a_remove_forgets_it() {
+    let m = common::Memory::default();
+    let ada = person("person:ada");
+    let added = call(&m, &ada, 1, "add_connection", crm()).unwrap();
+    assert_eq!(added["status"], "pending");
+    assert!(added["_summary"].as_str().unwrap().contains("\"Approve the connection\""));
+    let url = added["connect"]["url"].as_str().unwrap();
+    assert!(url.starts_with("http://127.0.0.1:8787/connect/local/cl_"), "{url}");
+    let id = added["id"].as_str().unwrap().to_string();
+    let t = token(&added);
+
+    let again = call(&m, &ada, 2, "add_connection", crm()).unwrap();
+    assert_eq!((again["id"].as_str(), again.get("connect")), (Some(id.as_str()), None), "a retry adds nothing");
+    let bob = person("person:bob");
+    assert_eq!(call(&m, &bob, 2, "read_link", json!({ "token": t })).unwrap_err().reason, Reason::Forbidden);
+
+    let page = call(&m, &ada, 3, "read_link", json!({ "token": t })).unwrap();
+    assert_eq!(page["link"]["state"], "open");
+    assert_eq!(page["asks"]["key"]["key_page"], "https://crm.example.com/keys");
+    let early = call(&m, &ada, 4, "approve", json!({ "token": t })).unwrap_err();
+    assert_eq!(early.reason, Reason::Conflict);
+    let given = call(&m, &ada, 5, "give_credential", json!({ "token": t, "value": "not-a-crm-key" })).unwrap();
+    assert_eq!(given["misses_pattern"], true);
+    assert!(given["_summary"].as_str().unwrap().contains("kept all the same"));
+    let approved = call(&m, &ada, 6, "approve", json!({ "token": t })).unwrap();
+    assert_eq!(approved["connection"]["status"], "connected");
+    let used = call(&m, &ada, 7, "read_link", json!({ "token": t })).unwrap();
+    assert_eq!(used["link"]["state"], "used");
+
+    let listed = call(&m, &ada, 8, "list_connections", json!({})).unwrap();
+    assert_eq!(listed["connections"][0]["status"], "connected");
+    let relinked = call(&m, &ada, 9, "reconnect_connection", json!({ "connection": id })).unwrap();
+    assert!(relinked["connect"]["url"].is_string());
+    let replaced = call(&m, &ada, 10, "read_link", json!({ "token": t })).unwrap();
+    assert_eq!(replaced["link"]["state"], "replaced");
+    let others = call(&m, &bob, 11, "reconnect_connection", json!({ "connection": id })).unwrap_err();
+    assert_eq!(others.reason, Reason::Forbidden);
+    let removed = call(&m, &ada, 12, "remove_connection", json!({ "connection": id })).unwrap();
+    assert_eq!(removed["connection"]["status"], "removed");
+    assert_eq!(
+        call(&m, &ada, 13, "remove_connection", json!({ "connection": id })).unwrap()["connection"]["status"],
+        "removed"
+    );
+    let gone = call(&m, &ada, 14, "reconnect_connection", json!({ "connection": id })).unwrap_err();
+    assert_eq!(gone.reason, Reason::NotFound);
+    let kept = m.connections_of("local");
+    let row = kept.rows.borrow().get(&id).cloned().unwrap();
+    assert_eq!(row.sealed, Default::default(), "a removed connection's credential is forgotten");
+    for answer in [added, again, page, given, approved, listed, relinked] {
+        assert!(!answer.to_string().contains("not-a-crm-key"), "{answer}");
+    }
+}
+
+#[test]
+fn a_cancel_removes_a_pending_connection_and_a_replaced_link_says_so() {
+    let m = common::Memory::default();
+    let ada = person("person:ada");
+    let added = call(&m, &ada, 1, "add_connection", json!({ "provider": "linear" })).unwrap();
+    assert!(added["_summary"].as_str().unwrap().contains("Approve the Linear connection"));
+    let first = token(&added);
+    let id = added["id"].as_str().unwrap();
+    let relinked = call(&m, &ada, 2, "reconnect_connection", json!({ "connection": id, "more": "admin" })).unwrap();
+    let bad = call(&m, &ada, 2, "reconnect_connection", json!({ "connection": id, "more": "nope" })).unwrap_err();
+    assert_eq!(bad.errors[0].pointer, "/more");
+    let replaced = call(&m, &ada, 3, "read_link", json!({ "token": first })).unwrap();
+    assert_eq!(replaced["link"]["state"], "replaced");
+    assert!(replaced["link"]["words"].as_str().unwrap().contains("A newer link replaced this one"));
+    let second = token(&relinked);
+    let page = call(&m, &ada, 4, "read_link", json!({ "token": second })).unwrap();
+    let scopes: Vec<&str> =
+        page["asks"]["consent"]["scopes"].as_array().unwrap().iter().map(|s| s["scope"].as_str().unwrap()).collect();
+    assert_eq!(scopes, ["read", "write", "admin"]);
+    let cancelled = call(&m, &ada, 5, "cancel", json!({ "token": second })).unwrap();
+    assert_eq!(cancelled["connection"]["status"], "removed");
+    let providers = call(&m, &ada, 6, "list_providers", json!({})).unwrap();
+    assert!(providers["providers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["name"] == "stripe" && p["handles_money"] == true));
+}
