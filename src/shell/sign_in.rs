@@ -19,6 +19,7 @@ use super::entry::read_limited;
 use super::env::{self, Settings, ACCESS};
 use super::outbound::{self, Outgoing, Unanswered};
 use crate::api::sign_in_pages::{self, ConsentView, PAGE_HEADERS};
+use crate::core::access::csrf::{self, Jar};
 use crate::core::access::oauth::authorize::{self, AuthorizeError};
 use crate::core::access::oauth::cimd;
 use crate::core::access::oauth::client::{self, Client};
@@ -37,6 +38,8 @@ use crate::core::Problem;
 
 pub const CALLBACK_PATH: &str = "/oauth/callback";
 pub const CONSENT_PATH: &str = "/oauth/consent";
+/// The cookie of the consent page's form, before the `__Host-` prefix of an https runtime.
+const CONSENT_COOKIE: &str = "consent";
 /// How long a person has to sign in at the provider, and then to consent.
 const STEP_TTL: TimeDelta = TimeDelta::minutes(10);
 const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -231,9 +234,7 @@ impl SignIn<'_> {
         let own = url.origin().ascii_serialization();
         let origin = req.headers().get("origin").ok().flatten();
         let site = req.headers().get("sec-fetch-site").ok().flatten();
-        if origin.as_deref().is_some_and(|o| o != own)
-            || site.as_deref().is_some_and(|s| s != "same-origin" && s != "none")
-        {
+        if !csrf::same_origin(origin.as_deref(), site.as_deref(), &own) {
             return stop(
                 403,
                 "This consent was refused",
@@ -246,9 +247,9 @@ impl SignIn<'_> {
         };
         let form = Form::parse(&body).unwrap_or_default();
         let field = |name: &str| form.one(name).ok().flatten().unwrap_or_default().to_string();
-        let csrf = field("csrf");
-        let cookie = cookie_value(req.headers().get("cookie").ok().flatten().as_deref(), self.cookie_name());
-        if csrf.is_empty() || !cookie.is_some_and(|c| secret::same(&c, &csrf)) {
+        let csrf = field(csrf::FIELD);
+        let cookies = req.headers().get("cookie").ok().flatten();
+        if !csrf::matches(cookies.as_deref(), &Jar::of(self.public).name(CONSENT_COOKIE), &csrf) {
             return stop(
                 403,
                 "This consent was refused",
@@ -480,22 +481,9 @@ impl SignIn<'_> {
         do_rpc::send(&stub, request).await
     }
 
-    fn secure(&self) -> bool {
-        self.public.starts_with("https://")
-    }
-
-    fn cookie_name(&self) -> &'static str {
-        if self.secure() {
-            "__Host-consent"
-        } else {
-            "consent"
-        }
-    }
-
     /// The cookie that proves a consent's form came from the page: strict, unreadable to script.
     fn cookie(&self, value: &str, max_age: u32) -> String {
-        let secure = if self.secure() { "; Secure" } else { "" };
-        format!("{}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}{secure}", self.cookie_name())
+        Jar::of(self.public).proof(CONSENT_COOKIE, value, max_age)
     }
 }
 
@@ -506,10 +494,6 @@ fn now() -> DateTime<Utc> {
 /// 32 random bytes as base64url: a state, a verifier, a nonce or a form's value.
 fn fresh_text() -> Result<String, Problem> {
     env::secret().map(|b| URL_SAFE_NO_PAD.encode(b))
-}
-
-fn cookie_value(header: Option<&str>, name: &str) -> Option<String> {
-    header?.split(';').filter_map(|kv| kv.trim().split_once('=')).find(|(k, _)| *k == name).map(|(_, v)| v.to_string())
 }
 
 /// A token or revocation request's form body and its `Authorization` header.
