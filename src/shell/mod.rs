@@ -17,6 +17,7 @@ mod migrate;
 mod models;
 mod organization;
 mod outbound;
+mod page_session;
 mod playbook;
 mod requests;
 mod run;

@@ -18,6 +18,7 @@ use super::do_rpc::{self, Call};
 use super::entry::read_limited;
 use super::env::{self, Settings, ACCESS};
 use super::outbound::{self, Outgoing, Unanswered};
+use super::page_session;
 use crate::api::sign_in_pages::{self, ConsentView, PAGE_HEADERS};
 use crate::core::access::csrf::{self, Jar};
 use crate::core::access::oauth::authorize::{self, AuthorizeError};
@@ -28,8 +29,10 @@ use crate::core::access::oauth::exchange::Fresh;
 use crate::core::access::oauth::form::Form;
 use crate::core::access::oauth::grant::Grant;
 use crate::core::access::oauth::metadata::{self, AUTHORIZE_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH};
+use crate::core::access::oauth::person::Person;
 use crate::core::access::oauth::{pkce, secret, token};
 use crate::core::access::oidc::{self, Provider};
+use crate::core::access::session;
 use crate::core::access::store::{
     BeginSignIn, Consent, GetClient, IssueToken, Pending, PutClient, PutConsent, RevokeToken, RolesOf, SaveGrant,
     TakeConsent, TakePending,
@@ -152,6 +155,10 @@ impl SignIn<'_> {
     async fn callback(&self, url: &Url) -> worker::Result<Response> {
         let form = Form::parse(url.query().unwrap_or_default()).unwrap_or_default();
         let state = form.one("state").ok().flatten().unwrap_or_default().to_string();
+        // The provider has one redirect URI here; a page's sign-in marks its state.
+        if session::is_page_state(&state) {
+            return page_session::callback(self.env, self.settings, self.public, &form, &state).await;
+        }
         let taken = self.call(&TakePending { state, now: now() }).await;
         let Ok(Some(pending)) = taken else {
             return stop(
@@ -175,7 +182,7 @@ impl SignIn<'_> {
         let Some(code) = form.one("code").ok().flatten() else {
             return back(Code::InvalidRequest, "The identity provider sent no code.");
         };
-        let person = match self.person(code, &pending).await {
+        let person = match self.person(code, &pending.verifier, &pending.nonce).await {
             Ok(p) => p,
             Err(why) => {
                 worker::console_warn!("sign-in: the identity provider's answer was refused: {why}");
@@ -426,11 +433,7 @@ impl SignIn<'_> {
     }
 
     /// The person the provider signed in, from its token endpoint, in answer to the code.
-    async fn person(
-        &self,
-        code: &str,
-        pending: &Pending,
-    ) -> Result<crate::core::access::oauth::person::Person, String> {
+    async fn person(&self, code: &str, verifier: &str, nonce: &str) -> Result<Person, String> {
         let oidc = self.settings.oidc.as_ref().ok_or("no identity provider is set up")?;
         let provider = self.provider().await?;
         let callback = format!("{}{CALLBACK_PATH}", self.public);
@@ -441,7 +444,7 @@ impl SignIn<'_> {
                 ("content-type", "application/x-www-form-urlencoded".into()),
                 ("accept", "application/json".into()),
             ],
-            body: Some(oidc::token_body(code, &callback, &pending.verifier, &oidc.client_id, &oidc.client_secret)),
+            body: Some(oidc::token_body(code, &callback, verifier, &oidc.client_id, &oidc.client_secret)),
             timeout: PROVIDER_TIMEOUT,
             max_bytes: 256 * 1024,
         })
@@ -451,7 +454,7 @@ impl SignIn<'_> {
             Ok((status, _)) => return Err(format!("its token endpoint answered {status}")),
             Err(_) => return Err("its token endpoint did not answer".into()),
         };
-        let person = oidc::person(&body, &oidc.issuer, &oidc.client_id, &pending.nonce, now().timestamp())?;
+        let person = oidc::person(&body, &oidc.issuer, &oidc.client_id, nonce, now().timestamp())?;
         let (Some(userinfo), Some(token)) = (provider.userinfo_endpoint.as_deref(), oidc::access_token(&body)) else {
             return Ok(person);
         };
@@ -487,12 +490,30 @@ impl SignIn<'_> {
     }
 }
 
+/// The provider's endpoints, for a page's sign-in.
+pub(super) async fn provider(env: &Env, settings: &Settings, public: &str) -> Result<Provider, String> {
+    SignIn { env, settings, public }.provider().await
+}
+
+/// The person the provider signed in, in answer to its code at the callback, for a page's
+/// sign-in that began with this verifier and nonce.
+pub(super) async fn identify(
+    env: &Env,
+    settings: &Settings,
+    public: &str,
+    code: &str,
+    verifier: &str,
+    nonce: &str,
+) -> Result<Person, String> {
+    SignIn { env, settings, public }.person(code, verifier, nonce).await
+}
+
 fn now() -> DateTime<Utc> {
     env::instant()
 }
 
 /// 32 random bytes as base64url: a state, a verifier, a nonce or a form's value.
-fn fresh_text() -> Result<String, Problem> {
+pub(super) fn fresh_text() -> Result<String, Problem> {
     env::secret().map(|b| URL_SAFE_NO_PAD.encode(b))
 }
 
@@ -514,11 +535,11 @@ fn refused(e: AuthorizeError) -> worker::Result<Response> {
     }
 }
 
-fn stop(status: u16, title: &str, words: &str) -> worker::Result<Response> {
+pub(super) fn stop(status: u16, title: &str, words: &str) -> worker::Result<Response> {
     page(status, sign_in_pages::message(title, words), None)
 }
 
-fn page(status: u16, html: String, cookie: Option<String>) -> worker::Result<Response> {
+pub(super) fn page(status: u16, html: String, cookie: Option<String>) -> worker::Result<Response> {
     let mut resp = Response::ok(html)?.with_status(status);
     let headers = resp.headers_mut();
     for (name, value) in PAGE_HEADERS {
@@ -530,14 +551,14 @@ fn page(status: u16, html: String, cookie: Option<String>) -> worker::Result<Res
     Ok(resp)
 }
 
-fn redirect(to: &str) -> worker::Result<Response> {
+pub(super) fn redirect(to: &str) -> worker::Result<Response> {
     let mut resp = Response::empty()?.with_status(302);
     resp.headers_mut().set("location", to)?;
     resp.headers_mut().set("cache-control", "no-store")?;
     Ok(resp)
 }
 
-fn redirect_with(to: &str, cookie: &str) -> worker::Result<Response> {
+pub(super) fn redirect_with(to: &str, cookie: &str) -> worker::Result<Response> {
     let mut resp = redirect(to)?;
     resp.headers_mut().set("set-cookie", cookie)?;
     Ok(resp)

@@ -6,4 +6,5 @@ pub mod key;
 pub mod oauth;
 pub mod oidc;
 pub mod role;
+pub mod session;
 pub mod store;
