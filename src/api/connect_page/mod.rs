@@ -117,6 +117,11 @@ impl ConnectView<'_> {
     }
 }
 
+/// A time as the page says it, such as when a link stops working: `2026-12-06 09:00 UTC`.
+pub fn moment(at: chrono::DateTime<chrono::Utc>) -> String {
+    at.format("%Y-%m-%d %H:%M UTC").to_string()
+}
+
 /// The connect page of a pending link.
 pub fn render(v: &ConnectView) -> String {
     let title = escape(v.title);

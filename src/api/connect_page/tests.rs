@@ -219,3 +219,10 @@ fn the_page_loads_nothing_from_elsewhere() {
     }
     assert!(html.starts_with("<!doctype html><html lang=\"en\">") && html.contains("<main>"));
 }
+
+#[test]
+fn a_moment_is_said_to_the_minute_in_utc() {
+    use chrono::TimeZone;
+    let at = chrono::Utc.with_ymd_and_hms(2026, 12, 6, 9, 0, 59).unwrap();
+    assert_eq!(moment(at), "2026-12-06 09:00 UTC");
+}
