@@ -137,7 +137,7 @@ pub fn render(v: &ConnectView) -> String {
     if let Some(why) = v.broken {
         body.push_str(&format!(
             "<p>This connection stopped working: {}. Give its credential again to mend it.</p>",
-            escape(why)
+            escape(why.trim().trim_end_matches('.'))
         ));
     }
     body.push_str(&summary(v));

@@ -19,12 +19,18 @@ pub fn words(pattern: &str) -> Option<String> {
                 _ => return None,
             },
             '[' => {
-                let mut class = String::new();
+                // Each character of the class, and whether it was escaped, so `\-` is no range.
+                let mut class: Vec<(char, bool)> = Vec::new();
                 loop {
                     match chars.next()? {
                         ']' if !class.is_empty() => break,
-                        '\\' => class.push(chars.next()?),
-                        x => class.push(x),
+                        '\\' => match chars.next()? {
+                            'd' => class.extend([('0', false), ('-', false), ('9', false)]),
+                            'w' => class.extend("A-Za-z0-9_".chars().map(|c| (c, false))),
+                            e if e.is_ascii_punctuation() => class.push((e, true)),
+                            _ => return None,
+                        },
+                        x => class.push((x, false)),
                     }
                 }
                 Atom::Class(class_words(&class)?)
@@ -110,26 +116,30 @@ fn quantifier(chars: &mut std::iter::Peekable<std::str::Chars>) -> Option<Count>
 }
 
 /// A class's characters in words: its ranges named where they are the usual ones.
-fn class_words(class: &str) -> Option<String> {
-    if class.starts_with('^') {
+fn class_words(class: &[(char, bool)]) -> Option<String> {
+    if class.first() == Some(&('^', false)) {
         return None;
     }
-    let chars: Vec<char> = class.chars().collect();
     let mut named: Vec<String> = Vec::new();
     let mut others = String::new();
     let mut i = 0;
-    while let Some(&c) = chars.get(i) {
-        if let (Some('-'), Some(&end)) = (chars.get(i + 1), chars.get(i + 2)) {
-            named.push(match (c, end) {
-                ('a', 'z') => "lowercase letters".into(),
-                ('A', 'Z') => "uppercase letters".into(),
-                ('0', '9') => "digits".into(),
+    while let Some(&(c, _)) = class.get(i) {
+        if let (Some(('-', false)), Some(&(end, _))) = (class.get(i + 1), class.get(i + 2)) {
+            let range = match (c, end) {
+                ('a', 'z') => "lowercase letters".to_string(),
+                ('A', 'Z') => "uppercase letters".to_string(),
+                ('0', '9') => "digits".to_string(),
                 (a, b) => format!("{a}–{b}"),
-            });
+            };
+            if !named.contains(&range) {
+                named.push(range);
+            }
             i += 3;
             continue;
         }
-        others.push(c);
+        if !others.contains(c) {
+            others.push(c);
+        }
         i += 1;
     }
     let letters = ["lowercase letters", "uppercase letters"].iter().all(|l| named.iter().any(|n| n == l));
@@ -184,5 +194,7 @@ mod tests {
             assert_eq!(words(p), None, "{p}");
         }
         assert_eq!(words("^<b>$").as_deref(), Some("<code>&lt;b&gt;</code>"));
+        assert_eq!(words("^[\\d.]{4}$").as_deref(), Some("4 digits or <code>.</code>"));
+        assert_eq!(words("^[a\\-z]+$").as_deref(), Some("one or more <code>a</code> <code>-</code> <code>z</code>"));
     }
 }
