@@ -206,6 +206,13 @@ fn a_consent_finishes_allowed_or_refused_in_the_services_words() {
     });
     assert!(refused.contains("GitHub said: <q>&lt;script&gt;alert(1)&lt;/script&gt;</q>"));
     assert!(refused.contains("role=\"alert\"") && refused.contains("Nothing is connected."));
+    for finish in [
+        Finish::Allowed { title: EVIL, service: EVIL, connected: true, page: None },
+        Finish::Allowed { title: EVIL, service: EVIL, connected: false, page: Some(EVIL) },
+        Finish::Refused { title: EVIL, service: EVIL, words: Some(EVIL), page: Some(EVIL) },
+    ] {
+        assert!(!finished(&finish).contains("<script>"), "{finish:?}");
+    }
     let long = "x".repeat(5_000);
     let clipped = finished(&Finish::Refused { title: "G", service: "G", words: Some(&long), page: None });
     assert!(clipped.len() < 4_000);
