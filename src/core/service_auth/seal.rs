@@ -18,6 +18,8 @@ use hkdf::Hkdf;
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
+use super::token::Tokens;
+
 /// The fewest characters `CONNECTIONS_KEY` may have: 32 random ones carry enough to derive from.
 pub const KEY_SECRET_MIN: usize = 32;
 /// What every blob of this version starts with.
@@ -168,6 +170,28 @@ impl fmt::Debug for Sealed {
 }
 
 impl Sealed {
+    /// What a token exchange gave, sealed with the secret of the client it was given to.
+    pub fn from_tokens(tokens: Tokens, client_secret: Option<String>) -> Sealed {
+        let Tokens { access, refresh, expires_at, scope } = tokens;
+        Sealed::Tokens { access, refresh, expires_at, scope, client_secret }
+    }
+
+    /// The tokens this holds, and the client secret that goes with them, if it holds tokens.
+    pub fn tokens(&self) -> Option<(Tokens, Option<&str>)> {
+        match self {
+            Sealed::Tokens { access, refresh, expires_at, scope, client_secret } => Some((
+                Tokens {
+                    access: access.clone(),
+                    refresh: refresh.clone(),
+                    expires_at: *expires_at,
+                    scope: scope.clone(),
+                },
+                client_secret.as_deref(),
+            )),
+            _ => None,
+        }
+    }
+
     /// Seals this credential for the connection `aad` names.
     ///
     /// # Errors

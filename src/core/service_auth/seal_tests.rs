@@ -93,3 +93,11 @@ fn credentials_round_trip_and_print_nothing_secret() {
         "Tokens { access: [hidden], refresh: None, expires_at: None, scope: [], client_secret: None }"
     );
 }
+
+#[test]
+fn tokens_in_and_out() {
+    let tokens = Tokens { access: "a".into(), refresh: Some("r".into()), expires_at: None, scope: vec!["s".into()] };
+    let sealed = Sealed::from_tokens(tokens.clone(), Some("cs".into()));
+    assert_eq!(sealed.tokens(), Some((tokens, Some("cs"))));
+    assert_eq!(Sealed::Key { value: "k".into() }.tokens(), None);
+}
