@@ -7,6 +7,7 @@
 use std::fmt;
 
 use base64::{engine::general_purpose::URL_SAFE_NO_PAD, Engine};
+use serde::{Deserialize, Serialize};
 
 use super::discovery::ServerMetadata;
 use super::{AuthError, ErrorKind};
@@ -31,18 +32,26 @@ pub struct Consent<'a> {
     pub resource: Option<&'a str>,
 }
 
-/// A consent started: the address to send the person to, and what the caller keeps until the
-/// redirect comes back: the state it is found by, and the verifier the code is redeemed with.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Started {
-    pub authorize_url: String,
+/// What the caller keeps between a consent's start and its finish: the state the redirect is
+/// found by, the verifier the code is redeemed with, and what the redemption repeats of the
+/// start (the redirect URI, the resource, the scopes asked). The state and verifier are secrets
+/// for the few minutes a consent lasts; Debug prints neither.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
     pub state: String,
     pub verifier: String,
+    pub redirect_uri: String,
+    pub resource: Option<String>,
+    pub scopes: Vec<String>,
 }
 
-impl fmt::Debug for Started {
+impl fmt::Debug for Pending {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Started").field("authorize_url", &self.authorize_url).finish_non_exhaustive()
+        f.debug_struct("Pending")
+            .field("redirect_uri", &self.redirect_uri)
+            .field("resource", &self.resource)
+            .field("scopes", &self.scopes)
+            .finish_non_exhaustive()
     }
 }
 
@@ -58,13 +67,14 @@ pub fn scopes_to_ask(challenge: &[String], resource_scopes: &[String], server: &
     scopes
 }
 
-/// The address of the consent, with a fresh verifier and state from `random`.
+/// The address to send the person to, with a fresh verifier and state from `random`, and what
+/// the caller keeps until the redirect comes back.
 ///
 /// # Errors
 ///
 /// Words for a server whose metadata names no authorization endpoint, or says it does not take
 /// PKCE S256.
-pub fn start(consent: &Consent<'_>, random: &Random) -> Result<Started, String> {
+pub fn start(consent: &Consent<'_>, random: &Random) -> Result<(String, Pending), String> {
     let endpoint = consent
         .metadata
         .authorization_endpoint
@@ -93,7 +103,15 @@ pub fn start(consent: &Consent<'_>, random: &Random) -> Result<Started, String> 
         pairs.push(("resource", resource));
     }
     let joiner = if endpoint.contains('?') { '&' } else { '?' };
-    Ok(Started { authorize_url: format!("{endpoint}{joiner}{}", encode_pairs(&pairs)), state, verifier })
+    let url = format!("{endpoint}{joiner}{}", encode_pairs(&pairs));
+    let pending = Pending {
+        state,
+        verifier,
+        redirect_uri: consent.redirect_uri.to_string(),
+        resource: consent.resource.map(str::to_string),
+        scopes: consent.scopes.to_vec(),
+    };
+    Ok((url, pending))
 }
 
 /// The redirect back from the authorization server.
@@ -141,7 +159,7 @@ pub fn read_callback(query: &str) -> Result<Callback, String> {
     Ok(Callback { state, iss, outcome })
 }
 
-/// The code of a redirect that finishes the consent started with `state` at the authorization
+/// The code of a redirect that finishes the consent started with `state` (`Pending::state`) at the authorization
 /// server of `metadata`. A redirect that names another issuer is refused, and so is one without
 /// an issuer where the server said it names one (RFC 9207): a code from a server mixed up with
 /// this one must not reach this one's token endpoint.

@@ -23,13 +23,13 @@ fn the_address_of_a_consent() {
         scopes: &scopes,
         resource: Some("https://a.example/mcp"),
     };
-    let started = start(&consent, &random()).unwrap();
+    let (url, started) = start(&consent, &random()).unwrap();
     assert_eq!(started.verifier, "A".repeat(43));
     assert!(pkce::is_verifier(&started.verifier));
     assert_eq!(started.state, format!("{}8", "_".repeat(42)));
     let challenge = pkce::challenge_of(&started.verifier);
     assert_eq!(
-        started.authorize_url,
+        url,
         format!(
             "https://auth.example/authorize?response_type=code&client_id=client%201\
              &redirect_uri=https%3A%2F%2Fruntime.example%2Fconnect%2Fcallback&state={}\
@@ -38,12 +38,16 @@ fn the_address_of_a_consent() {
             started.state
         )
     );
-    assert!(!format!("{started:?}").contains(&started.verifier));
+    assert_eq!(started.scopes, scopes);
+    assert_eq!(started.resource.as_deref(), Some("https://a.example/mcp"));
+    assert_eq!(started.redirect_uri, "https://runtime.example/connect/callback");
+    let printed = format!("{started:?}");
+    assert!(!printed.contains(&started.verifier) && !printed.contains(&started.state), "{printed}");
     // An endpoint with a query of its own keeps it; no scopes, no scope; no resource, none.
     let mut odd = metadata.clone();
     odd.authorization_endpoint = Some("https://auth.example/authorize?tenant=a".into());
     let bare = Consent { metadata: &odd, scopes: &[], resource: None, ..consent };
-    let url = start(&bare, &random()).unwrap().authorize_url;
+    let url = start(&bare, &random()).unwrap().0;
     assert!(url.starts_with("https://auth.example/authorize?tenant=a&response_type=code&"), "{url}");
     assert!(!url.contains("scope=") && !url.contains("resource="), "{url}");
 }

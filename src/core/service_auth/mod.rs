@@ -72,6 +72,6 @@ impl fmt::Display for AuthError {
 
 /// `text` with each of `hidden` (secrets that went into the request) put out of sight, for
 /// words that repeat what a server or the platform said.
-pub fn scrubbed(text: &str, hidden: &[&str]) -> String {
+pub fn scrubbed(text: &str, hidden: &[String]) -> String {
     hidden.iter().filter(|h| h.len() >= 4).fold(text.to_string(), |text, secret| text.replace(secret, "[hidden]"))
 }

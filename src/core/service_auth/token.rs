@@ -136,23 +136,32 @@ pub fn request(
         ClientAuth::None => pairs.push(("client_id", &client.id)),
         ClientAuth::ClientSecretPost => pairs.extend([("client_id", client.id.as_str()), ("client_secret", secret)]),
         ClientAuth::ClientSecretBasic => {
-            // RFC 6749 §2.3.1: each part form-encoded before the two are joined and encoded.
-            let pair = format!("{}:{}", encode(&client.id), encode(secret));
-            headers.push(("Authorization".into(), format!("Basic {}", STANDARD.encode(pair))));
+            headers.push(("Authorization".into(), format!("Basic {}", basic(&client.id, secret))));
         }
     }
     Request { method: "POST", url: token_endpoint.to_string(), headers, body: Some(encode_pairs(&pairs)) }
 }
 
-/// The secrets a token request carries, to be kept out of any words about it.
-pub fn hidden<'a>(client: &'a Client, grant: &Grant<'a>) -> Vec<&'a str> {
-    let mut hidden: Vec<&str> = client.secret.as_deref().into_iter().collect();
+/// The secrets a token request carries, as given and as the request writes them (form-encoded,
+/// and the Basic credentials), to be kept out of any words about it.
+pub fn hidden(client: &Client, grant: &Grant<'_>) -> Vec<String> {
+    let mut secrets: Vec<&str> = client.secret.as_deref().into_iter().collect();
     match grant {
-        Grant::Code { code, verifier, .. } => hidden.extend([*code, *verifier]),
-        Grant::Refresh { refresh_token } => hidden.push(refresh_token),
+        Grant::Code { code, verifier, .. } => secrets.extend([*code, *verifier]),
+        Grant::Refresh { refresh_token } => secrets.push(refresh_token),
         Grant::ClientCredentials => {}
     }
+    let mut hidden: Vec<String> = secrets.iter().flat_map(|s| [s.to_string(), encode(s)]).collect();
+    if let (ClientAuth::ClientSecretBasic, Some(secret)) = (client.auth, &client.secret) {
+        hidden.push(basic(&client.id, secret));
+    }
     hidden
+}
+
+/// The credentials of HTTP Basic: RFC 6749 §2.3.1 form-encodes each part before the two are
+/// joined and encoded.
+fn basic(id: &str, secret: &str) -> String {
+    STANDARD.encode(format!("{}:{}", encode(id), encode(secret)))
 }
 
 /// What the token endpoint gave.
@@ -198,7 +207,7 @@ pub fn read_response(
     body: &str,
     asked: &[String],
     now: DateTime<Utc>,
-    hidden: &[&str],
+    hidden: &[String],
 ) -> Result<Tokens, AuthError> {
     let step = grant.step();
     if !(200..300).contains(&status) {
@@ -245,7 +254,7 @@ pub fn read_response(
 
 /// An error answer of an OAuth endpoint (RFC 6749 §5.2, RFC 7591 §3.2.2), told by its code.
 /// `what` begins the words: "The token endpoint refused the refresh …".
-pub(crate) fn oauth_error(status: u16, body: &str, what: &str, hidden: &[&str]) -> AuthError {
+pub(crate) fn oauth_error(status: u16, body: &str, what: &str, hidden: &[String]) -> AuthError {
     let doc = document(body, "answer").ok();
     let code = doc.as_ref().and_then(|d| d.get("error")).and_then(Value::as_str).map(|c| cap(c, 60));
     let description = doc

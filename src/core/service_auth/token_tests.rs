@@ -111,7 +111,11 @@ fn errors_told_apart_without_secrets() {
             r#"{"error":"invalid_grant","error_description":"refresh token rt_SECRET_1 revoked"}"#,
             ErrorKind::GrantRefused,
         ),
-        (401, r#"{"error":"invalid_client","error_description":"bad secret s3cret&"}"#, ErrorKind::ClientRefused),
+        (
+            401,
+            r#"{"error":"invalid_client","error_description":"bad secret s3cret& or s3cret%26"}"#,
+            ErrorKind::ClientRefused,
+        ),
         (400, r#"{"error":"unauthorized_client"}"#, ErrorKind::ClientRefused),
         (401, "", ErrorKind::ClientRefused),
         (400, r#"{"error":"invalid_scope"}"#, ErrorKind::Refused),
@@ -124,7 +128,7 @@ fn errors_told_apart_without_secrets() {
         assert_eq!(err.kind, kind, "{body}");
         assert_eq!(err.breaks_connection(), matches!(kind, ErrorKind::GrantRefused | ErrorKind::ClientRefused));
         assert!(err.detail.starts_with("The token endpoint refused the refresh of the connection's token"), "{err}");
-        for secret in ["rt_SECRET_1", "s3cret&"] {
+        for secret in ["rt_SECRET_1", "s3cret&", "s3cret%26"] {
             assert!(!err.detail.contains(secret), "{err}");
         }
     }
