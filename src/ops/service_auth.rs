@@ -248,6 +248,39 @@ pub async fn client_credentials(
     exchange(transport, &metadata.token_endpoint, &client, &grant, scopes, resource, now).await
 }
 
+/// Revokes `token` (of kind `hint`, `refresh_token` or `access_token`) at the authorization
+/// server, as a connection is removed. Answers `false` where the server names no revocation
+/// endpoint, so there is nothing to revoke there; a token the server no longer knows counts as
+/// revoked (RFC 7009 §2.2).
+///
+/// # Errors
+///
+/// As the exchanges: the server refused, failed, or could not be reached. The credential is
+/// forgotten here whatever the service answers.
+pub async fn revoke(
+    transport: &dyn Transport,
+    metadata: &ServerMetadata,
+    client: &Client,
+    token: &str,
+    hint: &str,
+) -> Result<bool, AuthError> {
+    let Some(endpoint) = metadata.revocation_endpoint.as_deref() else { return Ok(false) };
+    // The token goes in the body as a refresh token does, and is hidden as one is.
+    let hidden = token::hidden(client, &Grant::Refresh { refresh_token: token });
+    let request = token::revocation_request(endpoint, client, token, hint);
+    let response =
+        transport.send(request, AUTH_SECONDS).await.map_err(|u| not_answered("The revocation endpoint", u, &hidden))?;
+    if (200..300).contains(&response.status) {
+        return Ok(true);
+    }
+    Err(token::oauth_error(
+        response.status,
+        &response.body,
+        "The revocation endpoint refused to revoke the token",
+        &hidden,
+    ))
+}
+
 async fn exchange(
     transport: &dyn Transport,
     endpoint: &str,

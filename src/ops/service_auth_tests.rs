@@ -359,3 +359,30 @@ fn failures_told_apart_and_kept_clear_of_secrets() {
         }
     }
 }
+
+#[test]
+fn revocation_as_a_connection_is_removed() {
+    let service = scripted(|r| {
+        assert_eq!(r.url, "https://auth.example.com/revoke");
+        assert_eq!(
+            r.body.as_deref(),
+            Some("token=rt_SECRET_3&token_type_hint=refresh_token&client_id=c1&client_secret=cs_SECRET_9")
+        );
+        status(200)
+    });
+    let mut metadata = metadata();
+    assert_eq!(block_on(revoke(&service, &metadata, &client(), SECRETS[3], "refresh_token")), Ok(false));
+    assert!(service.requests.borrow().is_empty());
+    metadata.revocation_endpoint = Some("https://auth.example.com/revoke".into());
+    assert_eq!(block_on(revoke(&service, &metadata, &client(), SECRETS[3], "refresh_token")), Ok(true));
+    let refusing =
+        scripted(|r| answer(400, json!({ "error": "unsupported_token_type", "error_description": echoed(r) })));
+    let err = block_on(revoke(&refusing, &metadata, &client(), SECRETS[3], "refresh_token")).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Refused);
+    let stalled = scripted(|_| Err(Unanswered::Timeout));
+    let err2 = block_on(revoke(&stalled, &metadata, &client(), SECRETS[3], "refresh_token")).unwrap_err();
+    assert_eq!(err2.kind, ErrorKind::Unreachable);
+    for secret in SECRETS {
+        assert!(!err.detail.contains(secret) && !err2.detail.contains(secret), "{err}");
+    }
+}

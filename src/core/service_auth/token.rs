@@ -127,6 +127,18 @@ pub fn request(
     if let Some(resource) = resource {
         pairs.push(("resource", resource));
     }
+    authenticated(token_endpoint, client, pairs)
+}
+
+/// The request that revokes `token` at `endpoint` (RFC 7009), `hint` its kind
+/// (`refresh_token`, `access_token`), as a connection is removed: the service forgets the grant
+/// as the runtime forgets its credential.
+pub fn revocation_request(endpoint: &str, client: &Client, token: &str, hint: &str) -> Request {
+    authenticated(endpoint, client, vec![("token", token), ("token_type_hint", hint)])
+}
+
+/// A form POST to `endpoint` with `pairs`, the client authenticated as it does.
+fn authenticated<'a>(endpoint: &str, client: &'a Client, mut pairs: Vec<(&'a str, &'a str)>) -> Request {
     let mut headers = vec![
         ("Content-Type".to_string(), "application/x-www-form-urlencoded".to_string()),
         ("Accept".to_string(), "application/json".to_string()),
@@ -139,7 +151,7 @@ pub fn request(
             headers.push(("Authorization".into(), format!("Basic {}", basic(&client.id, secret))));
         }
     }
-    Request { method: "POST", url: token_endpoint.to_string(), headers, body: Some(encode_pairs(&pairs)) }
+    Request { method: "POST", url: endpoint.to_string(), headers, body: Some(encode_pairs(&pairs)) }
 }
 
 /// The secrets a token request carries, as given and as the request writes them (form-encoded,
@@ -254,7 +266,7 @@ pub fn read_response(
 
 /// An error answer of an OAuth endpoint (RFC 6749 §5.2, RFC 7591 §3.2.2), told by its code.
 /// `what` begins the words: "The token endpoint refused the refresh …".
-pub(crate) fn oauth_error(status: u16, body: &str, what: &str, hidden: &[String]) -> AuthError {
+pub fn oauth_error(status: u16, body: &str, what: &str, hidden: &[String]) -> AuthError {
     let doc = document(body, "answer").ok();
     let code = doc.as_ref().and_then(|d| d.get("error")).and_then(Value::as_str).map(|c| cap(c, 60));
     let description = doc
