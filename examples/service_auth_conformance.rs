@@ -136,9 +136,7 @@ fn run(url: &str) -> Result<(), String> {
                 if secret.is_some() { ClientAuth::for_secret(&metadata.token_auth_methods) } else { ClientAuth::None };
             OAuthClient { id, secret, auth }
         }
-        None => {
-            block_on(register(&transport, &metadata, &redirect, &scopes)).map_err(|e| format!("register: {e}"))?.client
-        }
+        None => block_on(register(&transport, &metadata, &redirect)).map_err(|e| format!("register: {e}"))?.client,
     };
     println!("client: {client:?}");
     let mut random = [0u8; 64];

@@ -165,7 +165,6 @@ pub async fn register(
     transport: &dyn Transport,
     metadata: &ServerMetadata,
     redirect_uri: &str,
-    scopes: &[String],
 ) -> Result<Registration, AuthError> {
     let endpoint = metadata.registration_endpoint.as_deref().ok_or_else(|| {
         AuthError::new(
@@ -177,7 +176,7 @@ pub async fn register(
         )
     })?;
     let auth = registration::auth_to_ask(metadata);
-    let request = registration::request(endpoint, redirect_uri, auth, scopes);
+    let request = registration::request(endpoint, redirect_uri, auth);
     let response =
         transport.send(request, AUTH_SECONDS).await.map_err(|u| not_answered("The registration endpoint", u, &[]))?;
     registration::read_response(response.status, &response.body, auth)

@@ -228,18 +228,15 @@ fn registration() {
             json!({ "client_id": "c1", "client_secret": "cs_SECRET_9", "token_endpoint_auth_method": body["token_endpoint_auth_method"] }),
         )
     });
-    let registered = block_on(register(&service, &metadata(), "https://rt.example.com/connect/callback", &[])).unwrap();
+    let registered = block_on(register(&service, &metadata(), "https://rt.example.com/connect/callback")).unwrap();
     assert_eq!((registered.client.id.as_str(), registered.client.auth), ("c1", ClientAuth::ClientSecretPost));
     assert_eq!(service.urls(), [format!("POST {ISSUER}/register")]);
     let mut closed = metadata();
     closed.registration_endpoint = None;
-    let err = block_on(register(&service, &closed, "https://r/cb", &[])).unwrap_err();
+    let err = block_on(register(&service, &closed, "https://r/cb")).unwrap_err();
     assert_eq!(err.kind, ErrorKind::Refused);
     let stalled = scripted(|_| Err(Unanswered::Timeout));
-    assert_eq!(
-        block_on(register(&stalled, &metadata(), "https://r/cb", &[])).unwrap_err().kind,
-        ErrorKind::Unreachable
-    );
+    assert_eq!(block_on(register(&stalled, &metadata(), "https://r/cb")).unwrap_err().kind, ErrorKind::Unreachable);
 }
 
 fn now() -> DateTime<Utc> {

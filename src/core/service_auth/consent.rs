@@ -99,6 +99,11 @@ pub fn start(consent: &Consent<'_>, random: &Random) -> Result<(String, Pending)
     if !scope.is_empty() {
         pairs.push(("scope", scope.as_str()));
     }
+    // OpenID Connect gives a refresh token for offline_access only where the person was asked
+    // (Core §11); an OAuth server that does not know `prompt` passes over it.
+    if consent.scopes.iter().any(|s| s == OFFLINE_ACCESS) {
+        pairs.push(("prompt", "consent"));
+    }
     if let Some(resource) = consent.resource {
         pairs.push(("resource", resource));
     }

@@ -33,7 +33,7 @@ fn the_address_of_a_consent() {
         format!(
             "https://auth.example/authorize?response_type=code&client_id=client%201\
              &redirect_uri=https%3A%2F%2Fruntime.example%2Fconnect%2Fcallback&state={}\
-             &code_challenge={challenge}&code_challenge_method=S256&scope=read%20offline_access\
+             &code_challenge={challenge}&code_challenge_method=S256&scope=read%20offline_access&prompt=consent\
              &resource=https%3A%2F%2Fa.example%2Fmcp",
             started.state
         )
@@ -49,7 +49,7 @@ fn the_address_of_a_consent() {
     let bare = Consent { metadata: &odd, scopes: &[], resource: None, ..consent };
     let url = start(&bare, &random()).unwrap().0;
     assert!(url.starts_with("https://auth.example/authorize?tenant=a&response_type=code&"), "{url}");
-    assert!(!url.contains("scope=") && !url.contains("resource="), "{url}");
+    assert!(!url.contains("scope=") && !url.contains("resource=") && !url.contains("prompt="), "{url}");
 }
 
 #[test]

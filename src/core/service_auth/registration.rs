@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use super::discovery::{document, ServerMetadata};
 use super::token::{oauth_error, Client, ClientAuth};
 use super::{AuthError, ErrorKind, CLIENT_NAME};
+use crate::core::access::oauth::url;
 use crate::core::tool_server::Request;
 
 /// A client the runtime registered. The caller keeps it for the connection: the id in the record,
@@ -40,25 +41,34 @@ pub fn auth_to_ask(metadata: &ServerMetadata) -> ClientAuth {
         .unwrap_or(ClientAuth::ClientSecretBasic)
 }
 
-/// The registration request to `endpoint`, for the redirect URI `redirect_uri`. `scopes` are
-/// those the consent will ask, which some servers want named at registration.
-pub fn request(endpoint: &str, redirect_uri: &str, auth: ClientAuth, scopes: &[String]) -> Request {
-    let mut body = json!({
+/// The registration request to `endpoint`, for the redirect URI `redirect_uri`. It names no
+/// scope: a server refuses a registration that names one it does not list, and the consent asks
+/// the scopes anyway.
+pub fn request(endpoint: &str, redirect_uri: &str, auth: ClientAuth) -> Request {
+    let body = json!({
         "client_name": CLIENT_NAME,
         "redirect_uris": [redirect_uri],
         "grant_types": ["authorization_code", "refresh_token"],
         "response_types": ["code"],
         "token_endpoint_auth_method": auth.as_str(),
-        "application_type": "web",
+        "application_type": application_type(redirect_uri),
     });
-    if !scopes.is_empty() {
-        body["scope"] = Value::String(scopes.join(" "));
-    }
     Request {
         method: "POST",
         url: endpoint.to_string(),
         headers: vec![("Content-Type".into(), "application/json".into()), ("Accept".into(), "application/json".into())],
         body: Some(body.to_string()),
+    }
+}
+
+/// `native` for a runtime run locally, whose redirect URI is on loopback (as OpenID's
+/// registration wants of such a client), else `web`.
+fn application_type(redirect_uri: &str) -> &'static str {
+    let on_loopback = url::parse(redirect_uri).and_then(|u| u.authority).is_some_and(|a| a.host.is_loopback());
+    if on_loopback {
+        "native"
+    } else {
+        "web"
     }
 }
 
@@ -112,15 +122,15 @@ mod tests {
         assert_eq!(auth_to_ask(&metadata), ClientAuth::None);
         metadata.token_auth_methods = vec!["private_key_jwt".into()];
         assert_eq!(auth_to_ask(&metadata), ClientAuth::ClientSecretBasic);
-        let sent =
-            request("https://auth.example/register", "https://rt.example/connect/callback", ClientAuth::None, &[]);
+        let sent = request("https://auth.example/register", "https://rt.example/connect/callback", ClientAuth::None);
         let body: Value = serde_json::from_str(sent.body.as_deref().unwrap()).unwrap();
         assert_eq!(body["client_name"], "Auto Runtime");
         assert_eq!(body["redirect_uris"], json!(["https://rt.example/connect/callback"]));
         assert_eq!(body["token_endpoint_auth_method"], "none");
         assert!(body.get("scope").is_none());
-        let scoped = request("https://a/r", "https://r/cb", ClientAuth::ClientSecretPost, &["a".into(), "b".into()]);
-        assert!(scoped.body.unwrap().contains(r#""scope":"a b""#));
+        assert_eq!(body["application_type"], "web");
+        let local = request("http://127.0.0.1:8787/r", "http://127.0.0.1:8787/connect/callback", ClientAuth::None);
+        assert!(local.body.unwrap().contains(r#""application_type":"native""#));
     }
 
     #[test]
