@@ -9,6 +9,11 @@
 //! redeems the code, and lists the server's tools with the token. It speaks plain HTTP/1.1 on
 //! loopback with the standard library, since the scenario servers are local and a test needs no
 //! more; it exits 1 with the step that failed.
+//!
+//! With `SERVICE_AUTH_ISSUER` (and `SERVICE_AUTH_RESOURCE`) set, it skips the probe and the MCP
+//! server, prints `AUTHORIZE <url>` and reads the redirect's query from a line of its input, so a
+//! script can play the person at a real authorization server's pages; it then redeems the code,
+//! refreshes the token, and revokes it.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -22,7 +27,9 @@ use playbook_runtime::core::service_auth::redirect_uri;
 use playbook_runtime::core::service_auth::token::{Client as OAuthClient, ClientAuth};
 use playbook_runtime::core::tool_server::{Credential, Place, Request};
 use playbook_runtime::ops::run::Unanswered;
-use playbook_runtime::ops::service_auth::{client_credentials, discover, probe, redeem, register, Probe};
+use playbook_runtime::ops::service_auth::{
+    client_credentials, discover, probe, redeem, refresh, register, revoke, Probe,
+};
 use playbook_runtime::ops::tool_client::{Client, Response, Transport};
 
 struct Raw {
@@ -94,7 +101,71 @@ impl Transport for Loopback {
     }
 }
 
+/// The consent at a real authorization server, its pages answered by whoever drives the input.
+fn at_real_server(issuer: &str) -> Result<(), String> {
+    let transport = Loopback;
+    let resource = std::env::var("SERVICE_AUTH_RESOURCE").ok();
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_err(|e| e.to_string())?;
+    let now = chrono::DateTime::from_timestamp(since.as_secs() as i64, 0).ok_or("no clock")?;
+    let metadata = block_on(discover(&transport, issuer, false)).map_err(|e| format!("discover: {e}"))?;
+    let redirect = redirect_uri("http://127.0.0.1:8787");
+    let client = block_on(register(&transport, &metadata, &redirect)).map_err(|e| format!("register: {e}"))?.client;
+    println!("client: {client:?}");
+    let scopes = consent::scopes_to_ask(&[], &["files:read".to_string()], &metadata);
+    let mut random = [0u8; 64];
+    getrandom::fill(&mut random).map_err(|e| e.to_string())?;
+    let asked = Consent {
+        metadata: &metadata,
+        client_id: &client.id,
+        redirect_uri: &redirect,
+        scopes: &scopes,
+        resource: resource.as_deref(),
+    };
+    let (authorize_url, pending) = consent::start(&asked, &random)?;
+    println!("AUTHORIZE {authorize_url}");
+    let mut line = String::new();
+    std::io::stdin().read_line(&mut line).map_err(|e| e.to_string())?;
+    let callback = consent::read_callback(line.trim())?;
+    let code = consent::code_of(callback, &pending.state, &metadata).map_err(|e| format!("callback: {e}"))?;
+    let tokens =
+        block_on(redeem(&transport, &metadata, &client, &pending, &code, now)).map_err(|e| format!("redeem: {e}"))?;
+    println!("redeemed: {tokens:?}");
+    let refresh_token = tokens.refresh.clone().ok_or("no refresh token")?;
+    let refreshed = block_on(refresh(
+        &transport,
+        &metadata.token_endpoint,
+        &client,
+        &refresh_token,
+        resource.as_deref(),
+        &tokens.scope,
+        now,
+    ))
+    .map_err(|e| format!("refresh: {e}"))?;
+    println!("refreshed: {refreshed:?}");
+    let latest = refreshed.refresh.clone().unwrap_or(refresh_token);
+    let revoked = block_on(revoke(&transport, &metadata, &client, &latest, "refresh_token"))
+        .map_err(|e| format!("revoke: {e}"))?;
+    println!("revoked: {revoked}");
+    let again = block_on(refresh(
+        &transport,
+        &metadata.token_endpoint,
+        &client,
+        &latest,
+        resource.as_deref(),
+        &tokens.scope,
+        now,
+    ));
+    match again {
+        Err(e) if e.breaks_connection() => println!("after revocation: broken, {e}"),
+        other => return Err(format!("after revocation: {other:?}")),
+    }
+    Ok(())
+}
+
 fn run(url: &str) -> Result<(), String> {
+    if let Ok(issuer) = std::env::var("SERVICE_AUTH_ISSUER") {
+        return at_real_server(&issuer);
+    }
     let transport = Loopback;
     let authorization = match block_on(probe(&transport, url, false)) {
         Probe::Authorization(a) => a,
