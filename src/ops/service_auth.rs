@@ -117,8 +117,9 @@ pub async fn probe(transport: &dyn Transport, mcp_url: &str, deployed: bool) -> 
 ///
 /// # Errors
 ///
-/// `AddressRefused` for an issuer the runtime does not fetch; `Unreachable` where no address
-/// answered and one could not be reached; `Failing` where none held metadata of this issuer.
+/// `AddressRefused` for an issuer the runtime does not fetch. Where no address held its metadata,
+/// the first failure: `Unreachable` for an address that gave no answer, `Failing` for one that
+/// held garbage or another issuer's metadata, and `Failing` where every one was missing.
 pub async fn discover(transport: &dyn Transport, issuer: &str, deployed: bool) -> Result<ServerMetadata, AuthError> {
     if let Err(why) = discovery::check_address(issuer, deployed) {
         return Err(AuthError::new(ErrorKind::AddressRefused, format!("The issuer {issuer} {why}.")));
