@@ -17,6 +17,7 @@ pub mod playbook;
 pub mod protocol;
 pub mod run;
 pub mod schema;
+pub mod service_auth;
 pub mod text;
 pub mod tool_server;
 pub mod workflow;
