@@ -1,6 +1,7 @@
 //! The HTTP API: each route under `/v1` is one tool's operation, found by the tool's own method
 //! and path, so that the two doors cannot drift apart. No platform types here.
 
+pub mod connect_page;
 pub mod openapi;
 pub mod sign_in_pages;
 

@@ -32,7 +32,13 @@ fn scripted<F: Fn(&Request) -> Result<Response, Unanswered>>(answer: F) -> Scrip
 }
 
 fn status(status: u16, body: &str) -> Result<Response, Unanswered> {
-    Ok(Response { status, content_type: Some("application/json".into()), session: None, body: body.into() })
+    Ok(Response {
+        status,
+        content_type: Some("application/json".into()),
+        session: None,
+        www_authenticate: None,
+        body: body.into(),
+    })
 }
 
 fn header<'a>(request: &'a Request, name: &str) -> Option<&'a str> {

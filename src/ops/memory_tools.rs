@@ -55,6 +55,7 @@ impl Transport for ToolServer {
             status: 200,
             content_type: Some("application/json".into()),
             session: None,
+            www_authenticate: None,
             body: json!({ "jsonrpc": "2.0", "id": body["id"], "result": result }).to_string(),
         });
         Box::pin(async move { answer })

@@ -14,6 +14,7 @@ pub mod memory_tools;
 pub mod playbook;
 pub mod run;
 pub mod run_start;
+pub mod service_auth;
 pub mod tool_binding;
 pub mod tool_client;
 pub mod tool_servers;

@@ -36,6 +36,9 @@ pub struct Response {
     pub content_type: Option<String>,
     /// The `Mcp-Session-Id` an MCP server answered with.
     pub session: Option<String>,
+    /// The `WWW-Authenticate` challenge of a server that wants a token, which says where its
+    /// protected resource metadata is.
+    pub www_authenticate: Option<String>,
     pub body: String,
 }
 

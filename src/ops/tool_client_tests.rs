@@ -59,6 +59,7 @@ fn json_reply(body: &Value, result: Value) -> Result<Response, Unanswered> {
         status: 200,
         content_type: Some("application/json".into()),
         session: None,
+        www_authenticate: None,
         body: json!({ "jsonrpc": "2.0", "id": body["id"], "result": result }).to_string(),
     })
 }
@@ -132,6 +133,7 @@ fn an_older_server_gets_the_handshake_and_again_when_its_session_is_gone() {
                 status,
                 content_type: Some("application/json".into()),
                 session: None,
+                www_authenticate: None,
                 body: json!({ "jsonrpc": "2.0", "id": null, "error": { "code": -32000, "message": "Bad Request: No valid session ID provided" } }).to_string(),
             })
         };
@@ -151,6 +153,7 @@ fn an_older_server_gets_the_handshake_and_again_when_its_session_is_gone() {
                     status: 200,
                     content_type: Some("text/event-stream".into()),
                     session: None,
+                    www_authenticate: None,
                     body: format!(
                         "event: message\ndata: {}\n\n",
                         json!({ "jsonrpc": "2.0", "id": body["id"], "result": { "content": [{ "type": "text", "text": "hello" }] } })
@@ -214,6 +217,7 @@ fn a_tool_error_is_an_answer_and_a_protocol_error_is_not() {
             status: 200,
             content_type: Some("application/json".into()),
             session: None,
+            www_authenticate: None,
             body: json!({ "jsonrpc": "2.0", "id": body["id"], "error": { "code": -32602, "message": "Unknown tool" } })
                 .to_string(),
         }),
@@ -281,6 +285,7 @@ fn a_refusal_that_names_the_revision_is_asked_again_once() {
                 status: 400,
                 content_type: Some("application/json".into()),
                 session: None,
+                www_authenticate: None,
                 body: json!({ "jsonrpc": "2.0", "id": body["id"], "error": error }).to_string(),
             });
         }
@@ -304,6 +309,7 @@ fn a_refusal_that_names_the_revision_is_asked_again_once() {
             status: 400,
             content_type: Some("application/json".into()),
             session: None,
+            www_authenticate: None,
             body: json!({ "jsonrpc": "2.0", "id": body["id"], "error": error }).to_string(),
         })
     });
@@ -361,7 +367,13 @@ fn a_modern_call_mirrors_its_marked_arguments_as_headers_and_a_legacy_one_does_n
 /// and answers on the stream taken up with `Last-Event-ID`, as the conformance suite's sse-retry.
 fn breaking(retry: &'static str) -> Scripted<impl Fn(&Post, &Value) -> Result<Response, Unanswered>> {
     let stream = |body: String| {
-        Ok(Response { status: 200, content_type: Some("text/event-stream".into()), session: None, body })
+        Ok(Response {
+            status: 200,
+            content_type: Some("text/event-stream".into()),
+            session: None,
+            www_authenticate: None,
+            body,
+        })
     };
     let call = Cell::new(Value::Null);
     scripted(move |post, body| match body["method"].as_str() {
@@ -414,6 +426,7 @@ fn a_modern_stream_that_ends_before_its_answer_fails_and_the_call_is_not_made_ag
             status: 200,
             content_type: Some("text/event-stream".into()),
             session: None,
+            www_authenticate: None,
             body: "id: e1\nretry: 10\ndata: \n\n".into(),
         })
     });

@@ -271,6 +271,7 @@ mod tests {
                     status: 200,
                     content_type: Some("application/json".into()),
                     session: None,
+                    www_authenticate: None,
                     body: reply.to_string(),
                 })
             })
@@ -324,7 +325,9 @@ mod tests {
             };
             self.requests.borrow_mut().push(request);
             let content_type = Some("application/json".to_string());
-            Box::pin(async move { Ok(Response { status: 200, content_type, session: None, body }) })
+            Box::pin(
+                async move { Ok(Response { status: 200, content_type, session: None, www_authenticate: None, body }) },
+            )
         }
     }
 

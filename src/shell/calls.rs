@@ -9,6 +9,9 @@ use crate::core::access::oauth::client::Client;
 use crate::core::access::oauth::error::OAuthError;
 use crate::core::access::oauth::exchange::TokenResponse;
 use crate::core::access::role::{Role, RoleAssignment};
+use crate::core::access::session::{
+    BeginPageSignIn, EndSession, EndSessionsOf, FindSession, OpenSession, PageSignIn, Session, TakePageSignIn,
+};
 use crate::core::access::store::{
     BeginSignIn, Consent, GetClient, IssueToken, ListRoles, Pending, PutClient, PutConsent, RevokeToken, RolesOf,
     SaveGrant, SetRole, TakeConsent, TakePending, Verified, VerifyToken,
@@ -119,6 +122,12 @@ calls! {
     IssueToken => "/sign-in/token", Result<TokenResponse, OAuthError>;
     RevokeToken => "/sign-in/revoke", Result<(), OAuthError>;
     VerifyToken => "/sign-in/verify", Option<Verified>;
+    BeginPageSignIn => "/sessions/begin", ();
+    TakePageSignIn => "/sessions/take-sign-in", Option<PageSignIn>;
+    OpenSession => "/sessions/open", ();
+    FindSession => "/sessions/find", Option<Session>;
+    EndSession => "/sessions/end", ();
+    EndSessionsOf => "/sessions/end-all", u32;
 }
 
 // The Catalog object: the providers' lists of models.

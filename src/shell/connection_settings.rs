@@ -21,7 +21,8 @@ impl Sealer for Keyed {
         let mut nonce = [0u8; 12];
         getrandom::fill(&mut nonce)
             .map_err(|e| Problem::unavailable(format!("No randomness was available to seal a credential: {e}.")))?;
-        Ok(seal::seal(&self.0, aad, plaintext, nonce))
+        seal::seal(&self.0, aad, plaintext, nonce)
+            .map_err(|e| Problem::unavailable(format!("A credential cannot be sealed just now: {e}.")))
     }
 
     fn open(&self, aad: &str, sealed: &str) -> Result<Vec<u8>, Problem> {
@@ -63,7 +64,7 @@ pub fn settings(env: &Env, origin: &str) -> Settings {
             Rc::new(move |name: &str| var(&env, name).filter(|v| !v.is_empty()).map(Secret))
         },
         sealer: var(env, "CONNECTIONS_KEY")
-            .filter(|k| k.trim().len() >= 16)
+            .filter(|k| seal::check_key(k).is_ok())
             .map(|k| Rc::new(Keyed(k)) as Rc<dyn Sealer>),
     }
 }

@@ -25,6 +25,8 @@ pub struct Answer {
     pub content_type: Option<String>,
     /// The `Mcp-Session-Id` an MCP server answered with.
     pub session: Option<String>,
+    /// The `WWW-Authenticate` challenge of a server that wants a token.
+    pub www_authenticate: Option<String>,
     pub body: String,
 }
 
@@ -67,6 +69,7 @@ pub async fn exchange_until(out: Outgoing<'_>, answered: Option<Answered>) -> Re
         let mut resp = Fetch::Request(request).send_with_signal(&signal).await.map_err(unreachable)?;
         let header = |name: &str| resp.headers().get(name).ok().flatten();
         let (content_type, session) = (header("content-type"), header("mcp-session-id"));
+        let www_authenticate = header("www-authenticate");
         let declared = header("content-length").and_then(|v| v.parse::<usize>().ok());
         if declared.is_some_and(|n| n > max) {
             return Err(over());
@@ -88,6 +91,7 @@ pub async fn exchange_until(out: Outgoing<'_>, answered: Option<Answered>) -> Re
             status: resp.status_code(),
             content_type,
             session,
+            www_authenticate,
             body: String::from_utf8_lossy(&bytes).into_owned(),
         })
     });

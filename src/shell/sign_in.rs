@@ -18,7 +18,9 @@ use super::do_rpc::{self, Call};
 use super::entry::read_limited;
 use super::env::{self, Settings, ACCESS};
 use super::outbound::{self, Outgoing, Unanswered};
+use super::page_session;
 use crate::api::sign_in_pages::{self, ConsentView, PAGE_HEADERS};
+use crate::core::access::csrf::{self, Jar};
 use crate::core::access::oauth::authorize::{self, AuthorizeError};
 use crate::core::access::oauth::cimd;
 use crate::core::access::oauth::client::{self, Client};
@@ -27,8 +29,10 @@ use crate::core::access::oauth::exchange::Fresh;
 use crate::core::access::oauth::form::Form;
 use crate::core::access::oauth::grant::Grant;
 use crate::core::access::oauth::metadata::{self, AUTHORIZE_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH};
+use crate::core::access::oauth::person::Person;
 use crate::core::access::oauth::{pkce, secret, token};
 use crate::core::access::oidc::{self, Provider};
+use crate::core::access::session;
 use crate::core::access::store::{
     BeginSignIn, Consent, GetClient, IssueToken, Pending, PutClient, PutConsent, RevokeToken, RolesOf, SaveGrant,
     TakeConsent, TakePending,
@@ -37,6 +41,8 @@ use crate::core::Problem;
 
 pub const CALLBACK_PATH: &str = "/oauth/callback";
 pub const CONSENT_PATH: &str = "/oauth/consent";
+/// The cookie of the consent page's form, before the `__Host-` prefix of an https runtime.
+const CONSENT_COOKIE: &str = "consent";
 /// How long a person has to sign in at the provider, and then to consent.
 const STEP_TTL: TimeDelta = TimeDelta::minutes(10);
 const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -149,6 +155,10 @@ impl SignIn<'_> {
     async fn callback(&self, url: &Url) -> worker::Result<Response> {
         let form = Form::parse(url.query().unwrap_or_default()).unwrap_or_default();
         let state = form.one("state").ok().flatten().unwrap_or_default().to_string();
+        // The provider has one redirect URI here; a page's sign-in marks its state.
+        if session::is_page_state(&state) {
+            return page_session::callback(self.env, self.settings, self.public, &form, &state).await;
+        }
         let taken = self.call(&TakePending { state, now: now() }).await;
         let Ok(Some(pending)) = taken else {
             return stop(
@@ -172,7 +182,7 @@ impl SignIn<'_> {
         let Some(code) = form.one("code").ok().flatten() else {
             return back(Code::InvalidRequest, "The identity provider sent no code.");
         };
-        let person = match self.person(code, &pending).await {
+        let person = match self.person(code, &pending.verifier, &pending.nonce).await {
             Ok(p) => p,
             Err(why) => {
                 worker::console_warn!("sign-in: the identity provider's answer was refused: {why}");
@@ -231,9 +241,7 @@ impl SignIn<'_> {
         let own = url.origin().ascii_serialization();
         let origin = req.headers().get("origin").ok().flatten();
         let site = req.headers().get("sec-fetch-site").ok().flatten();
-        if origin.as_deref().is_some_and(|o| o != own)
-            || site.as_deref().is_some_and(|s| s != "same-origin" && s != "none")
-        {
+        if !csrf::same_origin(origin.as_deref(), site.as_deref(), &own) {
             return stop(
                 403,
                 "This consent was refused",
@@ -246,9 +254,9 @@ impl SignIn<'_> {
         };
         let form = Form::parse(&body).unwrap_or_default();
         let field = |name: &str| form.one(name).ok().flatten().unwrap_or_default().to_string();
-        let csrf = field("csrf");
-        let cookie = cookie_value(req.headers().get("cookie").ok().flatten().as_deref(), self.cookie_name());
-        if csrf.is_empty() || !cookie.is_some_and(|c| secret::same(&c, &csrf)) {
+        let csrf = field(csrf::FIELD);
+        let cookies = req.headers().get("cookie").ok().flatten();
+        if !csrf::matches(cookies.as_deref(), &Jar::of(self.public).name(CONSENT_COOKIE), &csrf) {
             return stop(
                 403,
                 "This consent was refused",
@@ -425,11 +433,7 @@ impl SignIn<'_> {
     }
 
     /// The person the provider signed in, from its token endpoint, in answer to the code.
-    async fn person(
-        &self,
-        code: &str,
-        pending: &Pending,
-    ) -> Result<crate::core::access::oauth::person::Person, String> {
+    async fn person(&self, code: &str, verifier: &str, nonce: &str) -> Result<Person, String> {
         let oidc = self.settings.oidc.as_ref().ok_or("no identity provider is set up")?;
         let provider = self.provider().await?;
         let callback = format!("{}{CALLBACK_PATH}", self.public);
@@ -440,7 +444,7 @@ impl SignIn<'_> {
                 ("content-type", "application/x-www-form-urlencoded".into()),
                 ("accept", "application/json".into()),
             ],
-            body: Some(oidc::token_body(code, &callback, &pending.verifier, &oidc.client_id, &oidc.client_secret)),
+            body: Some(oidc::token_body(code, &callback, verifier, &oidc.client_id, &oidc.client_secret)),
             timeout: PROVIDER_TIMEOUT,
             max_bytes: 256 * 1024,
         })
@@ -450,7 +454,7 @@ impl SignIn<'_> {
             Ok((status, _)) => return Err(format!("its token endpoint answered {status}")),
             Err(_) => return Err("its token endpoint did not answer".into()),
         };
-        let person = oidc::person(&body, &oidc.issuer, &oidc.client_id, &pending.nonce, now().timestamp())?;
+        let person = oidc::person(&body, &oidc.issuer, &oidc.client_id, nonce, now().timestamp())?;
         let (Some(userinfo), Some(token)) = (provider.userinfo_endpoint.as_deref(), oidc::access_token(&body)) else {
             return Ok(person);
         };
@@ -480,23 +484,28 @@ impl SignIn<'_> {
         do_rpc::send(&stub, request).await
     }
 
-    fn secure(&self) -> bool {
-        self.public.starts_with("https://")
-    }
-
-    fn cookie_name(&self) -> &'static str {
-        if self.secure() {
-            "__Host-consent"
-        } else {
-            "consent"
-        }
-    }
-
     /// The cookie that proves a consent's form came from the page: strict, unreadable to script.
     fn cookie(&self, value: &str, max_age: u32) -> String {
-        let secure = if self.secure() { "; Secure" } else { "" };
-        format!("{}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}{secure}", self.cookie_name())
+        Jar::of(self.public).proof(CONSENT_COOKIE, value, max_age)
     }
+}
+
+/// The provider's endpoints, for a page's sign-in.
+pub(super) async fn provider(env: &Env, settings: &Settings, public: &str) -> Result<Provider, String> {
+    SignIn { env, settings, public }.provider().await
+}
+
+/// The person the provider signed in, in answer to its code at the callback, for a page's
+/// sign-in that began with this verifier and nonce.
+pub(super) async fn identify(
+    env: &Env,
+    settings: &Settings,
+    public: &str,
+    code: &str,
+    verifier: &str,
+    nonce: &str,
+) -> Result<Person, String> {
+    SignIn { env, settings, public }.person(code, verifier, nonce).await
 }
 
 fn now() -> DateTime<Utc> {
@@ -504,12 +513,8 @@ fn now() -> DateTime<Utc> {
 }
 
 /// 32 random bytes as base64url: a state, a verifier, a nonce or a form's value.
-fn fresh_text() -> Result<String, Problem> {
+pub(super) fn fresh_text() -> Result<String, Problem> {
     env::secret().map(|b| URL_SAFE_NO_PAD.encode(b))
-}
-
-fn cookie_value(header: Option<&str>, name: &str) -> Option<String> {
-    header?.split(';').filter_map(|kv| kv.trim().split_once('=')).find(|(k, _)| *k == name).map(|(_, v)| v.to_string())
 }
 
 /// A token or revocation request's form body and its `Authorization` header.
@@ -530,11 +535,11 @@ fn refused(e: AuthorizeError) -> worker::Result<Response> {
     }
 }
 
-fn stop(status: u16, title: &str, words: &str) -> worker::Result<Response> {
+pub(super) fn stop(status: u16, title: &str, words: &str) -> worker::Result<Response> {
     page(status, sign_in_pages::message(title, words), None)
 }
 
-fn page(status: u16, html: String, cookie: Option<String>) -> worker::Result<Response> {
+pub(super) fn page(status: u16, html: String, cookie: Option<String>) -> worker::Result<Response> {
     let mut resp = Response::ok(html)?.with_status(status);
     let headers = resp.headers_mut();
     for (name, value) in PAGE_HEADERS {
@@ -546,14 +551,14 @@ fn page(status: u16, html: String, cookie: Option<String>) -> worker::Result<Res
     Ok(resp)
 }
 
-fn redirect(to: &str) -> worker::Result<Response> {
+pub(super) fn redirect(to: &str) -> worker::Result<Response> {
     let mut resp = Response::empty()?.with_status(302);
     resp.headers_mut().set("location", to)?;
     resp.headers_mut().set("cache-control", "no-store")?;
     Ok(resp)
 }
 
-fn redirect_with(to: &str, cookie: &str) -> worker::Result<Response> {
+pub(super) fn redirect_with(to: &str, cookie: &str) -> worker::Result<Response> {
     let mut resp = redirect(to)?;
     resp.headers_mut().set("set-cookie", cookie)?;
     Ok(resp)

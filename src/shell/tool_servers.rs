@@ -36,6 +36,7 @@ impl Transport for Fetch {
                 status: answer.status,
                 content_type: answer.content_type,
                 session: answer.session,
+                www_authenticate: answer.www_authenticate,
                 body: answer.body,
             })
         })

@@ -35,6 +35,9 @@ function installExitHooks() {
 }
 
 /** A free TCP port on 127.0.0.1, found by binding port 0 and releasing it. */
+/** The key the runtimes of the tests seal connections' credentials with: not a secret. */
+export const E2E_CONNECTIONS_KEY = 'e2e-connections-key-not-a-secret-0123456789abcdef';
+
 export function freePort() {
   return new Promise((resolvePort, reject) => {
     const server = net.createServer();
@@ -71,10 +74,12 @@ export async function startRuntime({ stateDir, port, localUser = 'tester', timeo
     '--inspector-port', String(inspectorPort),
     '--persist-to', stateDir,
     '--var', `LOCAL_USER:${localUser}`,
+    // A fixed test key to seal what people give connections with; a test may pass its own.
+    '--var', `CONNECTIONS_KEY:${vars.CONNECTIONS_KEY ?? E2E_CONNECTIONS_KEY}`,
     '--show-interactive-dev-session=false', // no hotkeys, no prompt on stdin
     '--live-reload=false',
   ];
-  for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
+  for (const [name, value] of Object.entries(vars)) if (name !== 'CONNECTIONS_KEY') args.push('--var', `${name}:${value}`);
   if (config) args.push('--config', config);
   args.push(...extraArgs);
   const env = {

@@ -6,6 +6,7 @@
 
 mod keys;
 mod roles;
+mod sessions;
 mod signin;
 
 use serde::Deserialize;
@@ -15,6 +16,9 @@ use super::do_rpc::{self, serve, Call};
 use super::migrate;
 use super::playbook::storage;
 use crate::core::access::key::{ListKeys, MakeKey, RevokeKey, VerifyKey};
+use crate::core::access::session::{
+    BeginPageSignIn, EndSession, EndSessionsOf, FindSession, OpenSession, TakePageSignIn,
+};
 use crate::core::access::store::{
     BeginSignIn, GetClient, IssueToken, ListRoles, PutClient, PutConsent, RevokeToken, RolesOf, SaveGrant, SetRole,
     TakeConsent, TakePending, VerifyToken,
@@ -43,8 +47,18 @@ CREATE TABLE IF NOT EXISTS roles (
 );
 ";
 
+/// The sessions of the runtime's own pages, and their sign-ins in flight.
+const SESSIONS: &str = "
+CREATE TABLE IF NOT EXISTS page_sign_ins (digest TEXT PRIMARY KEY, record TEXT NOT NULL, expires_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sessions (
+  digest TEXT PRIMARY KEY, person TEXT NOT NULL, record TEXT NOT NULL, expires_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_person ON sessions (person);
+CREATE INDEX IF NOT EXISTS sessions_expiry ON sessions (expires_at);
+";
+
 /// The object's tables, one step at a time: append only, since a step's place is its version.
-const STEPS: &[Step] = &[Step::Sql(SCHEMA)];
+const STEPS: &[Step] = &[Step::Sql(SCHEMA), Step::Sql(SESSIONS)];
 
 #[durable_object]
 pub struct AccessObject {
@@ -113,6 +127,12 @@ impl DurableObject for AccessObject {
             IssueToken::PATH => serve(req, async |t: IssueToken| self.token(t)).await,
             RevokeToken::PATH => serve(req, async |r: RevokeToken| self.revoke_token(r)).await,
             VerifyToken::PATH => serve(req, async |v: VerifyToken| self.verify_token(v)).await,
+            BeginPageSignIn::PATH => serve(req, async |b: BeginPageSignIn| self.begin_page_sign_in(b)).await,
+            TakePageSignIn::PATH => serve(req, async |t: TakePageSignIn| self.take_page_sign_in(&t.state, t.now)).await,
+            OpenSession::PATH => serve(req, async |o: OpenSession| self.open_session(o)).await,
+            FindSession::PATH => serve(req, async |f: FindSession| self.find_session(f)).await,
+            EndSession::PATH => serve(req, async |e: EndSession| self.end_session(&e.digest)).await,
+            EndSessionsOf::PATH => serve(req, async |e: EndSessionsOf| self.end_sessions_of(e)).await,
             other => do_rpc::reply::<()>(Err(Problem::internal(format!("the access object has no endpoint {other}")))),
         }
     }

@@ -1,0 +1,70 @@
+//! Sessions of the runtime's own pages, in the Access object: a page's sign-in in flight by the
+//! digest of its `state`, and each session by the digest of its token, with the person's id so
+//! that all of theirs can be ended at once.
+
+use chrono::{DateTime, Utc};
+
+use super::{encode, storage, AccessObject};
+use crate::core::access::oauth::secret;
+use crate::core::access::session::{
+    BeginPageSignIn, EndSessionsOf, FindSession, OpenSession, PageSignIn, Session, SIGN_IN_TTL,
+};
+use crate::core::Problem;
+
+fn time(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+#[derive(serde::Deserialize)]
+struct Count {
+    n: i64,
+}
+
+impl AccessObject {
+    pub(super) fn begin_page_sign_in(&self, begin: BeginPageSignIn) -> Result<(), Problem> {
+        let BeginPageSignIn { state, sign_in } = begin;
+        // Whatever began before this one's own start and is still here was abandoned.
+        let started = time(sign_in.expires_at - SIGN_IN_TTL);
+        self.run("DELETE FROM page_sign_ins WHERE expires_at < ?", vec![started.into()])?;
+        self.run(
+            "INSERT INTO page_sign_ins (digest, record, expires_at) VALUES (?, ?, ?)",
+            vec![secret::digest(&state).into(), encode(&sign_in)?.into(), time(sign_in.expires_at).into()],
+        )
+    }
+
+    pub(super) fn take_page_sign_in(&self, state: &str, now: DateTime<Utc>) -> Result<Option<PageSignIn>, Problem> {
+        let digest = secret::digest(state);
+        let sign_in: Option<PageSignIn> =
+            self.record("SELECT record FROM page_sign_ins WHERE digest = ?", &[&digest])?;
+        self.run("DELETE FROM page_sign_ins WHERE digest = ?", vec![digest.into()])?;
+        Ok(sign_in.filter(|s| now < s.expires_at))
+    }
+
+    pub(super) fn open_session(&self, open: OpenSession) -> Result<(), Problem> {
+        let OpenSession { digest, session } = open;
+        self.run("DELETE FROM sessions WHERE expires_at < ?", vec![time(session.opened_at).into()])?;
+        self.run(
+            "INSERT OR REPLACE INTO sessions (digest, person, record, expires_at) VALUES (?, ?, ?, ?)",
+            vec![digest.into(), session.person.id().into(), encode(&session)?.into(), time(session.expires_at).into()],
+        )
+    }
+
+    pub(super) fn find_session(&self, find: FindSession) -> Result<Option<Session>, Problem> {
+        let session: Option<Session> = self.record("SELECT record FROM sessions WHERE digest = ?", &[&find.digest])?;
+        Ok(session.filter(|s| s.live(find.now)))
+    }
+
+    pub(super) fn end_session(&self, digest: &str) -> Result<(), Problem> {
+        self.run("DELETE FROM sessions WHERE digest = ?", vec![digest.to_string().into()])
+    }
+
+    pub(super) fn end_sessions_of(&self, end: EndSessionsOf) -> Result<u32, Problem> {
+        let counted: Vec<Count> = self
+            .sql
+            .exec("SELECT COUNT(*) AS n FROM sessions WHERE person = ?", vec![end.person.clone().into()])
+            .and_then(|c| c.to_array())
+            .map_err(storage)?;
+        self.run("DELETE FROM sessions WHERE person = ?", vec![end.person.into()])?;
+        Ok(counted.first().map_or(0, |c| u32::try_from(c.n).unwrap_or(0)))
+    }
+}
