@@ -115,6 +115,22 @@ pub async fn of_link(ctx: &Ctx<'_>, token: &str) -> Result<(String, Connection),
     Ok((digest, c))
 }
 
+/// Refuses a link that is no longer open, in the words of where it stands, before anything is
+/// asked of a service.
+pub fn open_on(ctx: &Ctx<'_>, c: &Connection, digest: &str) -> Result<(), Problem> {
+    use crate::core::connection::link::State;
+    if c.status == Status::Removed {
+        return Err(Problem::conflict(
+            "This connection was removed; nothing is connected. The agent adds it again with add_connection.",
+        ));
+    }
+    match c.token_state(digest, ctx.instant()) {
+        Some(State::Open) => Ok(()),
+        Some(state) => Err(Problem::conflict(crate::core::connection::machine::closed_link(state))),
+        None => Err(Problem::not_found("No connection has this link.")),
+    }
+}
+
 /// One command of the page, by the person who added the connection, to the link's connection.
 pub async fn on_link(ctx: &Ctx<'_>, digest: String, command: Command) -> Result<Connection, Problem> {
     change(ctx, Find::Link(digest), command).await

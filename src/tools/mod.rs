@@ -18,6 +18,7 @@ mod definition_tools;
 mod definition_words;
 mod dry_run;
 mod execute_connection;
+mod finish;
 mod get_connection;
 mod get_definition;
 mod get_event;
@@ -60,6 +61,7 @@ mod search;
 mod send_run_event;
 mod set_connection_playbooks;
 mod set_connection_signing_secret;
+mod start;
 mod tool_servers;
 mod unassign_role;
 mod update_definition;
@@ -185,7 +187,7 @@ pub struct Tool {
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> &'static [Tool] {
-    static TOOLS: [Tool; 53] = [
+    static TOOLS: [Tool; 55] = [
         create_playbook::TOOL,
         list_playbooks::TOOL,
         get_playbook::TOOL,
@@ -232,6 +234,8 @@ pub fn all() -> &'static [Tool] {
         approve::TOOL,
         give_credential::TOOL,
         give_client::TOOL,
+        start::TOOL,
+        finish::TOOL,
         cancel::TOOL,
         create_key::TOOL,
         list_keys::TOOL,

@@ -107,6 +107,8 @@ pub fn schemas() -> Map<String, Value> {
     put("HeldConnection", super::connections::held());
     put("ConnectionPage", super::connections::page());
     put("GivenCredential", super::connections::given());
+    put("StartedConsent", super::connections::started());
+    put("FinishedConsent", super::connections::finished());
     put("ProviderList", super::connections::providers());
     put("LinkView", super::connections::link_view());
     put("ConnectionTools", super::connections::tools());

@@ -84,6 +84,25 @@ pub(super) fn given() -> Value {
     })
 }
 
+pub(super) fn started() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "authorize_url": { "type": "string", "format": "uri", "description": "Where the person signs in at the service and allows what the connection asks." },
+            "asked_scopes": { "type": "array", "items": { "type": "string" } }
+        },
+        "required": ["authorize_url", "asked_scopes"]
+    })
+}
+
+pub(super) fn finished() -> Value {
+    json!({
+        "type": "object",
+        "properties": { "connection": reference("Connection"), "granted_scopes": { "type": "array", "items": { "type": "string" } } },
+        "required": ["connection", "granted_scopes"]
+    })
+}
+
 pub(super) fn providers() -> Value {
     let provider = json!({
         "type": "object",

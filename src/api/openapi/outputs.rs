@@ -73,6 +73,8 @@ pub fn of(name: &str) -> Option<Success> {
         "list_providers" => ok("The providers a person may connect here.", "ProviderList"),
         "read_link" => ok("What the connect page shows of the link.", "LinkView"),
         "approve" | "cancel" | "give_client" => ok("The connection as it now stands.", "HeldConnection"),
+        "start" => ok("Where the person signs in at the service.", "StartedConsent"),
+        "finish" => ok("The connection, its consent finished and waiting for the person to approve.", "FinishedConsent"),
         "give_credential" => ok("The connection, and whether the key misses its pattern.", "GivenCredential"),
         "create_key" => created("The key, with its secret as key, shown this once.", "MadeKey"),
         "list_keys" => ok("The org's live keys, never their secrets.", "KeyList"),

@@ -46,6 +46,10 @@ pub struct Staged {
     /// The scopes the consent granted, once it finished.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub granted: Option<Vec<String>>,
+    /// A consent started at the service and not finished: what its finish needs (the state, the
+    /// verifier, the client and the server's endpoints), sealed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consent: Option<String>,
 }
 
 /// Where a token stands.

@@ -41,11 +41,12 @@ pub enum Command {
         by: String,
         client: OwnClient,
     },
-    /// A consent started at the service, asking these scopes.
+    /// A consent started at the service, asking these scopes; what its finish needs, sealed.
     ConsentStarted {
         digest: String,
         by: String,
         asked: Vec<String>,
+        consent: String,
     },
     /// A consent finished: its tokens sealed, and the scopes it granted.
     ConsentFinished {
@@ -241,7 +242,7 @@ fn apply(command: Command, c: &mut Connection, now: DateTime<Utc>) -> Result<(),
             open_link(c, &digest, &by, now)?.staged.client = Some(client);
             Ok(())
         }
-        Command::ConsentStarted { digest, by, asked } => {
+        Command::ConsentStarted { digest, by, asked, consent } => {
             if !matches!(c.credential, Credential::Authorization { .. }) {
                 return Err(Problem::conflict(format!("The connection {} takes no consent.", c.name)));
             }
@@ -252,6 +253,7 @@ fn apply(command: Command, c: &mut Connection, now: DateTime<Utc>) -> Result<(),
                     "Give the client ID and client secret of the org's own OAuth client first.",
                 ));
             }
+            link.staged.consent = Some(consent);
             for scope in asked {
                 if !c.asked_scopes.contains(&scope) {
                     c.asked_scopes.push(scope);
@@ -261,6 +263,11 @@ fn apply(command: Command, c: &mut Connection, now: DateTime<Utc>) -> Result<(),
         }
         Command::ConsentFinished { digest, by, sealed, granted } => {
             let link = open_link(c, &digest, &by, now)?;
+            if link.staged.consent.take().is_none() {
+                return Err(Problem::conflict(
+                    "No sign-in at the service was started on this link, or it finished already: start it again from the page.",
+                ));
+            }
             link.staged.credential = Some(sealed);
             link.staged.granted = Some(granted);
             Ok(())

@@ -388,20 +388,31 @@ fn a_consent_asks_grows_and_grants_with_the_words_of_its_scopes() {
     let c = added(json!({ "provider": "github" }), &t);
     assert!(c.credential.own_client(), "no client is set here for GitHub, so the org's own is asked");
     assert_eq!(view::more(&c, &providers()).len(), 2, "the org's own client covers its groups");
-    let early =
-        decide(Command::ConsentStarted { digest: d.clone(), by: by.clone(), asked: vec![] }, Some(c.clone()), now());
+    let early = decide(
+        Command::ConsentStarted { digest: d.clone(), by: by.clone(), asked: vec![], consent: "v1.x".into() },
+        Some(c.clone()),
+        now(),
+    );
     assert!(early.unwrap_err().detail.contains("org's own OAuth client first"));
     let client = OwnClient { client_id: "x".into(), sealed_secret: "y".into() };
     let c = decide(Command::GiveClient { digest: d.clone(), by: by.clone(), client: client.clone() }, Some(c), now())
         .unwrap();
-    assert!(
-        decide(Command::ConsentStarted { digest: d.clone(), by: by.clone(), asked: vec![] }, Some(c), now()).is_ok()
-    );
+    assert!(decide(
+        Command::ConsentStarted { digest: d.clone(), by: by.clone(), asked: vec![], consent: "v1.x".into() },
+        Some(c),
+        now()
+    )
+    .is_ok());
     let c = added(json!({ "provider": "linear" }), &t);
     let refused = decide(Command::GiveClient { digest: d.clone(), by: by.clone(), client }, Some(c.clone()), now());
     assert!(refused.is_err(), "the runtime's client takes no client of the org's own");
     let c = decide(
-        Command::ConsentStarted { digest: d.clone(), by: by.clone(), asked: vec!["read".into(), "write".into()] },
+        Command::ConsentStarted {
+            digest: d.clone(),
+            by: by.clone(),
+            asked: vec!["read".into(), "write".into()],
+            consent: "v1.x".into(),
+        },
         Some(c),
         now(),
     )

@@ -34,6 +34,14 @@ pub struct Opened {
     pub client_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client_secret: Option<String>,
+    /// Where a consent's tokens are refreshed, how the client authenticates there, and the
+    /// resource they were granted for: what a refresh needs besides the secrets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_endpoint: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_auth: Option<crate::core::service_auth::token::ClientAuth>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
 }
 
 impl std::fmt::Debug for dyn Sealer {
@@ -88,5 +96,11 @@ impl Settings {
                 "This runtime cannot keep a credential: whoever runs it sets the key it seals them with, with wrangler secret put CONNECTIONS_KEY, and restarts it.",
             )
         })
+    }
+
+    /// A secret sealed as text for a connection, such as the org's own client secret, opened.
+    pub fn open_text(&self, org: &str, connection: &str, what: &str, sealed: &str) -> Result<String, Problem> {
+        let bytes = self.sealer()?.open(&aad(org, connection, what), sealed)?;
+        String::from_utf8(bytes).map_err(|_| Problem::internal("a sealed secret is not text"))
     }
 }
