@@ -4,7 +4,7 @@ use worker::{event, Context, Env, Request, Response};
 
 use super::backend::Objects;
 use super::env::Settings;
-use super::{caller, cors, mcp_http, page_session, sign_in};
+use super::{caller, connect_page, cors, mcp_http, page_session, sign_in};
 use crate::api::{self, HttpRequest, Reply};
 use crate::core::Problem;
 use crate::mcp::endpoint::Endpoint;
@@ -44,6 +44,9 @@ async fn route(mut req: Request, env: &Env, settings: &Settings, origin: Option<
     // The runtime's own pages carry a browser's session cookie, not a bearer credential.
     if page_session::owns(url.path()) {
         return page_session::route(req, env, settings, &url).await;
+    }
+    if connect_page::owns(url.path()) {
+        return connect_page::route(req, env, settings, &url).await;
     }
     let authorization = req.headers().get("authorization").ok().flatten();
     let caller = match caller::resolve(env, settings, &url, authorization.as_deref()).await {

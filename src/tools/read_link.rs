@@ -59,6 +59,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             "credential": staged.credential.is_some(),
             "misses_pattern": staged.misses_pattern,
             "client": staged.client.is_some() || c.sealed.client.is_some(),
+            "client_id": staged.client.as_ref().or(c.sealed.client.as_ref()).map(|o| o.client_id.clone()),
             "consent_finished": staged.granted.is_some(),
         },
     });
