@@ -153,3 +153,54 @@ fn a_cancel_removes_a_pending_connection_and_a_replaced_link_says_so() {
         .iter()
         .any(|p| p["name"] == "stripe" && p["handles_money"] == true));
 }
+
+#[test]
+fn a_connected_connection_is_a_tool_server_of_the_org_and_a_pending_one_is_listed_unavailable() {
+    use playbook_runtime::ops::memory_tools::ToolServer;
+    let m = common::Memory::default();
+    m.tool_server
+        .listed
+        .borrow_mut()
+        .extend([ToolServer::tool("read_file", true), ToolServer::tool("write_file", false)]);
+    let dev = Caller::local(None);
+    let files = json!({ "name": "files", "type": "mcp", "entry": { "url": "http://127.0.0.1:9/mcp" }, "credential": { "kind": "none" } });
+    let added = call(&m, &dev, 1, "add_connection", files).unwrap();
+    let id = added["id"].as_str().unwrap().to_string();
+    // The server answered without asking for a token: it names no authorization server.
+    let consent = json!({ "name": "other", "type": "mcp", "entry": { "url": "http://127.0.0.1:9/mcp" }, "credential": { "kind": "authorization" } });
+    let refused = call(&m, &dev, 1, "add_connection", consent).unwrap_err();
+    assert!(
+        refused.errors[0].pointer == "/credential/kind" && refused.detail.contains("offers no consent"),
+        "{}",
+        refused.detail
+    );
+    let unavailable = call(&m, &dev, 2, "list_connection_tools", json!({ "connection": id })).unwrap_err();
+    assert!(unavailable.detail.contains("connection_pending"), "{}", unavailable.detail);
+    call(&m, &dev, 3, "approve", json!({ "token": token(&added) })).unwrap();
+
+    let tools = call(&m, &dev, 4, "list_connection_tools", json!({ "connection": id })).unwrap();
+    let names: Vec<&str> = tools["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["read_file", "write_file"]);
+    assert_eq!((tools["tools"][0]["mark"].as_str(), tools["tools"][0].get("hints")), (Some("reads"), None));
+
+    call(&m, &dev, 5, "add_connection", json!({ "provider": "linear" })).unwrap();
+    let found = call(&m, &dev, 6, "search", json!({ "terms": "notes pages" })).unwrap();
+    let servers = found["servers"].as_array().unwrap();
+    let files = servers.iter().find(|s| s["name"] == "files").unwrap();
+    assert_eq!(
+        (files["connection"].as_str(), files["provider"].clone(), files["available"].clone()),
+        (Some(id.as_str()), Value::Null, json!(true))
+    );
+    let linear = servers.iter().find(|s| s["name"] == "linear").unwrap();
+    assert_eq!((linear["available"].clone(), linear["because"].clone()), (json!(false), json!("connection_pending")));
+    assert!(linear["detail"].as_str().unwrap().contains("approves it on the page of its link"), "{linear}");
+    let providers: Vec<&str> =
+        found["providers"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(providers, ["notion"], "found by its terms, and linear is served already");
+    let issues = call(&m, &dev, 7, "search", json!({ "terms": "issues" })).unwrap();
+    let with_more = issues["providers"].as_array().unwrap().iter().find(|p| p["name"] == "github").unwrap();
+    assert!(with_more["more"].as_array().is_some_and(|g| !g.is_empty()), "{with_more}");
+    let kept = m.connections_of("local");
+    let c = kept.rows.borrow().get(&id).cloned().unwrap();
+    assert_eq!(c.status, playbook_runtime::core::connection::Status::Connected);
+}

@@ -24,8 +24,12 @@ use crate::ops::run::Unanswered;
 pub const LIST_KEPT_SECONDS: i64 = 60;
 pub const FAILURE_KEPT_SECONDS: i64 = 5;
 
+#[derive(Clone, Copy)]
 pub struct Registry<'a> {
     pub settings: &'a ToolServers,
+    /// The connections of the org a request acts in, as servers, loaded by the operations that
+    /// reach tool servers (never on `tools/list`'s path); none elsewhere.
+    pub connections: &'a [Server],
     pub transport: &'a dyn Transport,
     /// The lists this isolate keeps; none keeps nothing.
     pub lists: Option<&'a Lists>,
@@ -91,7 +95,22 @@ impl Transport for Nowhere {
 impl<'a> Registry<'a> {
     /// A registry of no server.
     pub fn none() -> Registry<'static> {
-        Registry { settings: &NO_SERVERS, transport: &Nowhere, lists: None, clock: || 0, without_money: false }
+        Registry {
+            settings: &NO_SERVERS,
+            connections: &[],
+            transport: &Nowhere,
+            lists: None,
+            clock: || 0,
+            without_money: false,
+        }
+    }
+
+    /// This registry with the org's connections beside the servers of the settings.
+    pub fn with<'b>(&self, connections: &'b [Server]) -> Registry<'b>
+    where
+        'a: 'b,
+    {
+        Registry { connections, ..*self }
     }
 
     /// The servers that serve `org`, and `playbook` where one is named, by name. A caller kept to
@@ -100,6 +119,7 @@ impl<'a> Registry<'a> {
         self.settings
             .servers
             .iter()
+            .chain(self.connections.iter())
             .filter(|s| !(self.without_money && s.state.as_ref().is_ok_and(|e| e.handles_money)))
             .filter(|s| match (playbook, kept_to) {
                 (None, Some(kept)) => kept.iter().any(|p| s.serves(org, Some(p))),

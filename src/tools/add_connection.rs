@@ -70,6 +70,13 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             "The directory listing does not offer servers that pay, refund, transfer or pay out money, so it adds no such connection; through /mcp the same call works.",
         ));
     }
+    if ctx.tool_servers.settings.named(&plan.name).is_some() {
+        return Err(Problem::conflict(format!(
+            "{} is the name of a tool server whoever runs the runtime set up; give the connection another name.",
+            plan.name
+        ))
+        .with_field("/name", "is the name of a server of the settings"));
+    }
     if let (None, Target::Mcp { url }) = (&plan.provider, &plan.target) {
         let found = probe(ctx.tool_servers.transport, url).await;
         plan.credential = Some(settle(plan.credential.take(), &found)?);
