@@ -113,6 +113,11 @@ impl<'a> Registry<'a> {
         Registry { connections, ..*self }
     }
 
+    /// The server of this name, of the settings or a connection of the org.
+    pub fn named(&self, name: &str) -> Option<&'a Server> {
+        self.settings.named(name).or_else(|| self.connections.iter().find(|s| s.name == name))
+    }
+
     /// The servers that serve `org`, and `playbook` where one is named, by name. A caller kept to
     /// some playbooks sees, with no playbook named, the servers of those alone.
     pub fn serving(&self, org: &str, playbook: Option<&str>, kept_to: Option<&[String]>) -> Vec<&'a Server> {
