@@ -204,3 +204,41 @@ fn a_connected_connection_is_a_tool_server_of_the_org_and_a_pending_one_is_liste
     let c = kept.rows.borrow().get(&id).cloned().unwrap();
     assert_eq!(c.status, playbook_runtime::core::connection::Status::Connected);
 }
+
+#[test]
+fn the_consent_seam_plans_starts_and_finishes_a_consent_that_approve_then_keeps() {
+    use playbook_runtime::ops::connections::consent::{finished, plan, started, ConsentClient};
+    use playbook_runtime::ops::connections::Opened;
+    let m = common::Memory::default();
+    let ada = person("person:ada");
+    let added = call(&m, &ada, 1, "add_connection", json!({ "provider": "linear", "more": "admin" })).unwrap();
+    let t = token(&added);
+    let settings = m.connection_settings();
+    let now = "2026-12-02T10:00:02.000Z";
+    let refused = block_on(plan(&m, &settings, "local", "person:bob", &t, now)).unwrap_err();
+    assert_eq!(refused.reason, Reason::Forbidden);
+    let p = block_on(plan(&m, &settings, "local", "person:ada", &t, now)).unwrap();
+    assert_eq!(p.client, ConsentClient::Dynamic);
+    assert_eq!(
+        (p.scopes.clone(), p.resource.as_str()),
+        (vec!["read".to_string(), "write".into(), "admin".into()], "https://mcp.linear.app/mcp")
+    );
+    block_on(started(&m, &p, "person:ada", now)).unwrap();
+    let tokens =
+        Opened { access_token: Some("at_secret".into()), refresh_token: Some("rt_secret".into()), ..Opened::default() };
+    let granted = vec!["read".to_string(), "write".into()];
+    block_on(finished(&m, &settings, "local", &p.connection.id, &p.digest, "person:ada", &tokens, granted, now))
+        .unwrap();
+    let approved = call(&m, &ada, 3, "approve", json!({ "token": t })).unwrap();
+    let c = &approved["connection"];
+    assert_eq!(c["status"], "connected");
+    assert_eq!(
+        c["more"],
+        json!([{ "name": "admin", "for": "Change the workspace's teams, members and settings." }]),
+        "admin was asked, not granted"
+    );
+    assert!(!approved.to_string().contains("at_secret"));
+    let servers = block_on(playbook_runtime::ops::connections::servers(&m, &settings, "local"));
+    let carried = servers[0].state.as_ref().unwrap().credential.as_ref().unwrap();
+    assert_eq!(carried.secret.0, "at_secret", "a consent's access token goes as Authorization: Bearer");
+}

@@ -2,6 +2,7 @@
 //! find the connection a change names, decide in core, keep, then answer. Host tests run the same
 //! code over a table in memory.
 
+pub mod consent;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod memory;
 pub mod probe;
