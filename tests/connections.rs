@@ -242,3 +242,72 @@ fn the_consent_seam_plans_starts_and_finishes_a_consent_that_approve_then_keeps(
     let carried = servers[0].state.as_ref().unwrap().credential.as_ref().unwrap();
     assert_eq!(carried.secret.0, "at_secret", "a consent's access token goes as Authorization: Bearer");
 }
+
+#[test]
+fn a_client_that_opens_links_is_asked_to_and_its_retry_answers_the_connection_as_it_stands() {
+    use playbook_runtime::mcp::endpoint::Endpoint;
+    use playbook_runtime::mcp::server::answer;
+    use playbook_runtime::mcp::transport::Era;
+    let m = common::Memory::default();
+    let ada = person("person:ada");
+    let modern = Era::Modern { capabilities: json!({ "elicitation": { "url": {} } }) };
+    let mcp = |caller: &Caller, second: u32, era: &Era, params: Value| {
+        let ctx = common::ctx(caller, &m, second, second as u8);
+        block_on(answer(&ctx, &Endpoint::Root, era, &json!(second), "tools/call", &Some(params)))["result"].clone()
+    };
+    let add = json!({ "name": "add_connection", "arguments": { "provider": "linear" } });
+    let asked = mcp(&ada, 1, &modern, add.clone());
+    assert_eq!(asked["resultType"], "input_required", "{asked}");
+    let question = &asked["inputRequests"]["connect"]["params"];
+    assert_eq!(question["mode"], "url");
+    assert!(question["message"].as_str().unwrap().starts_with("Approve the Linear connection"));
+    let url = question["url"].as_str().unwrap().to_string();
+    let state = asked["requestState"].as_str().unwrap().to_string();
+
+    let retried = |caller: &Caller, second: u32, state: &str, action: &str| {
+        let mut params = add.clone();
+        params["requestState"] = json!(state);
+        params["inputResponses"] = json!({ "connect": { "action": action } });
+        mcp(caller, second, &modern, params)
+    };
+    let declined = retried(&ada, 2, &state, "decline");
+    assert_eq!(declined["structuredContent"]["status"], "pending");
+    assert_eq!(declined["structuredContent"]["connect"]["url"], url.as_str());
+    assert!(declined["content"][0]["text"].as_str().unwrap().contains("declined to open the page"));
+    let listed = call(&m, &ada, 3, "list_connections", json!({})).unwrap();
+    assert_eq!(listed["connections"].as_array().unwrap().len(), 1, "the retry adds nothing");
+
+    let bob = person("person:bob");
+    assert_eq!(retried(&bob, 4, &state, "accept")["isError"], true);
+    let elsewhere = state.replacen(":local:", ":acme:", 1);
+    let other = retried(&ada, 4, &elsewhere, "accept");
+    assert!(other["content"][0]["text"].as_str().unwrap().contains("another org"), "{other}");
+
+    let token = url.rsplit('/').next().unwrap();
+    let c = m.connections_of("local").rows.borrow().values().next().cloned().unwrap();
+    let d = playbook_runtime::core::connection::link::digest(token);
+    let sealed = json!({ "access_token": "at" }).to_string();
+    let finish = playbook_runtime::core::connection::machine::Command::ConsentFinished {
+        digest: d,
+        by: "person:ada".into(),
+        sealed,
+        granted: vec![],
+    };
+    let change = playbook_runtime::core::connection::store::ChangeConnection {
+        org: "local".into(),
+        find: playbook_runtime::core::connection::store::Find::Id(c.id.clone()),
+        command: finish,
+        now: "2026-12-02T10:00:05.000Z".into(),
+    };
+    block_on(playbook_runtime::ops::Backend::connection(&m, change)).unwrap();
+    call(&m, &ada, 6, "approve", json!({ "token": token })).unwrap();
+    let connected = retried(&ada, 7, &state, "accept");
+    assert_eq!(connected["structuredContent"]["status"], "connected");
+    assert!(connected["structuredContent"].get("connect").is_none());
+    assert!(connected["content"][0]["text"].as_str().unwrap().contains("nothing is left to open"));
+
+    let legacy = Era::Legacy { version: "2025-11-25".into() };
+    let plain = mcp(&ada, 8, &legacy, json!({ "name": "add_connection", "arguments": { "provider": "notion" } }));
+    assert!(plain["structuredContent"]["connect"]["url"].is_string(), "{plain}");
+    assert!(plain["content"][0]["text"].as_str().unwrap().contains("Approve the Notion connection"));
+}
