@@ -162,6 +162,13 @@ impl<'a> Registry<'a> {
     ) -> Result<(&'a Server, Vec<Listed>), Problem> {
         let serving = self.serving(org, Some(playbook), None);
         let Some(found) = serving.iter().copied().find(|s| s.name == server) else {
+            let money = self.named(server).and_then(|s| s.state.as_ref().ok()).is_some_and(|e| e.handles_money);
+            if self.without_money && money {
+                return Err(Problem::unavailable(format!(
+                    "The directory listing does not offer the tool server {server}, whose tools pay, refund, transfer or pay out money; through /mcp the same call works."
+                ))
+                .with_kind(crate::core::ErrorCode::ToolUnavailable));
+            }
             let names: Vec<String> = serving.iter().map(|s| s.name.clone()).collect();
             return Err(words::no_server(playbook, server, &names));
         };
@@ -408,6 +415,22 @@ mod tests {
         let refused = block_on(registry.offered(servers.named("old").unwrap(), 100)).unwrap_err();
         assert_eq!(refused.because, Because::DocumentRefused);
         assert!(refused.detail.contains("/swagger"), "{}", refused.detail);
+    }
+
+    #[test]
+    fn the_directory_refuses_a_server_that_handles_money_in_words_that_say_so() {
+        let servers = settings(
+            r#"{"pay": {"type": "mcp", "url": "http://127.0.0.1:9/mcp", "allowed": "*", "handles_money": true}}"#,
+        );
+        let registry = Registry { settings: &servers, without_money: true, ..Registry::none() };
+        assert!(registry.serving("acme", Some("pb_a"), None).is_empty());
+        let refused = block_on(registry.offering("acme", "pb_a", "pay", 0)).err().unwrap();
+        assert_eq!(refused.reason, crate::core::Reason::Unavailable);
+        assert!(refused.detail.contains("directory listing does not offer"), "{}", refused.detail);
+        let merged = Registry { settings: &servers, ..Registry::none() };
+        let extra = ToolServers::read(|_| None, false).0;
+        let with = merged.with(&extra.servers);
+        assert_eq!(with.serving("acme", Some("pb_a"), None).len(), 1, "through /mcp it is served");
     }
 
     #[test]

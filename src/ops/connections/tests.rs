@@ -122,6 +122,14 @@ fn a_connection_is_a_server_with_its_credential_where_its_kind_says() {
     assert_eq!(kind, crate::core::connection::BreakKind::FailureCode);
     let broken = decide(Command::Broken { kind, detail: "token_revoked".into() }, Some(c), at).unwrap();
     assert_eq!(server(&broken, &settings).unwrap().state.unwrap_err().because, Because::ConnectionBroken);
+    let narrowed = Settings {
+        providers: Rc::new(
+            Providers::read(|n| (n == "CONNECTION_PROVIDERS").then(|| r#"{"slack": false}"#.to_string())).0,
+        ),
+        ..settings.clone()
+    };
+    let gone = Connection { provider: Some("slack".into()), broken: None, ..broken.clone() };
+    assert_eq!(server(&gone, &narrowed).unwrap().state.unwrap_err().because, Because::ConnectionNotAllowed);
     let removed = decide(Command::Remove, Some(broken), at).unwrap();
     assert!(server(&removed, &settings).is_none());
 }
