@@ -311,3 +311,34 @@ fn a_client_that_opens_links_is_asked_to_and_its_retry_answers_the_connection_as
     assert!(plain["structuredContent"]["connect"]["url"].is_string(), "{plain}");
     assert!(plain["content"][0]["text"].as_str().unwrap().contains("Approve the Notion connection"));
 }
+
+#[test]
+fn a_broken_reference_takes_no_link_and_connects_again_once_its_variable_is_set() {
+    use playbook_runtime::core::connection::machine::Command;
+    use playbook_runtime::core::connection::store::{ChangeConnection, Find};
+    use playbook_runtime::core::connection::BreakKind;
+    use playbook_runtime::core::model::Secret;
+    use std::rc::Rc;
+    let m = common::Memory::default();
+    let dev = Caller::local(None);
+    let api = json!({ "name": "crm", "type": "openapi", "entry": { "document": "http://127.0.0.1:9/openapi.json", "base_url": "http://127.0.0.1:9" },
+                      "credential": { "kind": "reference", "variable": "CRM_KEY", "name": "X-Api-Key", "in": "header" } });
+    let added = call(&m, &dev, 1, "add_connection", api).unwrap();
+    let id = added["id"].as_str().unwrap().to_string();
+    call(&m, &dev, 2, "approve", json!({ "token": token(&added) })).unwrap();
+    let broken = Command::Broken { kind: BreakKind::Unauthorized, detail: "HTTP 401".into() };
+    let change = ChangeConnection {
+        org: "local".into(),
+        find: Find::Id(id.clone()),
+        command: broken,
+        now: "2026-12-02T10:00:03.000Z".into(),
+    };
+    block_on(playbook_runtime::ops::Backend::connection(&m, change)).unwrap();
+    let unset = call(&m, &dev, 4, "reconnect_connection", json!({ "connection": id })).unwrap_err();
+    assert!(unset.detail.contains("CRM_KEY, which is not set"), "{}", unset.detail);
+    let mut ctx = common::ctx(&dev, &m, 5, 5);
+    ctx.connections.variable = Rc::new(|name: &str| (name == "CRM_KEY").then(|| Secret("k".into())));
+    let tool = tools::find("reconnect_connection").unwrap();
+    let again = block_on(tools::call(&ctx, tool, json!({ "connection": id }))).unwrap();
+    assert_eq!((again.value["connection"]["broken"].clone(), again.value.get("connect")), (Value::Null, None));
+}
