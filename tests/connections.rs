@@ -30,12 +30,15 @@ fn person(id: &str) -> Caller {
     }
 }
 
+/// An HTTP API's document, given whole.
+const NOTES: &str = include_str!("../src/core/tool_server/openapi/fixtures/notes-3.1.yaml");
+
 const HELP: &str =
     "Make a key under [Settings, API keys](https://crm.example.com/keys) as an Admin. It is 40 characters.";
 
 fn crm() -> Value {
     json!({ "name": "crm", "type": "openapi",
-            "entry": { "document": "http://127.0.0.1:9/openapi.json", "base_url": "http://127.0.0.1:9" },
+            "entry": { "document_text": NOTES, "base_url": "http://127.0.0.1:9" },
             "credential": { "kind": "secret", "name": "X-Api-Key", "in": "header", "instructions": HELP,
                             "key_page": "https://crm.example.com/keys", "pattern": "^crm_[a-z]{8}$" } })
 }
@@ -56,6 +59,13 @@ fn a_key_never_adds_a_connection() {
         playbooks: None,
     };
     let refused = call(&m, &key, 1, "add_connection", json!({ "provider": "linear" })).unwrap_err();
+    let ada = person("person:ada");
+    let unread = json!({ "name": "crm", "type": "openapi", "entry": { "document": "http://127.0.0.1:9/openapi.json", "base_url": "http://127.0.0.1:9" }, "credential": { "kind": "none" } });
+    let p = call(&m, &ada, 1, "add_connection", unread).unwrap_err();
+    assert_eq!(
+        p.errors[0].pointer, "/entry/document",
+        "a document that cannot be read is refused before anything is kept"
+    );
     assert_eq!(refused.reason, Reason::Forbidden);
     assert!(refused.detail.contains("added by a person"), "{}", refused.detail);
 }
@@ -321,7 +331,7 @@ fn a_broken_reference_takes_no_link_and_connects_again_once_its_variable_is_set(
     use std::rc::Rc;
     let m = common::Memory::default();
     let dev = Caller::local(None);
-    let api = json!({ "name": "crm", "type": "openapi", "entry": { "document": "http://127.0.0.1:9/openapi.json", "base_url": "http://127.0.0.1:9" },
+    let api = json!({ "name": "crm", "type": "openapi", "entry": { "document_text": NOTES, "base_url": "http://127.0.0.1:9" },
                       "credential": { "kind": "reference", "variable": "CRM_KEY", "name": "X-Api-Key", "in": "header" } });
     let added = call(&m, &dev, 1, "add_connection", api).unwrap();
     let id = added["id"].as_str().unwrap().to_string();
