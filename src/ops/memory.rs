@@ -343,6 +343,12 @@ impl RunHost for Host<'_> {
         self.runtime.tool_servers()
     }
 
+    fn connections<'a>(&'a self, org: &'a str) -> LocalBoxFuture<'a, Vec<crate::core::tool_server::settings::Server>> {
+        Box::pin(
+            async move { super::connections::servers(self.runtime, &self.runtime.connection_settings(), org).await },
+        )
+    }
+
     fn ask<'a>(
         &'a self,
         out: &'a Outbound,

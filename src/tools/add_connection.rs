@@ -10,7 +10,7 @@ use crate::core::connection::input::{self, Plan};
 use crate::core::connection::machine::Command;
 use crate::core::connection::probe::settle;
 use crate::core::connection::store::Find;
-use crate::core::connection::{connection_id, view, Connection, Status, Target};
+use crate::core::connection::{connection_id, view, Connection, Document, Status, Target};
 use crate::core::Problem;
 use crate::ops::connections::probe::probe;
 
@@ -70,11 +70,35 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             "The directory listing does not offer servers that pay, refund, transfer or pay out money, so it adds no such connection; through /mcp the same call works.",
         ));
     }
-    if let (None, Target::Mcp { url }) = (&plan.provider, &plan.target) {
-        let found = probe(ctx.tool_servers.transport, url).await;
-        plan.credential = Some(settle(plan.credential.take(), &found)?);
+    if ctx.tool_servers.settings.named(&plan.name).is_some() {
+        return Err(Problem::conflict(format!(
+            "{} is the name of a tool server whoever runs the runtime set up; give the connection another name.",
+            plan.name
+        ))
+        .with_field("/name", "is the name of a server of the settings"));
+    }
+    match (&plan.provider, &plan.target) {
+        (None, Target::Mcp { url }) => {
+            let found = probe(ctx.tool_servers.transport, url).await;
+            plan.credential = Some(settle(plan.credential.take(), &found)?);
+        }
+        (None, Target::Openapi { document: Document::At(at), base_url }) => read_document(ctx, at, base_url).await?,
+        _ => {}
     }
     add(ctx, plan).await
+}
+
+/// Reads an HTTP API's document at its address as the connection is added, before the person is
+/// asked for anything: one that cannot be read, or offers no tool, is refused at its place.
+async fn read_document(ctx: &Ctx<'_>, at: &str, base_url: &str) -> Result<(), Problem> {
+    let document = crate::core::tool_server::settings::Document::At(at.to_string());
+    match crate::ops::api_client::read_document(ctx.tool_servers.transport, &document, base_url, None).await {
+        Ok(api) if !api.tools().is_empty() => Ok(()),
+        Ok(_) => Err(Problem::invalid("/entry/document", "offers no tool: it holds no operation the runtime can call")),
+        Err(f) => {
+            Err(Problem::invalid("/entry/document", format!("cannot be read as an OpenAPI document: {}", f.detail)))
+        }
+    }
 }
 
 async fn add(ctx: &Ctx<'_>, plan: Plan) -> Result<Output, Problem> {

@@ -135,3 +135,26 @@ pub fn open_on(ctx: &Ctx<'_>, c: &Connection, digest: &str) -> Result<(), Proble
 pub async fn on_link(ctx: &Ctx<'_>, digest: String, command: Command) -> Result<Connection, Problem> {
     change(ctx, Find::Link(digest), command).await
 }
+
+/// Marks the connection a server is broken where its failure says its credential was refused (a
+/// 401, or a code its provider names); a failure to mark it is said in the log, not to the caller,
+/// whose refusal already says what failed.
+pub async fn mark_if_broken(
+    ctx: &Ctx<'_>,
+    server: &crate::core::tool_server::settings::Server,
+    because: crate::core::tool_server::Because,
+    detail: &str,
+) -> bool {
+    let Some(id) = server.connection.as_deref() else { return false };
+    let Ok(c) = get(ctx, Find::Id(id.to_string())).await else { return false };
+    let Some((kind, words)) = crate::ops::connections::serve::breaks(&c, &ctx.connections, because, detail) else {
+        return false;
+    };
+    match change(ctx, Find::Id(c.id.clone()), Command::Broken { kind, detail: words }).await {
+        Ok(_) => true,
+        Err(p) => {
+            ctx.backend.log(&format!("the connection {id} could not be marked broken: {}", p.detail));
+            false
+        }
+    }
+}

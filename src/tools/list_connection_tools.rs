@@ -4,18 +4,16 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::connection_ops::{change, connection_arg, live, shown};
+use super::connection_ops::{connection_arg, live, mark_if_broken, shown};
 use super::schema::{cursor_arg, limit_arg};
 use super::words::more;
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
-use crate::core::connection::machine::Command;
-use crate::core::connection::store::Find;
 use crate::core::text::{count, start_within};
 use crate::core::tool_server::mcp::Listed;
 use crate::core::tool_server::words::unavailable;
 use crate::core::Problem;
-use crate::ops::connections::serve::{breaks, server};
+use crate::ops::connections::serve::server;
 
 pub const LIMIT_DEFAULT: usize = 50;
 pub const LIMIT_MAX: usize = 200;
@@ -67,9 +65,8 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let offered = match ctx.tool_servers.offered(&s, ctx.instant().timestamp()).await {
         Ok(tools) => tools,
         Err(f) => {
-            if let Some((kind, detail)) = breaks(&c, &ctx.connections, f.because, &f.detail) {
-                change(ctx, Find::Id(c.id.clone()), Command::Broken { kind, detail }).await?;
-                let broke = super::connection_ops::live(ctx, &c.id).await?;
+            if mark_if_broken(ctx, &s, f.because, &f.detail).await {
+                let broke = live(ctx, &c.id).await?;
                 if let Some(Err(u)) = server(&broke, &ctx.connections).map(|s| s.state) {
                     return Err(unavailable(&s, u.because, &u.detail));
                 }

@@ -50,11 +50,19 @@ pub fn holds_credential(text: &str) -> Option<&'static str> {
     }
     let looks = text
         .split(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == '=' || c == '&' || c == '?')
-        .any(|word| KEY_PREFIXES.iter().any(|p| word.starts_with(p) && word.len() > p.len() + 8))
+        .any(|word| KEY_PREFIXES.iter().any(|p| word.strip_prefix(p).is_some_and(key_like)))
         || jwt_like(text)
         || userinfo(text)
         || query_secret(text);
     looks.then_some("holds what looks like a credential; leave it out, and the person gives it on the page the link opens, where the agent never sees it")
+}
+
+/// What follows a key's prefix: long, of a key's characters, with a digit, so that a tool named
+/// `secret_manager_read` is not taken for one.
+fn key_like(rest: &str) -> bool {
+    rest.len() >= 16
+        && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        && rest.bytes().any(|b| b.is_ascii_digit())
 }
 
 fn jwt_like(text: &str) -> bool {

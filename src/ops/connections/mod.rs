@@ -79,3 +79,35 @@ pub fn list(table: &dyn ConnectionTable, mut query: ListConnections) -> Result<C
 
 #[cfg(test)]
 mod tests;
+
+/// The most connections one org's servers are read from.
+pub const SERVED_MAX: usize = 500;
+
+/// The org's live connections as tool servers, for an operation that reaches tool servers; their
+/// credentials opened now, for this request alone. A read that fails leaves them out, and says
+/// so in the log: the servers of the settings still work.
+pub async fn servers(
+    backend: &dyn crate::ops::Backend,
+    settings: &Settings,
+    org: &str,
+) -> Vec<crate::core::tool_server::settings::Server> {
+    let mut out = Vec::new();
+    let mut after = None;
+    while out.len() < SERVED_MAX {
+        let query = ListConnections { org: org.to_string(), limit: LIST_LIMIT_MAX, after, live: true };
+        let page = match backend.list_connections(query).await {
+            Ok(page) => page,
+            Err(p) => {
+                backend.log(&format!("the connections of {org} could not be read: {}", p.detail));
+                break;
+            }
+        };
+        out.extend(page.connections.iter().filter_map(|c| serve::server(c, settings)));
+        after = match page.next_cursor.as_deref().map(crate::core::connection::store::Cursor::decode) {
+            Some(Ok(cursor)) => Some(cursor),
+            _ => break,
+        };
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}

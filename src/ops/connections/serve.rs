@@ -19,7 +19,11 @@ pub fn server(c: &Connection, settings: &Settings) -> Option<Server> {
     if c.status == Status::Removed {
         return None;
     }
-    let state = match view::because(c) {
+    let state = match view::because(c).or_else(|| not_allowed(c, settings)) {
+        Some(Because::ConnectionNotAllowed) => Err(unusable(
+            Because::ConnectionNotAllowed,
+            format!("a rule of whoever runs the runtime no longer takes the connection {}", c.name),
+        )),
         Some(Because::ConnectionPending) => {
             Err(unusable(Because::ConnectionPending, format!("nobody has approved the connection {} yet", c.name)))
         }
@@ -40,6 +44,18 @@ pub fn server(c: &Connection, settings: &Settings) -> Option<Server> {
         provider: c.provider.clone(),
         connection: Some(c.id.clone()),
     })
+}
+
+/// Whether a rule of the operator no longer takes the connection: its provider left out of the
+/// catalogue, or its address one a deployed runtime does not reach.
+fn not_allowed(c: &Connection, settings: &Settings) -> Option<Because> {
+    let gone = c.provider.as_deref().is_some_and(|p| settings.providers.named(p).is_none());
+    let address = match &c.target {
+        Target::Mcp { url } => url,
+        Target::Openapi { base_url, .. } => base_url,
+    };
+    let refused = crate::core::tool_server::settings::check_address(address, settings.deployed).is_err();
+    (gone || refused).then_some(Because::ConnectionNotAllowed)
 }
 
 fn place(name: &str, place: In, scheme: &Option<String>) -> Place {

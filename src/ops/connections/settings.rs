@@ -17,8 +17,8 @@ pub trait Sealer {
     fn open(&self, aad: &str, sealed: &str) -> Result<Vec<u8>, Problem>;
 }
 
-/// What a sealed credential holds, as JSON inside the seal.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+/// What a sealed credential holds, as JSON inside the seal. Its Debug print hides every value.
+#[derive(Clone, PartialEq, Serialize, Deserialize, Default)]
 pub struct Opened {
     /// A key, or the access token of a consent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -42,6 +42,12 @@ pub struct Opened {
     pub client_auth: Option<crate::core::service_auth::token::ClientAuth>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resource: Option<String>,
+}
+
+impl std::fmt::Debug for Opened {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Opened([hidden])")
+    }
 }
 
 impl std::fmt::Debug for dyn Sealer {
