@@ -82,3 +82,40 @@ fn the_playbook_routes_answer_what_the_document_says() {
     assert_eq!(missing.status, 404);
     assert_fits(&doc, "get_playbook", &missing);
 }
+
+#[test]
+fn the_connection_routes_answer_what_the_document_says() {
+    let m = common::Memory::default();
+    let doc = openapi::document();
+    m.tool_server.listed.borrow_mut().push(playbook_runtime::ops::memory_tools::ToolServer::tool("read_file", true));
+    let files = json!({ "name": "files", "type": "mcp", "entry": { "url": "http://127.0.0.1:9/mcp" }, "credential": { "kind": "none" } });
+    let added = send(&m, 1, "POST", "/v1/orgs/local/connections", Some(files));
+    assert_eq!(added.status, 201, "{}", added.body);
+    let added = assert_fits(&doc, "add_connection", &added);
+    let id = added["id"].as_str().unwrap();
+    let token = added["connect"]["url"].as_str().unwrap().rsplit('/').next().unwrap();
+    let page = send(&m, 2, "GET", &format!("/v1/orgs/local/connect/{token}"), None);
+    assert_fits(&doc, "read_link", &page);
+    let approved = send(&m, 3, "POST", &format!("/v1/orgs/local/connect/{token}/approve"), None);
+    assert_fits(&doc, "approve", &approved);
+    for (op, method, path) in [
+        ("list_connections", "GET", "/v1/orgs/local/connections".to_string()),
+        ("get_connection", "GET", format!("/v1/orgs/local/connections/{id}")),
+        ("list_connection_tools", "GET", format!("/v1/orgs/local/connections/{id}/tools")),
+        ("list_providers", "GET", "/v1/orgs/local/providers".to_string()),
+        ("search", "GET", "/v1/orgs/local/tool-servers/search?terms=files".to_string()),
+    ] {
+        let reply = send(&m, 4, method, &path, None);
+        assert_eq!(reply.status, 200, "{op}: {}", reply.body);
+        assert_fits(&doc, op, &reply);
+    }
+    let set =
+        send(&m, 5, "PUT", &format!("/v1/orgs/local/connections/{id}/playbooks"), Some(json!({ "playbooks": null })));
+    assert_fits(&doc, "set_connection_playbooks", &set);
+    let relinked = send(&m, 6, "POST", &format!("/v1/orgs/local/connections/{id}/link"), Some(json!({})));
+    assert_fits(&doc, "reconnect_connection", &relinked);
+    let removed = send(&m, 7, "DELETE", &format!("/v1/orgs/local/connections/{id}"), None);
+    assert_fits(&doc, "remove_connection", &removed);
+    let missing = send(&m, 8, "GET", "/v1/orgs/local/connections/con_zzzzzzzzzzzzzzzz", None);
+    assert_eq!(missing.status, 404);
+}

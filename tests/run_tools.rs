@@ -273,3 +273,52 @@ fn a_restart_while_a_tool_runs_ends_the_run_interrupted_and_calls_nothing_again(
     assert_eq!(again.status(), 409, "the run id is never run again: {}", again.detail);
     assert_eq!(world.m.tool_server.calls.borrow().len(), 1);
 }
+
+#[test]
+fn a_connected_connection_serves_a_runs_tools_as_a_server_of_the_settings_does() {
+    let m = Runtime { models: std::cell::RefCell::new(models()), ..Runtime::default() };
+    *m.tool_server.listed.borrow_mut() =
+        vec![ToolServer::tool("read_text_file", true), ToolServer::tool("write_file", false)];
+    let files = json!({ "name": "files", "type": "mcp", "entry": { "url": "http://127.0.0.1:9/mcp", "allowed": ["read_text_file"] }, "credential": { "kind": "none" } });
+    let added = common::tool(&m, 1, "add_connection", files)["structuredContent"].clone();
+    let token = added["connect"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_string();
+    let dev = playbook_runtime::core::Caller::local(Some("ada".into()));
+    let ctx = common::ctx(&dev, &m, 2, 2);
+    let approve = playbook_runtime::tools::find("approve").unwrap();
+    block_on(playbook_runtime::tools::call(&ctx, approve, json!({ "token": token }))).unwrap();
+    let created = common::tool(&m, 3, "create_playbook", json!({ "name": "Campaigns" }));
+    let pb = created["structuredContent"]["id"].as_str().unwrap().to_string();
+    let saved = common::tool(
+        &m,
+        4,
+        "create_definition",
+        json!({
+            "playbook": pb, "type": "reasoning", "name": "review-brief", "source": review(),
+            "overview": "Reads a brief through the files connection and reviews it against four criteria.",
+            "diagram": "flowchart LR\n  A[file] --> B[read it] --> C[review]",
+        }),
+    );
+    assert_eq!(saved["isError"], false, "{saved}");
+    m.answers.borrow_mut().extend([asks_to_read("brief.txt"), says("Ready.")]);
+    m.tool_server.answers.borrow_mut().push_back(ToolServer::text("Audience: finance leads.", false));
+    let world = World { m, pb };
+    // A run's binding reads the org's connections through its host; its start takes them as well.
+    let loaded = block_on(playbook_runtime::ops::connections::servers(&world.m, &world.m.connection_settings(), ORG));
+    assert_eq!(loaded.len(), 1);
+    let asked = Asked {
+        org: ORG.into(),
+        playbook: world.pb.clone(),
+        definition: Ref { kind: Kind::Reasoning, name: "review-brief".into() },
+        input: json!({ "file": "brief.txt" }),
+        run_id: "c1".into(),
+        now: playbook_runtime::core::text::stamp(world.m.now()),
+        within: None,
+        by: Actor::of(&dev),
+    };
+    let (models, tools) = (models(), world.m.tool_servers().with(&loaded));
+    let run = block_on(run_start::start(&world.m, &Outside { models: &models, tools: &tools, now: 0 }, asked)).unwrap();
+    let RunStatus::Succeeded { output, .. } = &run.status else { panic!("{run:?}") };
+    assert_eq!(output, &json!("Ready."));
+    let m = &world.m;
+    assert_eq!(m.tool_server.calls.borrow()[0]["name"], "read_text_file");
+}

@@ -14,7 +14,9 @@ pub const PAGE_HEADERS: &[(&str, &str)] = &[
     ),
     ("x-frame-options", "DENY"),
     ("x-content-type-options", "nosniff"),
-    ("referrer-policy", "no-referrer"),
+    // Not no-referrer: under it a browser sends `Origin: null` with the page's own form posts,
+    // which the Origin check must refuse; same-origin still tells other sites nothing.
+    ("referrer-policy", "same-origin"),
     ("cache-control", "no-store"),
 ];
 

@@ -1,6 +1,7 @@
 //! MCP over streamable HTTP, without sessions: the wire types, the protocol revisions, the checks
 //! a POST passes before it is handled, and the dispatch of each method. No transport I/O here.
 
+mod connect_link;
 mod elicit;
 pub mod endpoint;
 pub mod instructions;

@@ -165,7 +165,16 @@ async fn call_tool(
         }
         map.insert("playbook".into(), json!(playbook));
     }
+    // A call retried after it asked for a link to be opened answers the connection as it stands.
+    if let Some(outcome) = super::connect_link::retry(ctx, tool, params).await {
+        return tool_answer(outcome);
+    }
     let outcome = tools::call(ctx, tool, args.clone()).await;
+    if let Ok(output) = &outcome {
+        if let Some(asked) = super::connect_link::ask(ctx, era, tool, output) {
+            return Ok(asked);
+        }
+    }
     if let Err(problem) = &outcome {
         // A save that says not how an interaction reaches the person may ask the person first.
         let mut asked = params.clone();

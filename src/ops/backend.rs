@@ -6,6 +6,8 @@ use futures::future::LocalBoxFuture;
 use crate::core::access::key::{KeyRecord, KeyView, RevokeKey};
 use crate::core::access::role::RoleAssignment;
 use crate::core::access::store::SetRole;
+use crate::core::connection::store::{ChangeConnection, ConnectionPage, GetConnection, ListConnections};
+use crate::core::connection::Connection;
 use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
 use crate::core::definition::Ref;
 use crate::core::directory::{Command, ListPage};
@@ -145,6 +147,13 @@ pub trait Backend {
     fn list_roles<'a>(&'a self, org: &'a str) -> LocalBoxFuture<'a, Result<Vec<RoleAssignment>, Problem>>;
     /// Gives a person a role in an org, or takes it away; answers the assignment made or taken away.
     fn set_role(&self, set: SetRole) -> LocalBoxFuture<'_, Result<RoleAssignment, Problem>>;
+    /// One command to one connection of an org, in the org's object; answers the connection as
+    /// kept after (for an add made before by the same call, the one kept then).
+    fn connection(&self, change: ChangeConnection) -> LocalBoxFuture<'_, Result<Connection, Problem>>;
+    /// One connection of an org, removed ones among them.
+    fn get_connection(&self, get: GetConnection) -> LocalBoxFuture<'_, Result<Connection, Problem>>;
+    /// A page of an org's connections, newest first.
+    fn list_connections(&self, query: ListConnections) -> LocalBoxFuture<'_, Result<ConnectionPage, Problem>>;
     /// The kept lists of the model providers named, each read again where it is due.
     fn model_lists(
         &self,
@@ -185,4 +194,6 @@ pub struct Ctx<'a> {
     pub models: crate::core::model::ModelSettings,
     /// The tool servers the operator set up, which search and the calls by hand reach.
     pub tool_servers: super::tool_servers::Registry<'a>,
+    /// The providers, where links point, who may add connections, and the sealer.
+    pub connections: super::connections::Settings,
 }

@@ -12,6 +12,7 @@ use chrono::{DateTime, Utc};
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
 
+use super::connections::{self, memory::MemConnections};
 use super::memory_tools::ToolServer;
 use super::playbook::memory::MemPlaybook;
 use super::playbook::Tables;
@@ -22,6 +23,8 @@ use super::{triggers, Backend};
 use crate::core::access::key::{KeyRecord, KeyView, RevokeKey};
 use crate::core::access::role::RoleAssignment;
 use crate::core::access::store::SetRole;
+use crate::core::connection::store::{ChangeConnection, ConnectionPage, GetConnection, ListConnections};
+use crate::core::connection::Connection;
 use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
 use crate::core::definition::Ref;
 use crate::core::directory::{decide, unknown_playbook, Command, Cursor, Decision, ListPage, ListQuery};
@@ -81,6 +84,8 @@ pub struct Runtime {
     /// The tool servers of the settings, each of which the one server in memory answers for.
     pub servers: ToolServers,
     pub tool_server: ToolServer,
+    /// Each org's connections, as its object keeps them; each table can be told to fail.
+    pub connections: RefCell<BTreeMap<String, Rc<MemConnections>>>,
 }
 
 impl Default for Runtime {
@@ -98,6 +103,7 @@ impl Default for Runtime {
             starts: Cell::new(0),
             servers: ToolServers { servers: Vec::new() },
             tool_server: ToolServer::default(),
+            connections: RefCell::default(),
         }
     }
 }
@@ -111,6 +117,17 @@ impl Runtime {
     /// the one server in memory.
     pub fn tool_servers(&self) -> Registry<'_> {
         Registry { settings: &self.servers, transport: &self.tool_server, lists: None, ..Registry::none() }
+    }
+
+    /// The connection settings of a request here: the compiled providers and a sealer that hides
+    /// nothing, so tests read what was kept.
+    pub fn connection_settings(&self) -> connections::Settings {
+        connections::Settings { sealer: Some(Rc::new(connections::memory::Plain)), ..connections::Settings::default() }
+    }
+
+    /// The table of an org's connections.
+    pub fn connections_of(&self, org: &str) -> Rc<MemConnections> {
+        self.connections.borrow_mut().entry(org.to_string()).or_default().clone()
     }
 
     pub fn now(&self) -> DateTime<Utc> {
@@ -324,6 +341,12 @@ impl RunHost for Host<'_> {
 
     fn tool_servers(&self) -> Registry<'_> {
         self.runtime.tool_servers()
+    }
+
+    fn connections<'a>(&'a self, org: &'a str) -> LocalBoxFuture<'a, Vec<crate::core::tool_server::settings::Server>> {
+        Box::pin(
+            async move { super::connections::servers(self.runtime, &self.runtime.connection_settings(), org).await },
+        )
     }
 
     fn ask<'a>(
@@ -595,6 +618,21 @@ impl Backend for Runtime {
 
     fn set_role(&self, _set: SetRole) -> LocalBoxFuture<'_, Result<RoleAssignment, Problem>> {
         elsewhere("roles")
+    }
+
+    fn connection(&self, change: ChangeConnection) -> LocalBoxFuture<'_, Result<Connection, Problem>> {
+        let table = self.connections_of(&change.org);
+        ready(connections::change(&*table, change))
+    }
+
+    fn get_connection(&self, get: GetConnection) -> LocalBoxFuture<'_, Result<Connection, Problem>> {
+        let table = self.connections_of(&get.org);
+        ready(connections::find(&*table, &get.find))
+    }
+
+    fn list_connections(&self, query: ListConnections) -> LocalBoxFuture<'_, Result<ConnectionPage, Problem>> {
+        let table = self.connections_of(&query.org);
+        ready(connections::list(&*table, query))
     }
 
     fn model_lists(

@@ -67,7 +67,7 @@ fn refused(name: &str, p: Problem) -> Problem {
 
 /// Calls a bound tool with the arguments its model wrote, within `timeout` seconds.
 pub async fn call(registry: &Registry<'_>, tool: &Bound, arguments: &Map<String, Value>, timeout: u64) -> Called {
-    let Some(server) = registry.settings.named(&tool.server) else {
+    let Some(server) = registry.named(&tool.server) else {
         return Called::Failed {
             because: "settings_invalid".into(),
             detail: format!("the tool server {} is no longer set up", tool.server),

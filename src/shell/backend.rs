@@ -8,6 +8,8 @@ use super::env::{ACCESS, CATALOG, ORGANIZATIONS, PLAYBOOKS, RUNS};
 use crate::core::access::key::{KeyRecord, KeyView, ListKeys, MakeKey, RevokeKey};
 use crate::core::access::role::RoleAssignment;
 use crate::core::access::store::{ListRoles, SetRole};
+use crate::core::connection::store::{ChangeConnection, ConnectionPage, GetConnection, ListConnections};
+use crate::core::connection::Connection;
 use crate::core::definition::store::{
     DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView, GetDefinition, ListDefinitions, WriteDefinition,
 };
@@ -73,6 +75,8 @@ impl Objects<'_> {
             secret: super::env::secret()?,
             models: super::models::settings(self.env),
             tool_servers: super::tool_servers::registry(self.env),
+            // The address a link names is the request's where PUBLIC_URL is not set; the door sets it.
+            connections: super::connection_settings::settings(self.env, ""),
         })
     }
 
@@ -112,6 +116,18 @@ impl Backend for Objects<'_> {
 
     fn set_role(&self, set: SetRole) -> LocalBoxFuture<'_, Result<RoleAssignment, Problem>> {
         Box::pin(async move { do_rpc::send(&self.access()?, &set).await })
+    }
+
+    fn connection(&self, change: ChangeConnection) -> LocalBoxFuture<'_, Result<Connection, Problem>> {
+        Box::pin(async move { do_rpc::send(&organization(self.env, &change.org)?, &change).await })
+    }
+
+    fn get_connection(&self, get: GetConnection) -> LocalBoxFuture<'_, Result<Connection, Problem>> {
+        Box::pin(async move { do_rpc::send(&organization(self.env, &get.org)?, &get).await })
+    }
+
+    fn list_connections(&self, query: ListConnections) -> LocalBoxFuture<'_, Result<ConnectionPage, Problem>> {
+        Box::pin(async move { do_rpc::send(&organization(self.env, &query.org)?, &query).await })
     }
 
     fn pause(&self, millis: u64) -> LocalBoxFuture<'_, ()> {

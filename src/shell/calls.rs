@@ -16,6 +16,8 @@ use crate::core::access::store::{
     BeginSignIn, Consent, GetClient, IssueToken, ListRoles, Pending, PutClient, PutConsent, RevokeToken, RolesOf,
     SaveGrant, SetRole, TakeConsent, TakePending, Verified, VerifyToken,
 };
+use crate::core::connection::store::{ChangeConnection, ConnectionPage, GetConnection, ListConnections};
+use crate::core::connection::Connection;
 use crate::core::definition::store::{DefinitionPage, DefinitionView, GetDefinition, ListDefinitions, WriteDefinition};
 use crate::core::directory::{Change, GetPlaybook, ListPage, ListQuery, Save};
 use crate::core::event::{Event, EventPage, GetEvent, ListEvents, ReadEvents, WriteEvents};
@@ -42,6 +44,9 @@ macro_rules! calls {
 calls! {
     Change => "/change", Playbook;
     ListQuery => "/list", ListPage;
+    ChangeConnection => "/connections/change", Connection;
+    GetConnection => "/connections/get", Connection;
+    ListConnections => "/connections/list", ConnectionPage;
 }
 
 // The Playbook object: one playbook, its definitions, runs index, events and open requests.

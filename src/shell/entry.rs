@@ -4,7 +4,7 @@ use worker::{event, Context, Env, Request, Response};
 
 use super::backend::Objects;
 use super::env::Settings;
-use super::{caller, cors, mcp_http, page_session, sign_in};
+use super::{caller, connect_page, cors, mcp_http, page_session, sign_in};
 use crate::api::{self, HttpRequest, Reply};
 use crate::core::Problem;
 use crate::mcp::endpoint::Endpoint;
@@ -45,6 +45,9 @@ async fn route(mut req: Request, env: &Env, settings: &Settings, origin: Option<
     if page_session::owns(url.path()) {
         return page_session::route(req, env, settings, &url).await;
     }
+    if connect_page::owns(url.path()) {
+        return connect_page::route(req, env, settings, &url).await;
+    }
     let authorization = req.headers().get("authorization").ok().flatten();
     let caller = match caller::resolve(env, settings, &url, authorization.as_deref()).await {
         Ok(c) => c,
@@ -69,10 +72,13 @@ async fn route(mut req: Request, env: &Env, settings: &Settings, origin: Option<
                 Err(p) => return send(Reply::problem(&p)),
             };
             let backend = Objects { env };
-            let ctx = match backend.context(&caller) {
+            let mut ctx = match backend.context(&caller) {
                 Ok(ctx) => ctx,
                 Err(p) => return send(Reply::problem(&p)),
             };
+            if ctx.connections.base.is_empty() {
+                ctx.connections.base = own.clone();
+            }
             let method = req.method().to_string();
             let content_type = req.headers().get("content-type").ok().flatten();
             let reply = api::handle(

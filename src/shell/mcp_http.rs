@@ -57,7 +57,8 @@ pub async fn serve(
         Plan::Refuse { status, body } => send(Reply::json(status, &body)),
         Plan::Accepted => Ok(Response::empty()?.with_status(202)),
         Plan::Handle { era, items, batch, stream } => {
-            let work = answer_all(env, caller, endpoint, era, items, batch);
+            let own = req.url().map(|u| u.origin().ascii_serialization()).unwrap_or_default();
+            let work = answer_all(env, caller, endpoint, era, items, batch, own);
             if stream {
                 event_stream(work)
             } else {
@@ -79,6 +80,7 @@ fn answer_all(
     era: Era,
     items: Vec<Item>,
     batch: bool,
+    own: String,
 ) -> LocalBoxFuture<'static, Value> {
     Box::pin(async move {
         let backend = Objects { env: &env };
@@ -91,6 +93,9 @@ fn answer_all(
                     Ok(mut ctx) => {
                         // The directory leaves out the servers that handle money, as it lists them.
                         ctx.tool_servers.without_money = endpoint == Endpoint::Directory;
+                        if ctx.connections.base.is_empty() {
+                            ctx.connections.base = own.clone();
+                        }
                         crate::mcp::server::answer(&ctx, &endpoint, &era, &id, &method, &params).await
                     }
                 },

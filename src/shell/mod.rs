@@ -6,6 +6,9 @@ mod backend;
 mod caller;
 mod calls;
 mod catalog;
+mod connect_page;
+mod connection_settings;
+mod connections;
 mod cors;
 mod definitions;
 mod do_rpc;
@@ -17,8 +20,6 @@ mod migrate;
 mod models;
 mod organization;
 mod outbound;
-// The connect page's handler uses it once the connection operations it calls are in.
-#[allow(dead_code)]
 mod page_forms;
 mod page_session;
 mod playbook;

@@ -7,10 +7,12 @@ use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
 use super::backend;
+use super::connections::SqlConnections;
 use super::do_rpc::{self, serve, Call};
 use super::migrate;
 use super::playbook::storage;
 use crate::core::actor::Actor;
+use crate::core::connection::store::{ChangeConnection, GetConnection, ListConnections};
 use crate::core::directory::{
     decide, Change, Command, Cursor, Decision, GetPlaybook, ListPage, ListQuery, LIST_LIMIT_MAX,
 };
@@ -18,6 +20,7 @@ use crate::core::migration::Step;
 use crate::core::page::split;
 use crate::core::playbook::{name_key, Playbook, Status};
 use crate::core::Problem;
+use crate::ops::connections;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS playbooks (
@@ -37,7 +40,12 @@ CREATE UNIQUE INDEX IF NOT EXISTS playbooks_active_name ON playbooks (name_key) 
 
 /// The directory's tables, one step at a time: append only, since a step's place is its version.
 /// Who made and changed each playbook was added after the first orgs were made.
-const STEPS: &[Step] = &[Step::Sql(SCHEMA), Step::AddColumn { table: "playbooks", column: "makers", declared: "TEXT" }];
+/// The org's connections came after both.
+const STEPS: &[Step] = &[
+    Step::Sql(SCHEMA),
+    Step::AddColumn { table: "playbooks", column: "makers", declared: "TEXT" },
+    Step::Sql(super::connections::SCHEMA),
+];
 
 /// The actors of a row, kept as one JSON column.
 #[derive(serde::Serialize, Deserialize, Default)]
@@ -117,6 +125,20 @@ impl DurableObject for OrganizationObject {
         match req.path().as_str() {
             Change::PATH => serve(&mut req, async |c: Change| self.change(&c.org, c.command).await).await,
             ListQuery::PATH => serve(&mut req, async |query: ListQuery| self.list(query)).await,
+            // One change at a time, as for playbooks: a name claimed must not be claimed meanwhile.
+            ChangeConnection::PATH => {
+                serve(&mut req, async |c: ChangeConnection| {
+                    let _turn = self.changing.lock().await;
+                    connections::change(&SqlConnections(&self.sql), c)
+                })
+                .await
+            }
+            GetConnection::PATH => {
+                serve(&mut req, async |g: GetConnection| connections::find(&SqlConnections(&self.sql), &g.find)).await
+            }
+            ListConnections::PATH => {
+                serve(&mut req, async |q: ListConnections| connections::list(&SqlConnections(&self.sql), q)).await
+            }
             other => do_rpc::reply::<()>(Err(Problem::internal(format!("no endpoint {other}")))),
         }
     }

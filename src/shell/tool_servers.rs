@@ -76,6 +76,7 @@ pub fn registry(env: &Env) -> Registry<'static> {
     });
     Registry {
         settings,
+        connections: &[],
         transport: &Fetch,
         lists: Some(LISTS.with(|l| *l)),
         clock: || worker::Date::now().as_millis() as i64,

@@ -21,10 +21,12 @@ pub async fn check(ctx: &Ctx<'_>, playbook: &str, named: &[NamedTool]) -> Result
         return Ok(());
     }
     let now = ctx.instant().timestamp();
+    let connections = crate::ops::connections::servers(ctx.backend, &ctx.connections, &ctx.caller.org).await;
+    let registry = ctx.tool_servers.with(&connections);
     let mut errors = Vec::new();
     for n in named {
         let (server_name, tool) = n.name.split_once('/').unwrap_or((n.name.as_str(), ""));
-        let refusal = match ctx.tool_servers.offering(&ctx.caller.org, playbook, server_name, now).await {
+        let refusal = match registry.offering(&ctx.caller.org, playbook, server_name, now).await {
             // A server that cannot be used just now refuses nothing: its run will say.
             Err(p) if p.reason == Reason::Unavailable => None,
             Err(p) => Some(p),

@@ -2,10 +2,14 @@
 //! so a tool and its route share every field, limit and refusal.
 
 mod access;
+mod add_connection;
 mod answer_interaction;
+mod approve;
 mod args;
 mod assign_role;
+mod cancel;
 mod cancel_run;
+mod connection_ops;
 mod create_definition;
 mod create_key;
 mod create_playbook;
@@ -14,25 +18,36 @@ mod definition_tools;
 mod definition_words;
 mod dry_run;
 mod execute_connection;
+mod finish;
+mod get_connection;
 mod get_definition;
 mod get_event;
 mod get_guide;
 mod get_playbook;
 mod get_run;
+mod give_client;
+mod give_credential;
 mod introspect;
+mod list_connection_tools;
+mod list_connections;
 mod list_definitions;
 mod list_interactions;
 mod list_keys;
 mod list_models;
 mod list_playbook_events;
 mod list_playbooks;
+mod list_providers;
 mod list_role_assignments;
 mod list_runs;
 mod pause_definition;
 mod publish_event;
 mod query_connection;
+mod read_link;
+mod reconnect_connection;
 #[cfg(test)]
 mod recorded;
+mod remove_connection;
+mod remove_connection_signing_secret;
 mod restore_definition;
 mod restore_playbook;
 mod resume_definition;
@@ -44,6 +59,9 @@ mod run_words;
 mod schema;
 mod search;
 mod send_run_event;
+mod set_connection_playbooks;
+mod set_connection_signing_secret;
+mod start;
 mod tool_servers;
 mod unassign_role;
 mod update_definition;
@@ -169,7 +187,7 @@ pub struct Tool {
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> &'static [Tool] {
-    static TOOLS: [Tool; 38] = [
+    static TOOLS: [Tool; 55] = [
         create_playbook::TOOL,
         list_playbooks::TOOL,
         get_playbook::TOOL,
@@ -202,6 +220,23 @@ pub fn all() -> &'static [Tool] {
         query_connection::TOOL,
         execute_connection::TOOL,
         get_guide::TOOL,
+        add_connection::TOOL,
+        list_connections::TOOL,
+        list_connection_tools::TOOL,
+        reconnect_connection::TOOL,
+        remove_connection::TOOL,
+        get_connection::TOOL,
+        set_connection_playbooks::TOOL,
+        set_connection_signing_secret::TOOL,
+        remove_connection_signing_secret::TOOL,
+        list_providers::TOOL,
+        read_link::TOOL,
+        approve::TOOL,
+        give_credential::TOOL,
+        give_client::TOOL,
+        start::TOOL,
+        finish::TOOL,
+        cancel::TOOL,
         create_key::TOOL,
         list_keys::TOOL,
         revoke_key::TOOL,
@@ -301,5 +336,10 @@ mod tests {
         assert_eq!(h("list_interactions"), Some(Hints::READ));
         assert_eq!(h("list_playbook_events"), Some(Hints::READ));
         assert_eq!(h("get_event"), Some(Hints::READ));
+        assert_eq!(h("add_connection"), Some(open));
+        assert_eq!(h("list_connections"), Some(Hints::READ));
+        assert_eq!(h("list_connection_tools"), Some(Hints { open_world: true, ..Hints::READ }));
+        assert_eq!(h("reconnect_connection"), Some(Hints::WRITE));
+        assert_eq!(h("remove_connection"), Some(Hints::WRITE_IDEMPOTENT));
     }
 }

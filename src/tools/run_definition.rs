@@ -75,7 +75,9 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         within: None,
         by: ctx.by(),
     };
-    let outside = Outside { models: &ctx.models, tools: &ctx.tool_servers, now: ctx.instant().timestamp() };
+    let connections = crate::ops::connections::servers(ctx.backend, &ctx.connections, &ctx.caller.org).await;
+    let tools = ctx.tool_servers.with(&connections);
+    let outside = Outside { models: &ctx.models, tools: &tools, now: ctx.instant().timestamp() };
     let run = start(ctx.backend, &outside, asked).await?;
     let mut value = super::run_words::answered(&run)?;
     if let RunStatus::Started { .. } = run.status {

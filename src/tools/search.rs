@@ -10,9 +10,11 @@ use super::tool_servers::{kind, server_arg, SETUP};
 use super::words::{fits, more};
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
+use crate::core::connection::providers::Providers as ProviderCatalogue;
 use crate::core::text::{cap, count, join_and, quote, SUMMARY_MAX};
 use crate::core::tool_server::mcp::Listed;
 use crate::core::tool_server::offer::{matches, words, Only};
+use crate::core::tool_server::settings::Server;
 use crate::core::tool_server::words;
 use crate::core::FieldError;
 use crate::core::Problem;
@@ -73,7 +75,8 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     if let Some(playbook) = &a.playbook {
         ctx.backend.get(org, playbook).await?;
     }
-    let registry = &ctx.tool_servers;
+    let connections = crate::ops::connections::servers(ctx.backend, &ctx.connections, org).await;
+    let registry = &ctx.tool_servers.with(&connections);
     let mut servers = registry.serving(org, a.playbook.as_deref(), ctx.caller.playbooks.as_deref());
     let whose = a.playbook.as_ref().map_or_else(|| format!("the org {org}"), |p| format!("the playbook {p}"));
     if let Some(only) = &a.server {
@@ -90,9 +93,19 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             return Err(p);
         }
     }
+    let providers = if a.server.is_none() { providers(ctx, &servers, a.terms.as_deref()) } else { Vec::new() };
     if servers.is_empty() {
-        let words = format!("No tool server serves {whose} yet: {SETUP}. Until then a function names no tools.");
-        return Ok(Output::ok(fits(words), json!({ "servers": [], "tools": [], "next_cursor": null })));
+        let person = if !providers.is_empty() {
+            " A person connects a provider it lists, with add_connection."
+        } else if may_add(ctx) {
+            " A person adds one with add_connection."
+        } else {
+            ""
+        };
+        let words =
+            format!("No tool server serves {whose} yet: {SETUP}.{person} Until then a function names no tools.");
+        let value = json!({ "servers": [], "tools": [], "providers": providers, "next_cursor": null });
+        return Ok(Output::ok(fits(words), value));
     }
     let now = ctx.instant().timestamp();
     let standings = join_all(servers.iter().map(|s| registry.offered(s, now))).await;
@@ -109,7 +122,8 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         let entry = server.state.as_ref().ok();
         let mut s = json!({
             "name": server.name,
-            "provider": null,
+            "provider": server.provider,
+            "connection": server.connection,
             "type": kind(server),
             "handles_money": entry.is_some_and(|e| e.handles_money),
             "record_content": entry.is_none_or(|e| e.record_content),
@@ -167,8 +181,35 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             },
             |s| format!("{s}{tail}"),
         );
-    let value = json!({ "servers": listed_servers, "tools": tools, "next_cursor": next });
+    let value = json!({ "servers": listed_servers, "tools": tools, "providers": providers, "next_cursor": next });
     Ok(Output::ok(fits(said), value))
+}
+
+/// Whether the caller may add a connection: a person (or the local developer) who may change
+/// the org, where people may add them.
+fn may_add(ctx: &Ctx<'_>) -> bool {
+    super::connection_ops::a_person(ctx).is_ok()
+        && ctx.caller.allows(crate::core::caller::Scope::OrgWrite)
+        && ctx.caller.playbooks.is_none()
+}
+
+/// The providers a person may connect that no server serves yet, found by `terms`, for a caller
+/// who may add a connection; `/directory` leaves out those that handle money.
+fn providers(ctx: &Ctx<'_>, servers: &[&Server], terms: Option<&str>) -> Vec<Value> {
+    if !may_add(ctx) {
+        return Vec::new();
+    }
+    let catalogue = &ctx.connections.providers;
+    let words = words(terms.unwrap_or(""));
+    catalogue
+        .list
+        .iter()
+        .filter(|p| catalogue.offered(p))
+        .filter(|p| !(ctx.tool_servers.without_money && p.handles_money))
+        .filter(|p| !servers.iter().any(|s| s.provider.as_deref() == Some(p.name.as_str())))
+        .filter(|p| ProviderCatalogue::matches(p, &words))
+        .map(|p| catalogue.found(p))
+        .collect()
 }
 
 /// The most tools a summary names.

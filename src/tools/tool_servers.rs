@@ -72,13 +72,14 @@ pub struct CallArgs {
 }
 
 /// A tool of a server that serves the playbook, as its server and entry offer it.
-pub struct Found<'s> {
+pub struct Found {
     pub playbook: Playbook,
-    pub server: &'s Server,
+    /// Its own, as the org's connections are read for the request.
+    pub server: Server,
     pub tool: Listed,
 }
 
-impl Found<'_> {
+impl Found {
     /// `server/tool`, as a function names it.
     pub fn name(&self) -> String {
         format!("{}/{}", self.server.name, self.tool.name)
@@ -90,10 +91,13 @@ impl Found<'_> {
 }
 
 /// The playbook, its server and the tool, or the refusal that says what `search` shows.
-pub async fn find<'a>(ctx: &Ctx<'a>, playbook: &str, server: &str, tool: &str) -> Result<Found<'a>, Problem> {
+pub async fn find(ctx: &Ctx<'_>, playbook: &str, server: &str, tool: &str) -> Result<Found, Problem> {
     let p = ctx.backend.get(&ctx.caller.org, playbook).await?;
     let now = ctx.instant().timestamp();
-    let (found, offered) = ctx.tool_servers.offering(&ctx.caller.org, playbook, server, now).await?;
+    let connections = crate::ops::connections::servers(ctx.backend, &ctx.connections, &ctx.caller.org).await;
+    let registry = ctx.tool_servers.with(&connections);
+    let (found, offered) = registry.offering(&ctx.caller.org, playbook, server, now).await?;
+    let found = found.clone();
     let listed = pick(server, &offered, tool, false)?.into_iter().next().cloned();
     let listed = listed.ok_or_else(|| Problem::internal("a tool was picked and is not there"))?;
     Ok(Found { playbook: p, server: found, tool: listed })
@@ -147,7 +151,7 @@ pub enum Outcome<'o> {
 /// sizes alone where the server's entry keeps no content. Answers the event's id.
 pub async fn record(
     ctx: &Ctx<'_>,
-    found: &Found<'_>,
+    found: &Found,
     arguments: &Map<String, Value>,
     outcome: Outcome<'_>,
     took_ms: i64,
@@ -245,7 +249,7 @@ pub async fn call_by_hand(ctx: &Ctx<'_>, a: CallArgs, reads_only: bool) -> Resul
     let timeout = a.timeout_seconds.unwrap_or(TIMEOUT_DEFAULT_SECONDS);
     let started = (registry.clock)();
     let arguments = Value::Object(a.arguments.clone());
-    let answer = registry.call(found.server, &found.tool.name, &found.tool.input_schema, &arguments, timeout).await;
+    let answer = registry.call(&found.server, &found.tool.name, &found.tool.input_schema, &arguments, timeout).await;
     let took_ms = ((registry.clock)() - started).max(0);
     match answer {
         Ok(answered) => {
@@ -269,7 +273,8 @@ pub async fn call_by_hand(ctx: &Ctx<'_>, a: CallArgs, reads_only: bool) -> Resul
         }
         Err(failure) => {
             record(ctx, &found, &a.arguments, Outcome::Failed(&failure), took_ms).await?;
-            Err(unavailable(found.server, &failure))
+            super::connection_ops::mark_if_broken(ctx, &found.server, failure.because, &failure.detail).await;
+            Err(unavailable(&found.server, &failure))
         }
     }
 }

@@ -27,6 +27,7 @@ pub fn ctx<'a>(caller: &'a Caller, backend: &'a Memory, second: u32, seed: u8) -
         secret: [second as u8; 32],
         models: Default::default(),
         tool_servers: backend.tool_servers(),
+        connections: backend.connection_settings(),
     }
 }
 

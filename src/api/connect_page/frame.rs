@@ -69,7 +69,7 @@ button{font:inherit;padding:.5rem 1.1rem;border-radius:4px;border:1px solid var(
 pub fn page(title: &str, body: &str) -> String {
     format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
-         <meta name=\"referrer\" content=\"no-referrer\"><title>{}</title><style>{STYLE}</style></head><body><main>{body}</main></body></html>",
+         <meta name=\"referrer\" content=\"same-origin\"><title>{}</title><style>{STYLE}</style></head><body><main>{body}</main></body></html>",
         escape(title)
     )
 }

@@ -102,6 +102,16 @@ pub fn schemas() -> Map<String, Value> {
     put("ToolCheck", super::tool_servers::tool_check());
     put("ToolValid", super::tool_servers::tool_valid());
     put("ToolCall", super::tool_servers::tool_call());
+    put("Connection", super::connections::connection());
+    put("LinkedConnection", super::connections::linked_connection());
+    put("HeldConnection", super::connections::held());
+    put("ConnectionPage", super::connections::page());
+    put("GivenCredential", super::connections::given());
+    put("StartedConsent", super::connections::started());
+    put("FinishedConsent", super::connections::finished());
+    put("ProviderList", super::connections::providers());
+    put("LinkView", super::connections::link_view());
+    put("ConnectionTools", super::connections::tools());
     put("Key", super::access::key());
     put("MadeKey", super::access::made_key());
     put("KeyList", super::access::key_list());

@@ -4,6 +4,7 @@
 
 mod access;
 mod components;
+mod connections;
 mod outputs;
 mod runs;
 #[cfg(test)]

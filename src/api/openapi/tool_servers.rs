@@ -24,6 +24,18 @@ pub(super) fn search() -> Value {
         "properties": {
             "servers": { "type": "array", "items": reference("ToolServer") },
             "tools": { "type": "array", "items": reference("FoundTool") },
+            "providers": {
+                "type": "array",
+                "description": "To a caller who may add connections, the providers no server serves yet, found by the terms, for add_connection's provider.",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": { "type": "string" }, "title": { "type": "string" }, "description": { "type": "string" },
+                        "more": { "type": "array", "items": { "type": "object", "properties": { "name": { "type": "string" }, "for": { "type": "string" } } } }
+                    },
+                    "required": ["name", "title", "description"]
+                }
+            },
             "next_cursor": page_cursor()
         },
         "required": ["servers", "tools", "next_cursor"]
@@ -36,7 +48,8 @@ pub(super) fn server() -> Value {
         "description": "A tool server, usable or not.",
         "properties": {
             "name": text("The name a function writes before its tools, such as files."),
-            "provider": { "type": ["string", "null"], "description": "The provider it comes from; null for a server of the settings." },
+            "provider": { "type": ["string", "null"], "description": "The provider a connection was added from, or an entry of the settings names; null for a server given by hand." },
+            "connection": { "type": ["string", "null"], "description": "The id of the connection it is, where it is one; null for a server of the settings." },
             "type": { "type": ["string", "null"], "enum": ["mcp", "openapi", null], "description": "An MCP server or an HTTP API; null where its entry cannot be read." },
             "handles_money": { "type": "boolean" },
             "record_content": { "type": "boolean", "description": "false keeps only the sizes of calls' arguments and answers in history." },

@@ -116,6 +116,14 @@ pub enum Because {
     SecretNotSet,
     /// The OpenAPI document its entry names cannot be read as one, or offers no tool.
     DocumentRefused,
+    /// A connection nobody has approved yet.
+    ConnectionPending,
+    /// A connection whose server refused its credential, or whose consent ended.
+    ConnectionBroken,
+    /// A connection a rule of the operator no longer takes.
+    ConnectionNotAllowed,
+    /// A connection whose credential cannot be read just now.
+    ConnectionUnavailable,
 }
 
 impl Because {
@@ -128,6 +136,10 @@ impl Because {
             Because::SettingsInvalid => "settings_invalid",
             Because::SecretNotSet => "secret_not_set",
             Because::DocumentRefused => "document_refused",
+            Because::ConnectionPending => "connection_pending",
+            Because::ConnectionBroken => "connection_broken",
+            Because::ConnectionNotAllowed => "connection_not_allowed",
+            Because::ConnectionUnavailable => "connection_unavailable",
         }
     }
 
@@ -141,6 +153,10 @@ impl Because {
             Because::SettingsInvalid => "whoever runs the runtime corrects its entry in TOOL_SERVERS",
             Because::SecretNotSet => "whoever runs the runtime sets the secret its entry names, with wrangler secret put",
             Because::DocumentRefused => "whoever runs the runtime mends the document its entry names, at its document address or as its document_text in TOOL_SERVERS, or names another",
+            Because::ConnectionPending => "the person who added it approves it on the page of its link; once the link has expired, reconnect_connection gives a new one",
+            Because::ConnectionBroken => "reconnect_connection gives a link on which the person gives its credential or signs in again",
+            Because::ConnectionNotAllowed => "whoever runs the runtime allows it again in its settings, or the person removes it with remove_connection",
+            Because::ConnectionUnavailable => "a later call may find its credential readable again; if not, whoever runs the runtime checks CONNECTIONS_KEY",
         }
     }
 }
@@ -173,6 +189,10 @@ mod tests {
             Because::SettingsInvalid,
             Because::SecretNotSet,
             Because::DocumentRefused,
+            Because::ConnectionPending,
+            Because::ConnectionBroken,
+            Because::ConnectionNotAllowed,
+            Because::ConnectionUnavailable,
         ] {
             assert_eq!(serde_json::to_value(because).unwrap(), because.as_str());
         }

@@ -50,6 +50,11 @@ pub struct Server {
     /// shows only to those it was meant for.
     pub orgs: Option<Vec<String>>,
     pub playbooks: Option<Vec<String>>,
+    /// The provider a connection was added from; none for a server of the settings or one given
+    /// by hand.
+    pub provider: Option<String>,
+    /// The id of the connection it is, where it is one.
+    pub connection: Option<String>,
 }
 
 /// Why a server of the settings cannot be used, in words that say what mends it.
@@ -225,7 +230,14 @@ struct Audience {
 fn server(name: &str, value: &Value, var: &impl Fn(&str) -> Option<String>, deployed: bool) -> Server {
     let audience: Audience = serde_json::from_value(value.clone()).unwrap_or_default();
     let state = entry(name, value, var, deployed);
-    Server { name: name.to_string(), state, orgs: audience.orgs, playbooks: audience.playbooks }
+    Server {
+        name: name.to_string(),
+        state,
+        orgs: audience.orgs,
+        playbooks: audience.playbooks,
+        provider: None,
+        connection: None,
+    }
 }
 
 fn entry(
@@ -330,7 +342,7 @@ fn credential(c: WrittenCredential, var: &impl Fn(&str) -> Option<String>) -> Re
 
 /// An address the runtime may fetch. Deployed, only https on a public host; in `wrangler dev`,
 /// http and local hosts too, so that tests reach servers on loopback.
-fn check_address(text: &str, deployed: bool) -> Result<(), String> {
+pub(crate) fn check_address(text: &str, deployed: bool) -> Result<(), String> {
     let parsed = url::parse(text).ok_or("is not an address without spaces or non-ASCII characters")?;
     let authority = parsed.authority.as_ref().ok_or("names no host")?;
     if authority.userinfo || parsed.fragment.is_some() {

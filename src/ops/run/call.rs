@@ -17,7 +17,8 @@ use crate::ops::tool_servers::Registry;
 impl Runner<'_> {
     /// Makes the call the start kept, and keeps how it ended. The caller holds `asking`.
     pub(super) async fn make_call(&self, run: Run, planned: Planned) -> Result<Run, Problem> {
-        let (called, took) = self.call(&self.host.tool_servers(), &planned).await;
+        let connections = self.host.connections(&run.org).await;
+        let (called, took) = self.call(&self.host.tool_servers().with(&connections), &planned).await;
         let input = Input::Called { planned: Box::new(planned), called, duration_ms: took };
         let run = self.input(&run.run_id, input)?;
         self.schedule_request(&run).await;
@@ -73,7 +74,8 @@ impl Runner<'_> {
                 return Ok(run.clone());
             }
         };
-        let registry = self.host.tool_servers();
+        let connections = self.host.connections(&run.org).await;
+        let registry = self.host.tool_servers().with(&connections);
         match tool_binding::call(&registry, reader, &arguments, CALL_SECONDS).await {
             Called::Answered { text, structured, is_error: false } => {
                 match interaction::reply(request, structured.as_ref(), &text) {

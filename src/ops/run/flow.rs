@@ -244,7 +244,8 @@ impl Runner<'_> {
         let started = match view {
             Ok(view) => {
                 read.insert(asked.definition.clone(), view.clone());
-                let (models, tools) = (self.host.models(), self.host.tool_servers());
+                let connections = self.host.connections(&run.org).await;
+                let (models, tools) = (self.host.models(), self.host.tool_servers().with(&connections));
                 let now = self.host.now().timestamp();
                 start_viewed(backend, &run_start::Outside { models: &models, tools: &tools, now }, asked, &view).await
             }

@@ -13,6 +13,7 @@ use crate::core::model::wire::Outbound;
 use crate::core::model::ModelSettings;
 use crate::core::run::store::{ChildEnded, RequestCommand};
 use crate::core::run::Run;
+use crate::core::tool_server::settings::Server;
 use crate::core::Problem;
 
 /// Why a request got no answer.
@@ -52,6 +53,11 @@ pub trait RunHost {
     fn models(&self) -> ModelSettings;
     /// The tool servers the operator set up, which a reasoning run's model calls through.
     fn tool_servers(&self) -> Registry<'_>;
+    /// The org's connections as tool servers, read now, beside `tool_servers`; none where the
+    /// host keeps no connections.
+    fn connections<'a>(&'a self, _org: &'a str) -> LocalBoxFuture<'a, Vec<Server>> {
+        Box::pin(async { Vec::new() })
+    }
     /// Sends one request to a model provider and reads its status and body, within the deadline.
     fn ask<'a>(
         &'a self,

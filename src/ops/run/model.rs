@@ -57,7 +57,8 @@ impl Runner<'_> {
             }
         };
         record.resolved_to = Some(target.resolved.clone());
-        let registry = self.host.tool_servers();
+        let connections = self.host.connections(&run.org).await;
+        let registry = self.host.tool_servers().with(&connections);
         let now = self.host.now();
         let tools = match tool_binding::bind(&registry, &run.org, &run.playbook, &prepared.tools, now.timestamp()).await
         {

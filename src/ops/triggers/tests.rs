@@ -12,6 +12,8 @@ use serde_json::{json, Value};
 
 use super::memory::MemTriggers;
 use super::{alarm_at, fire, sync, take_events, wait, TriggerStore};
+use crate::core::connection::store::{ChangeConnection, ConnectionPage, GetConnection, ListConnections};
+use crate::core::connection::Connection;
 use crate::core::definition::record::{Definition, DefinitionStatus};
 use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
 use crate::core::definition::{Kind, Ref};
@@ -258,6 +260,18 @@ impl Backend for Runtime {
         &self,
         _providers: Vec<String>,
     ) -> LocalBoxFuture<'_, Result<BTreeMap<String, crate::core::model::catalog::Kept>, Problem>> {
+        elsewhere()
+    }
+
+    fn connection(&self, _change: ChangeConnection) -> LocalBoxFuture<'_, Result<Connection, Problem>> {
+        elsewhere()
+    }
+
+    fn get_connection(&self, _get: GetConnection) -> LocalBoxFuture<'_, Result<Connection, Problem>> {
+        elsewhere()
+    }
+
+    fn list_connections(&self, _query: ListConnections) -> LocalBoxFuture<'_, Result<ConnectionPage, Problem>> {
         elsewhere()
     }
 }

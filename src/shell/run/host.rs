@@ -13,6 +13,7 @@ use crate::core::model::wire::Outbound;
 use crate::core::model::ModelSettings;
 use crate::core::run::store::{ChildEnded, IndexCommand, RequestCommand, WriteIndex, WriteRequests};
 use crate::core::run::Run;
+use crate::core::tool_server::settings::Server;
 use crate::core::Problem;
 use crate::ops::run::{RunHost, Unanswered};
 use crate::ops::tool_servers::Registry;
@@ -92,6 +93,13 @@ impl RunHost for Shell<'_> {
 
     fn tool_servers(&self) -> Registry<'_> {
         super::super::tool_servers::registry(self.env)
+    }
+
+    fn connections<'a>(&'a self, org: &'a str) -> LocalBoxFuture<'a, Vec<Server>> {
+        Box::pin(async move {
+            let settings = super::super::connection_settings::settings(self.env, "");
+            crate::ops::connections::servers(self.backend(), &settings, org).await
+        })
     }
 
     fn ask<'a>(

@@ -1,0 +1,70 @@
+//! The connection settings of this Worker: the providers read once per isolate (what cannot be
+//! read said in the log), the sealer under `CONNECTIONS_KEY`, and whether people may add
+//! connections here.
+
+use std::rc::Rc;
+
+use worker::Env;
+
+use super::env::Settings as EnvSettings;
+use crate::core::connection::providers::Providers;
+use crate::core::model::Secret;
+use crate::core::service_auth::seal;
+use crate::core::Problem;
+use crate::ops::connections::{Sealer, Settings};
+
+/// Seals under `CONNECTIONS_KEY`, a fresh nonce each time.
+struct Keyed(String);
+
+impl Sealer for Keyed {
+    fn seal(&self, aad: &str, plaintext: &[u8]) -> Result<String, Problem> {
+        let mut nonce = [0u8; 12];
+        getrandom::fill(&mut nonce)
+            .map_err(|e| Problem::unavailable(format!("No randomness was available to seal a credential: {e}.")))?;
+        seal::seal(&self.0, aad, plaintext, nonce)
+            .map_err(|e| Problem::unavailable(format!("A credential cannot be sealed just now: {e}.")))
+    }
+
+    fn open(&self, aad: &str, sealed: &str) -> Result<Vec<u8>, Problem> {
+        seal::open(&self.0, aad, sealed)
+            .map_err(|e| Problem::unavailable(format!("The credential cannot be read just now: {e}.")))
+    }
+}
+
+thread_local! {
+    static PROVIDERS: std::cell::OnceCell<Rc<Providers>> = const { std::cell::OnceCell::new() };
+}
+
+fn var(env: &Env, name: &str) -> Option<String> {
+    env.secret(name).map(|s| s.to_string()).or_else(|_| env.var(name).map(|v| v.to_string())).ok()
+}
+
+/// The settings of one request; `origin` is the address it came to, where links point while
+/// `PUBLIC_URL` is not set.
+pub fn settings(env: &Env, origin: &str) -> Settings {
+    let providers = PROVIDERS.with(|cell| {
+        cell.get_or_init(|| {
+            let (providers, log) = Providers::read(|name| var(env, name));
+            for line in log {
+                worker::console_warn!("connection providers: {line}");
+            }
+            Rc::new(providers)
+        })
+        .clone()
+    });
+    let s = EnvSettings::read(env);
+    let local = s.public_url.is_none();
+    Settings {
+        providers,
+        base: s.public_url.clone().unwrap_or_else(|| origin.trim_end_matches('/').to_string()),
+        people: local || s.oidc.is_some(),
+        deployed: super::env::deployed(s.public_url.as_deref()),
+        variable: {
+            let env = env.clone();
+            Rc::new(move |name: &str| var(&env, name).filter(|v| !v.is_empty()).map(Secret))
+        },
+        sealer: var(env, "CONNECTIONS_KEY")
+            .filter(|k| seal::check_key(k).is_ok())
+            .map(|k| Rc::new(Keyed(k)) as Rc<dyn Sealer>),
+    }
+}

@@ -1,0 +1,45 @@
+//! `remove_connection`: `DELETE /v1/orgs/{org}/connections/{connection}`. Forgets its credential
+//! at once; removing a removed one changes nothing.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::connection_ops::{change, connection_arg, connection_id, shown};
+use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use crate::core::caller::Scope;
+use crate::core::connection::machine::Command;
+use crate::core::connection::store::Find;
+use crate::core::Problem;
+
+pub const TOOL: Tool = Tool {
+    name: "remove_connection",
+    title: "Remove a connection",
+    description: "Remove a connection of the org for good: its credential is forgotten at once, and no playbook calls its tools again. A removed connection is added again with add_connection. Removing a removed one changes nothing.",
+    hints: Hints::WRITE_IDEMPOTENT,
+    scope: Some(Scope::OrgWrite),
+    door: Door::Both,
+    reach: Reach::Org,
+    method: Method::Delete,
+    path: "/v1/orgs/{org}/connections/{connection}",
+    input_schema,
+    run: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+fn input_schema() -> Value {
+    json!({ "type": "object", "properties": { "connection": connection_arg() }, "required": ["connection"], "additionalProperties": false })
+}
+
+#[derive(Deserialize)]
+struct Args {
+    connection: String,
+}
+
+async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
+    let a: Args = args::parse(args)?;
+    let c = change(ctx, Find::Id(connection_id(&a.connection)?), Command::Remove).await?;
+    let summary = format!(
+        "The connection {} is removed and its credential forgotten; functions that name {}/… are refused until one of that name is added again.",
+        c.name, c.name
+    );
+    Ok(Output::ok(summary, json!({ "connection": shown(ctx, &c) })))
+}
