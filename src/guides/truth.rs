@@ -83,11 +83,13 @@ const SPEC_TOOLS: &[&str] = &[
     "get_voice",
 ];
 
-/// Every guide and recipe the spec names.
+/// Every guide and recipe the spec names, and those written for a page the spec points to but does
+/// not hold (`access`, `connections`).
 const SPEC_GUIDES: &[&str] = &[
     "start",
     "terminology",
     "playbooks",
+    "connections",
     "reasoning-function",
     "lookup-function",
     "interaction-function",

@@ -35,7 +35,7 @@ pub struct Prompt {
 /// The longest value an argument may carry: a person's words, not a document.
 const ARGUMENT_MAX_CHARS: usize = 1000;
 
-const ALL: [Prompt; 5] = [
+const ALL: [Prompt; 6] = [
     Prompt {
         name: "get-started",
         title: "Get started with Auto",
@@ -62,6 +62,32 @@ const ALL: [Prompt; 5] = [
             "list_interactions",
             "answer_interaction",
             "list_playbook_events",
+        ],
+        body: Body::Recipe { format: None },
+    },
+    Prompt {
+        name: "connect-a-service",
+        title: "Connect a service",
+        description: "Connects a service the team uses, asks for the access the playbook needs to run and to be set up there, in one approval where the provider's first consent or a group of its more covers both, sets the service up by hand once the person agrees, and says what it can do.",
+        arguments: &[Argument {
+            name: "service",
+            description: "The service to connect, such as Slack or Google Drive.",
+            required: true,
+            absent: "",
+        }],
+        // Its steps add the connection, which the org's tools do, and set the service up by
+        // hand, which a playbook's tools do: so only /mcp and /directory offer it.
+        needs: &[
+            "search",
+            "add_connection",
+            "list_connections",
+            "list_connection_tools",
+            "reconnect_connection",
+            "remove_connection",
+            "introspect",
+            "dry_run",
+            "query_connection",
+            "execute_connection",
         ],
         body: Body::Recipe { format: None },
     },
@@ -273,8 +299,9 @@ mod tests {
 
     #[test]
     fn each_endpoint_offers_the_recipes_whose_tools_it_lists() {
-        assert_eq!(names(&Endpoint::Root), ["get-started", "first-playbook", "give-tools", "schedule", "keep"]);
-        assert_eq!(names(&Endpoint::Directory), ["get-started", "first-playbook", "give-tools", "schedule", "keep"]);
+        let everything = ["get-started", "first-playbook", "connect-a-service", "give-tools", "schedule", "keep"];
+        assert_eq!(names(&Endpoint::Root), everything);
+        assert_eq!(names(&Endpoint::Directory), everything);
         assert!(names(&Endpoint::Org { org: "local".into() }).is_empty());
         let pb = Endpoint::Playbook { org: "local".into(), playbook: "pb_x".into() };
         assert_eq!(names(&pb), ["give-tools", "schedule", "keep"]);
@@ -339,6 +366,25 @@ mod tests {
         let pb = Endpoint::Playbook { org: "local".into(), playbook: "pb_x".into() };
         let e = get(&listed(&pb), &params(json!({ "name": "first-playbook" }))).expect_err("not offered there");
         assert!(e.message.contains("schedule, keep"), "{}", e.message);
+    }
+
+    #[test]
+    fn connect_a_service_needs_the_service_and_fills_it_in() {
+        let all_tools = listed(&Endpoint::Root);
+        let e = get(&all_tools, &params(json!({ "name": "connect-a-service" }))).expect_err("service is required");
+        assert_eq!(e.code, crate::mcp::jsonrpc::INVALID_PARAMS);
+        assert!(e.message.contains("the argument service"), "{}", e.message);
+        let got = get(&all_tools, &params(json!({ "name": "connect-a-service", "arguments": { "service": "Slack" } })))
+            .expect("connect-a-service");
+        let text = got["messages"][0]["content"]["text"].as_str().unwrap_or_default();
+        assert!(text.contains("The person wants to connect “Slack”."), "{text}");
+        assert!(!text.contains("`<service>`"), "every mark is filled: {text}");
+        assert_eq!(got["messages"].as_array().map(Vec::len), Some(1), "connect-a-service names no format guide");
+        let org = Endpoint::Org { org: "local".into() };
+        let e =
+            get(&listed(&org), &params(json!({ "name": "connect-a-service", "arguments": { "service": "Slack" } })))
+                .expect_err("the org endpoint sets nothing up by hand");
+        assert!(e.message.contains("offers: no prompt"), "{}", e.message);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::guides;
 pub const TOOL: Tool = Tool {
     name: "get_guide",
     title: "Read a guide",
-    description: "Return one of the runtime's guides in full, by its name. Read start first: it says what a playbook is made of and which guide each task needs. terminology says what the words mean; playbooks is the reference of playbook management; reasoning-function, lookup-function, interaction-function, prediction-function and computation-function are the reference of each function's document, workflow that of a workflow, triggers how one starts on its own and events how a filter names the playbook's events; templates lists what a template may use, and page what a page is. A recipe, such as first-playbook, is a guide that walks through a common task.",
+    description: "Return one of the runtime's guides in full, by its name. Read start first: it says what a playbook is made of and which guide each task needs. terminology says what the words mean; playbooks is the reference of playbook management; reasoning-function, lookup-function, interaction-function, prediction-function and computation-function are the reference of each function's document, workflow that of a workflow, triggers how one starts on its own and events how a filter names the playbook's events; templates lists what a template may use, page what a page is, and connections what a connection to a service takes and what mends one. A recipe, such as first-playbook, is a guide that walks through a common task.",
     hints: Hints::READ,
     scope: None,
     door: Door::Both,

@@ -38,7 +38,7 @@ export const WELCOME_START = 'This organization has no playbooks yet.';
 export const GUIDES = [
   'start', 'terminology', 'playbooks', 'reasoning-function', 'lookup-function', 'interaction-function',
   'prediction-function', 'computation-function', 'workflow', 'triggers', 'events', 'templates', 'page',
-  'access', 'first-playbook', 'schedule', 'keep',
+  'access', 'connections', 'first-playbook', 'connect-a-service', 'give-tools', 'schedule', 'keep',
 ];
 
 /** The contract's annotation table: [readOnly, destructive, idempotent, openWorld]. */

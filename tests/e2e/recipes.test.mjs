@@ -30,9 +30,9 @@ const names = async (client) => (await client.listPrompts()).prompts.map((p) => 
 describe('recipes and their prompts', () => {
   test('each endpoint offers the recipes whose tools it lists, and get_guide names them', async () => {
     const root = await connect('/mcp');
-    assert.deepEqual(await names(root), ['get-started', 'first-playbook', 'give-tools', 'schedule', 'keep']);
+    assert.deepEqual(await names(root), ['get-started', 'first-playbook', 'connect-a-service', 'give-tools', 'schedule', 'keep']);
     const guide = (await root.listTools()).tools.find((t) => t.name === 'get_guide');
-    assert.match(guide.description, /The recipes this connection can follow, step by step, are first-playbook, give-tools, schedule and keep\./);
+    assert.match(guide.description, /The recipes this connection can follow, step by step, are first-playbook, connect-a-service, give-tools, schedule and keep\./);
     await root.close();
 
     const org = await connect('/orgs/local/mcp');
@@ -72,6 +72,14 @@ describe('recipes and their prompts', () => {
       assert.match(e.message, /needs the argument what/);
       return true;
     });
+    await assert.rejects(client.getPrompt({ name: 'connect-a-service' }), (e) => {
+      assert.equal(e.code, -32602);
+      assert.match(e.message, /needs the argument service/);
+      return true;
+    });
+    const connecting = await client.getPrompt({ name: 'connect-a-service', arguments: { service: 'Slack' } });
+    assert.equal(connecting.messages.length, 1, 'connect-a-service names no format guide');
+    assert.match(connecting.messages[0].content.text, /The person wants to connect “Slack”\./);
     await client.close();
   });
 
