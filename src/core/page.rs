@@ -11,6 +11,29 @@ pub fn split<R>(mut rows: Vec<R>, limit: usize, cursor: impl Fn(&R) -> String) -
     (rows, next)
 }
 
+/// The cursor of a newest-first list: the last row's creation time and id, as an opaque token
+/// (hex of `created_at id`) so that callers pass it back rather than build it.
+pub fn after(created_at: &str, id: &str) -> String {
+    format!("{created_at} {id}").bytes().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The creation time and id a cursor of `after` names, where the id is one `is_id` takes.
+pub fn read_after(token: &str, is_id: fn(&str) -> bool) -> Result<(String, String), crate::core::Problem> {
+    let bad =
+        || crate::core::Problem::invalid("/cursor", "is not a cursor this list gave; pass next_cursor as it came");
+    if !token.len().is_multiple_of(2) || token.len() > 256 {
+        return Err(bad());
+    }
+    let bytes: Option<Vec<u8>> =
+        (0..token.len()).step_by(2).map(|i| u8::from_str_radix(token.get(i..i + 2)?, 16).ok()).collect();
+    let text = String::from_utf8(bytes.ok_or_else(bad)?).map_err(|_| bad())?;
+    let (created_at, id) = text.split_once(' ').ok_or_else(bad)?;
+    if !is_id(id) || created_at.is_empty() {
+        return Err(bad());
+    }
+    Ok((created_at.to_string(), id.to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -60,24 +60,13 @@ pub struct Cursor {
 }
 
 impl Cursor {
-    /// An opaque token: hex of `created_at id`, passed back rather than built.
     pub fn encode(&self) -> String {
-        format!("{} {}", self.created_at, self.id).bytes().map(|b| format!("{b:02x}")).collect()
+        crate::core::page::after(&self.created_at, &self.id)
     }
 
     pub fn decode(token: &str) -> Result<Cursor, Problem> {
-        let bad = || Problem::invalid("/cursor", "is not a cursor this list gave; pass next_cursor as it came");
-        if !token.len().is_multiple_of(2) || token.len() > 256 {
-            return Err(bad());
-        }
-        let bytes: Option<Vec<u8>> =
-            (0..token.len()).step_by(2).map(|i| u8::from_str_radix(token.get(i..i + 2)?, 16).ok()).collect();
-        let text = String::from_utf8(bytes.ok_or_else(bad)?).map_err(|_| bad())?;
-        let (created_at, id) = text.split_once(' ').ok_or_else(bad)?;
-        if !is_connection_id(id) || created_at.is_empty() {
-            return Err(bad());
-        }
-        Ok(Cursor { created_at: created_at.to_string(), id: id.to_string() })
+        let (created_at, id) = crate::core::page::read_after(token, is_connection_id)?;
+        Ok(Cursor { created_at, id })
     }
 }
 
