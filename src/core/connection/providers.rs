@@ -45,6 +45,16 @@ pub struct Provider {
     pub placeholders: Vec<Placeholder>,
     #[serde(default)]
     pub failure_codes: Vec<String>,
+    /// A tool's mark, where the provider's server marks it wrongly or not at all
+    /// (`marked_by: catalogue`).
+    #[serde(default)]
+    pub marks: std::collections::BTreeMap<String, crate::core::tool_server::Mark>,
+    /// The tool that sends a person a message, and the one that reads the replies, which an
+    /// interaction goes through.
+    #[serde(default)]
+    pub sends: Option<String>,
+    #[serde(default)]
+    pub reads_replies: Option<String>,
 }
 
 /// The server of a provider, its addresses holding `{placeholder}`s.

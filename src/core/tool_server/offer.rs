@@ -2,7 +2,7 @@
 //! the mark its entry sets over the server's, and how `search` finds them by words and by mark.
 
 use super::mcp::Listed;
-use super::{MarkedBy, ServerEntry};
+use super::ServerEntry;
 use crate::core::Problem;
 
 /// The tools of `listed` that `entry` allows, marked as the entry says, sorted by name.
@@ -13,7 +13,7 @@ pub fn offered(entry: &ServerEntry, listed: Vec<Listed>) -> Vec<Listed> {
         .map(|mut t| {
             if let Some(mark) = entry.marks.get(&t.name) {
                 t.mark = *mark;
-                t.marked_by = MarkedBy::Settings;
+                t.marked_by = entry.marked_by;
             }
             t
         })
@@ -79,6 +79,7 @@ mod tests {
 
     use super::*;
     use crate::core::tool_server::mcp::Hints;
+    use crate::core::tool_server::MarkedBy;
     use crate::core::tool_server::{Mark, ServerKind};
 
     fn listed(name: &str, description: &str, mark: Mark) -> Listed {
@@ -101,6 +102,7 @@ mod tests {
             record_content: true,
             handles_money: false,
             marks: marks.iter().map(|(n, m)| (n.to_string(), *m)).collect::<BTreeMap<_, _>>(),
+            marked_by: MarkedBy::Settings,
             sends: None,
             reads_replies: None,
         }
@@ -119,6 +121,9 @@ mod tests {
         assert_eq!((tools[1].mark, tools[1].marked_by), (Mark::Reads, MarkedBy::Settings));
         assert_eq!(tools[0].marked_by, MarkedBy::Server);
         assert_eq!(offered(&entry(None, &[]), listed.clone()).len(), 3);
+        let catalogue = ServerEntry { marked_by: MarkedBy::Catalogue, ..e };
+        let tools = offered(&catalogue, listed.clone());
+        assert_eq!(tools[1].marked_by, MarkedBy::Catalogue, "a provider's entry marks as the catalogue");
         assert!(offered(&entry(Some(vec![]), &[]), listed).is_empty());
     }
 

@@ -73,6 +73,8 @@ pub struct ServerEntry {
     pub record_content: bool,
     pub handles_money: bool,
     pub marks: BTreeMap<String, Mark>,
+    /// Who set `marks`: the operator's settings, or a provider's entry in the catalogue.
+    pub marked_by: super::MarkedBy,
     /// The tool that sends a message to a person, if the server has one, and the tool that reads
     /// the replies to one: an interaction's refusals name them.
     pub sends: Option<String>,
@@ -304,6 +306,7 @@ fn entry(
         record_content: w.record_content,
         handles_money: w.handles_money,
         marks: w.marks,
+        marked_by: super::MarkedBy::Settings,
         sends: w.sends,
         reads_replies: w.reads_replies,
     })

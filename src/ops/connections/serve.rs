@@ -8,7 +8,7 @@ use crate::core::model::Secret;
 use crate::core::tool_server::settings::{
     Credential as Carried, Document, Place, Server, ServerEntry, ServerKind, Unusable,
 };
-use crate::core::tool_server::Because;
+use crate::core::tool_server::{Because, MarkedBy};
 
 fn unusable(because: Because, what: String) -> Unusable {
     Unusable { because, detail: format!("{what}; {}.", because.mends()) }
@@ -130,6 +130,7 @@ fn carried(c: &Connection, settings: &Settings) -> Result<Option<Carried>, Unusa
 }
 
 fn entry(c: &Connection, settings: &Settings) -> Result<ServerEntry, Unusable> {
+    let provider = c.provider.as_deref().and_then(|name| settings.providers.named(name));
     let kind = match &c.target {
         Target::Mcp { url } => ServerKind::Mcp { url: url.clone() },
         Target::Openapi { document, base_url } => ServerKind::OpenApi {
@@ -146,9 +147,10 @@ fn entry(c: &Connection, settings: &Settings) -> Result<ServerEntry, Unusable> {
         credential: carried(c, settings)?,
         record_content: c.rules.record_content,
         handles_money: c.handles_money,
-        marks: Default::default(),
-        sends: None,
-        reads_replies: None,
+        marks: provider.map(|p| p.marks.clone()).unwrap_or_default(),
+        marked_by: MarkedBy::Catalogue,
+        sends: provider.and_then(|p| p.sends.clone()),
+        reads_replies: provider.and_then(|p| p.reads_replies.clone()),
     })
 }
 
