@@ -74,19 +74,23 @@ function client(base, seen, errors) {
   };
 }
 
-
-/** Adds a connection given by hand to a door of the misbehaving server, gives its key on the page, and approves it. */
-async function keyedConnection(ctx, name, url) {
+/** Adds a connection given by hand to a door of the misbehaving server, taking a key: its id, link and key. */
+async function addKeyed(ctx, name, url) {
   const added = must(await ctx.api.post('/connections', {
     name, type: 'mcp', entry: { url },
     credential: { kind: 'secret', name: 'Authorization', in: 'header', scheme: 'Bearer', instructions: 'Make a key under [Keys](https://faults.example/keys).', key_page: 'https://faults.example/keys' },
   }), `add_connection ${name}`);
+  ctx.ids[name] = added.id;
   const key = `faults-key-${randomBytes(12).toString('hex')}`;
   ctx.keys.push(key);
-  const approved = await giveKey(ctx.pages, new URL(added.connect.url).pathname, key);
+  return { id: added.id, link: new URL(added.connect.url).pathname, key };
+}
+
+/** As addKeyed, then gives the key on the page and approves it. */
+async function keyedConnection(ctx, name, url) {
+  const { link, key } = await addKeyed(ctx, name, url);
+  const approved = await giveKey(ctx.pages, link, key);
   if (!/is connected/.test(approved.text)) throw new Error(`approving ${name}: ${approved.status} ${wordsOf(approved.text)}`);
-  ctx.ids[name] = added.id;
-  return added;
 }
 
 /** Calls of a misbehaving connection's tools, by hand over HTTP and over MCP, and what they must come to. */
@@ -169,20 +173,48 @@ async function hostileRow(ctx, fault, cases, after) {
   return r.done();
 }
 
+/**
+ * The rows of hostile cases on the connect page. Their targets: a connection whose key is given,
+ * one approve away from connected, and a consent that never started; neither may move.
+ */
+async function pageRows(ctx, done) {
+  const { api, pages } = ctx;
+  const target = await addKeyed(ctx, 'faults_target', ctx.faulty.url('good'));
+  const opened = await pages.open(target.link);
+  const given = await pages.post(`${target.link}/credential`, { value: target.key }, opened.proof);
+  if (given.status !== 200) throw new Error(`giving the key of faults_target: ${given.status} ${wordsOf(given.text)}`);
+  const waiting = must(await api.post('/connections', { provider: 'tracker', name: 'tracker_waiting' }), 'add_connection tracker_waiting');
+  const stillPending = async (r, id, name) => {
+    const s = await stateOf(api, id);
+    r.expect(s.status === 'pending', `${name} was left ${s.said}`);
+  };
+  done(await hostileRow(ctx, 'hostile link tokens', hostileLinks(target.link), (r) => stillPending(r, target.id, 'faults_target')));
+  done(await hostileRow(ctx, 'hostile forms', hostileForms(target.link, opened.proof), async (r) => {
+    await stillPending(r, target.id, 'faults_target');
+    // The same proof, sent as the page sends it, approves: the refusals above were the cases' doing.
+    const approved = await pages.post(`${target.link}/approve`, {}, opened.proof);
+    r.expect(/is connected/.test(approved.text), `the page's own approve: ${approved.status} “${wordsOf(approved.text)}”`);
+  }));
+  done(await hostileRow(ctx, 'forged callbacks', forgedCallbacks(new URL(waiting.connect.url).pathname),
+    (r) => stillPending(r, waiting.id, 'tracker_waiting')));
+}
+
 /** Every credential the part gave or the service issued: none may appear in an answer or the log. */
 function leakRow(ctx, log) {
   const r = row('every credential', 'all of the part: answers, pages and the Worker\'s log', 'no key given, token issued or client secret registered appears; no panic line');
   const issued = ctx.service.issuedTokens();
   const clientSecrets = ctx.service.clients().map((c) => c.client_secret).filter(Boolean);
-  const secrets = [...ctx.keys, ...issued.access, ...issued.refresh, ...clientSecrets];
+  // Named by kind and place, so that the report never holds a piece of one.
+  const named = (what, list) => list.map((value, i) => ({ name: `${what} ${i + 1}`, value }));
+  const secrets = [...named('key', ctx.keys), ...named('access token', issued.access), ...named('refresh token', issued.refresh), ...named('client secret', clientSecrets)];
   const seen = ctx.seen.join('\n');
-  const inAnswers = secrets.filter((s) => seen.includes(s));
-  const inLog = secrets.filter((s) => log.includes(s));
+  const inAnswers = secrets.filter((s) => seen.includes(s.value)).map((s) => s.name);
+  const inLog = secrets.filter((s) => log.includes(s.value)).map((s) => s.name);
   const panicked = panics(ctx.logs);
   r.saw(`${ctx.keys.length} keys, ${issued.access.length} access and ${issued.refresh.length} refresh tokens, ${clientSecrets.length} client secrets, grepped in ${ctx.seen.length} answers and ${log.length.toLocaleString('en-US')} bytes of log; ${panicked.length} panic lines`);
   r.expect(ctx.keys.length >= 3 && issued.access.length >= 3 && issued.refresh.length >= 3, 'too few credentials were given or issued to look for');
-  r.expect(inAnswers.length === 0, `${inAnswers.length} found in answers: ${inAnswers.map((s) => `${s.slice(0, 8)}…`).join(', ')}`);
-  r.expect(inLog.length === 0, `${inLog.length} found in the log: ${inLog.map((s) => `${s.slice(0, 8)}…`).join(', ')}`);
+  r.expect(inAnswers.length === 0, `found in answers: ${inAnswers.join(', ')}`);
+  r.expect(inLog.length === 0, `found in the log: ${inLog.join(', ')}`);
   r.expect(panicked.length === 0, panicked.slice(0, 3).join(' ;; '));
   return r.done();
 }
@@ -211,34 +243,7 @@ export async function connections({ say }) {
     for (const mode of MODES) done(await refreshRow(ctx, mode, `tracker_${mode}`));
     done(await revokedRow(ctx));
     for (const fault of SERVER_FAULTS) done(await serverRow(ctx, fault));
-
-    // The page's targets: a key connection whose key is given, one approve away from connected,
-    // and a pending consent that never started.
-    const target = must(await api.post('/connections', {
-      name: 'faults_target', type: 'mcp', entry: { url: faulty.url('good') },
-      credential: { kind: 'secret', name: 'Authorization', in: 'header', instructions: 'Make a key under [Keys](https://faults.example/keys).', key_page: 'https://faults.example/keys' },
-    }), 'add_connection faults_target');
-    const link = new URL(target.connect.url).pathname;
-    const opened = await pages.open(link);
-    const key = `faults-key-${randomBytes(12).toString('hex')}`;
-    ctx.keys.push(key);
-    await pages.post(`${link}/credential`, { value: key }, opened.proof);
-    const waiting = must(await api.post('/connections', { provider: 'tracker', name: 'tracker_waiting' }), 'add_connection tracker_waiting');
-    const stillPending = async (r, id, what) => {
-      const s = await stateOf(api, id);
-      r.expect(s.status === 'pending', `${what} was left ${s.said}`);
-      return s;
-    };
-    done(await hostileRow(ctx, 'hostile link tokens', hostileLinks(link), async (r) => { await stillPending(r, target.id, 'faults_target'); }));
-    done(await hostileRow(ctx, 'hostile forms', hostileForms(link, opened.proof), async (r) => {
-      await stillPending(r, target.id, 'faults_target');
-      // The same proof, sent as the page sends it, approves: the refusals above were the cases'.
-      const approved = await pages.post(`${link}/approve`, {}, opened.proof);
-      r.expect(/is connected/.test(approved.text), `the page's own approve: ${approved.status} “${wordsOf(approved.text)}”`);
-    }));
-    done(await hostileRow(ctx, 'forged callbacks', forgedCallbacks(new URL(waiting.connect.url).pathname), async (r) => {
-      await stillPending(r, waiting.id, 'tracker_waiting');
-    }));
+    await pageRows(ctx, done);
 
     const seconds = (Date.now() - t0) / 1000;
     await browser.close();
