@@ -100,6 +100,18 @@ function toolsSection(t) {
   ];
 }
 
+function connectionsSection(c) {
+  const rows = c.rows.map((r) => [r.fault, r.during, r.must, r.saw, r.ok ? 'pass' : '**FAIL**']);
+  return [
+    '## Connections', '',
+    'A connection meets its faults: the stand-in service\'s token endpoint failing while a person finishes a consent in ' +
+    `headless Chromium and while a connected connection's token is refreshed (its access tokens last ${c.ttl} s), ` +
+    'its MCP server misbehaving on a call, and hostile links, forms and callbacks on the connect page. ' +
+    `${int(c.answers)} answers read in ${c.seconds.toFixed(0)} s.`, '',
+    ...table(['Fault', 'While', 'Must come to', 'What came', 'Result'], rows, { text: true }), '',
+  ];
+}
+
 function checksSection(checks) {
   const failed = checks.filter((c) => !c.ok);
   return [
@@ -109,7 +121,7 @@ function checksSection(checks) {
   ];
 }
 
-export function report({ meta, restarts, hostile, concurrency, tools, checks }) {
+export function report({ meta, restarts, hostile, concurrency, tools, connections, checks }) {
   const lines = [
     '# Auto Runtime fault harness', '',
     `${meta.date} · commit ${meta.commit} · ${meta.cores} cores · Node ${meta.node} · seed ${meta.seed} · whole run ${meta.seconds.toFixed(0)} s` +
@@ -119,6 +131,7 @@ export function report({ meta, restarts, hostile, concurrency, tools, checks }) 
   if (hostile) lines.push(...hostileSection(hostile));
   if (concurrency) lines.push(...concurrencySection(concurrency));
   if (tools) lines.push(...toolsSection(tools));
+  if (connections) lines.push(...connectionsSection(connections));
   lines.push(...checksSection(checks));
   return `${lines.join('\n')}\n`;
 }
