@@ -238,12 +238,18 @@ async fn callback(
                 .unwrap_or("the service")
                 .to_string();
             let words = p.words();
-            let html = finished(&Finish::Refused {
-                title: &title,
-                service: &title,
-                words: Some(&words),
-                page: Some(&page_path),
-            });
+            // A service that refused is told apart from one the runtime could not finish with.
+            let html = match p.reason {
+                Reason::Unavailable | Reason::Internal => {
+                    finished(&Finish::Failed { title: &title, service: &title, words: &words, page: Some(&page_path) })
+                }
+                _ => finished(&Finish::Refused {
+                    title: &title,
+                    service: &title,
+                    words: Some(&words),
+                    page: Some(&page_path),
+                }),
+            };
             let mut resp = page_forms::html(p.status().max(400), html, None)?;
             resp.headers_mut().append("set-cookie", &forget)?;
             Ok(resp)

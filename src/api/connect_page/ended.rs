@@ -89,6 +89,9 @@ pub enum Finish<'a> {
     Allowed { title: &'a str, service: &'a str, connected: bool, page: Option<&'a str> },
     /// The service refused, or the person declined there; `words` are the service's own.
     Refused { title: &'a str, service: &'a str, words: Option<&'a str>, page: Option<&'a str> },
+    /// The person allowed it, but the runtime could not finish with the service (its token
+    /// endpoint failed, stalled or answered what cannot be read); `words` are the runtime's.
+    Failed { title: &'a str, service: &'a str, words: &'a str, page: Option<&'a str> },
 }
 
 /// The page a consent finishes on, back from the service.
@@ -138,6 +141,24 @@ pub fn finished(finish: &Finish) -> String {
                     "{}<h1>{} is not connected</h1>{said}{again}",
                     Notice::refused(format!("{service} did not allow the connection.")).html(),
                     escape(title)
+                ),
+            )
+        }
+        Finish::Failed { title, service, words, page: back } => {
+            let again = match back {
+                Some(to) => format!(
+                    "<p>Nothing is connected yet. <a href=\"{}\">Go back to the connection's page</a> and sign in again in a moment, while its link lasts.</p>",
+                    escape(to)
+                ),
+                None => "<p>Nothing is connected yet. Open the connection's link again in a moment, while it lasts.</p>".to_string(),
+            };
+            page(
+                "Not finished",
+                &format!(
+                    "{}<h1>{} is not connected yet</h1><p>{}</p>{again}",
+                    Notice::caution(format!("The sign-in at {service} did not finish.")).html(),
+                    escape(title),
+                    escape(&clip(words))
                 ),
             )
         }

@@ -210,9 +210,18 @@ fn a_consent_finishes_allowed_or_refused_in_the_services_words() {
         Finish::Allowed { title: EVIL, service: EVIL, connected: true, page: None },
         Finish::Allowed { title: EVIL, service: EVIL, connected: false, page: Some(EVIL) },
         Finish::Refused { title: EVIL, service: EVIL, words: Some(EVIL), page: Some(EVIL) },
+        Finish::Failed { title: EVIL, service: EVIL, words: EVIL, page: Some(EVIL) },
     ] {
         assert!(!finished(&finish).contains("<script>"), "{finish:?}");
     }
+    let failed = finished(&Finish::Failed {
+        title: "GitHub",
+        service: "GitHub",
+        words: "Its token endpoint gave no answer within 15 seconds.",
+        page: Some("/connect/acme/cl_t"),
+    });
+    assert!(failed.contains("The sign-in at GitHub did not finish.") && !failed.contains("did not allow"));
+    assert!(failed.contains("gave no answer within 15 seconds") && failed.contains("href=\"/connect/acme/cl_t\""));
     let long = "x".repeat(5_000);
     let clipped = finished(&Finish::Refused { title: "G", service: "G", words: Some(&long), page: None });
     assert!(clipped.len() < 4_000);
