@@ -340,8 +340,17 @@ fn a_key_given_then_approved_connects_and_remove_forgets_it() {
     let shown = view::view(&c, &providers()).to_string();
     assert!(!shown.contains("SEALED") && !shown.contains(HELP), "{shown}");
 
+    // A refresh keeps its tokens only in place of the credential it read.
+    let refreshed = |sealed: &str, from: &str| Command::Refreshed { sealed: sealed.into(), from: Some(from.into()) };
+    let stale = decide(refreshed("NEWER", "OLDER"), Some(c.clone()), now()).unwrap_err();
+    assert_eq!(stale.reason, crate::core::Reason::Conflict);
+    let c = decide(refreshed("NEWER", "SEALED"), Some(c), now()).unwrap();
+    assert_eq!(c.sealed.credential.as_deref(), Some("NEWER"));
+
     let broken =
         decide(Command::Broken { kind: BreakKind::Unauthorized, detail: "401".into() }, Some(c), now()).unwrap();
+    let late = decide(refreshed("NEWEST", "NEWER"), Some(broken.clone()), now()).unwrap_err();
+    assert_eq!(late.reason, crate::core::Reason::Conflict, "a broken connection takes no refreshed tokens");
     assert_eq!(view::because(&broken), Some(crate::core::tool_server::Because::ConnectionBroken));
     let removed = decide(Command::Remove, Some(broken), now()).unwrap();
     assert_eq!((removed.status, removed.sealed.clone()), (Status::Removed, Sealed::default()));
