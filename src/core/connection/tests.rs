@@ -249,7 +249,7 @@ fn a_document_given_whole_is_read_as_it_is_added() {
 
 #[test]
 fn an_mcp_server_by_hand_takes_its_credential_from_what_it_says() {
-    let names = Probe::Names { issuer: "https://auth.example.com".into() };
+    let names = Probe::Names { issuer: "https://auth.example.com".into(), scopes: vec!["files:read".into()] };
     let auth = settle(None, &names).unwrap();
     assert_eq!(
         auth,
@@ -265,8 +265,10 @@ fn an_mcp_server_by_hand_takes_its_credential_from_what_it_says() {
         "{}",
         p.detail
     );
+    assert_eq!(super::probe::scopes(&names, &auth), ["files:read"], "a consent asks the scopes the server named");
     let cc = Credential::ClientCredentials { issuer: "https://auth.example.com".into(), client_id: None, scope: None };
     assert_eq!(settle(Some(cc.clone()), &names).unwrap(), cc);
+    assert!(super::probe::scopes(&names, &cc).is_empty(), "client credentials ask the scope they were given");
     let p =
         settle(Some(Credential::Authorization { issuer: None, oauth_client: OauthClient::Runtime }), &Probe::NamesNone)
             .unwrap_err();

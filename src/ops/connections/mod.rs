@@ -5,7 +5,6 @@
 pub mod consent;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod memory;
-pub mod probe;
 pub mod renew;
 pub mod serve;
 mod settings;
