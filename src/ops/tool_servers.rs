@@ -238,7 +238,10 @@ impl<'a> Registry<'a> {
                 };
             }
         }
-        if let Some(lists) = self.lists {
+        // A connection whose credential could not be renewed is not its server failing: the next
+        // call asks again.
+        let of_connection = listing.as_ref().is_err_and(|f| f.because.as_str().starts_with("connection_"));
+        if let (Some(lists), false) = (self.lists, of_connection) {
             lists.kept.borrow_mut().insert(key, (now, listing.clone()));
         }
         listing

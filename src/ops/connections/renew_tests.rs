@@ -309,3 +309,29 @@ fn client_credentials_are_asked_for_when_missing_or_ended_and_a_refused_client_b
     assert_eq!(u.because, Because::ConnectionBroken);
     assert!(!u.detail.contains("shh-secret"), "{}", u.detail);
 }
+
+#[test]
+fn a_renewal_that_fails_is_not_kept_as_the_servers_failure() {
+    use crate::ops::tool_servers::Lists;
+    let settings = settings();
+    let m = Runtime::default();
+    connected(&m, authorization(), &consent("access-1", Some("refresh-1"), "2026-12-05T11:00:00.000Z"));
+    let down = Rc::new(std::cell::Cell::new(true));
+    let flag = down.clone();
+    let service = scripted(move |r| match (r.url == TOKEN, flag.get()) {
+        (true, true) => Ok(Response { status: 502, ..Response::default() }),
+        (true, false) => tokens("access-2", Some("refresh-2")),
+        _ => mcp(r, "access-2"),
+    });
+    let using = using(&m, &settings, &service);
+    let loaded = block_on(servers(&using));
+    let lists = Lists::default();
+    let registry = Registry { transport: &service, lists: Some(&lists), ..Registry::none() };
+    let registry = registry.with(&loaded).renewing(&using);
+    let failure = block_on(registry.offered(&loaded[0], 100)).unwrap_err();
+    assert_eq!(failure.because, Because::ConnectionUnavailable);
+    assert_eq!(kept(&m).0.broken, None);
+    down.set(false);
+    let offered = block_on(registry.offered(&loaded[0], 101)).unwrap();
+    assert_eq!(offered.len(), 1, "the service answers again, and the next call finds it");
+}
