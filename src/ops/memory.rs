@@ -357,6 +357,24 @@ impl RunHost for Host<'_> {
         })
     }
 
+    fn renew<'a>(
+        &'a self,
+        org: &'a str,
+        refused: &'a crate::core::tool_server::settings::Server,
+    ) -> LocalBoxFuture<'a, Option<crate::core::tool_server::settings::Server>> {
+        Box::pin(async move {
+            let settings = self.runtime.connection_settings();
+            let using = super::connections::Using {
+                backend: self.runtime,
+                settings: &settings,
+                transport: &self.runtime.tool_server,
+                org,
+                now: self.runtime.now(),
+            };
+            super::tool_servers::Renew::renew(&using, refused).await
+        })
+    }
+
     fn ask<'a>(
         &'a self,
         out: &'a Outbound,
