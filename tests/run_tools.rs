@@ -303,7 +303,15 @@ fn a_connected_connection_serves_a_runs_tools_as_a_server_of_the_settings_does()
     m.tool_server.answers.borrow_mut().push_back(ToolServer::text("Audience: finance leads.", false));
     let world = World { m, pb };
     // A run's binding reads the org's connections through its host; its start takes them as well.
-    let loaded = block_on(playbook_runtime::ops::connections::servers(&world.m, &world.m.connection_settings(), ORG));
+    let settings = world.m.connection_settings();
+    let using = playbook_runtime::ops::connections::Using {
+        backend: &world.m,
+        settings: &settings,
+        transport: &world.m.tool_server,
+        org: ORG,
+        now: world.m.now(),
+    };
+    let loaded = block_on(playbook_runtime::ops::connections::servers(&using));
     assert_eq!(loaded.len(), 1);
     let asked = Asked {
         org: ORG.into(),

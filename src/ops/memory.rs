@@ -344,9 +344,35 @@ impl RunHost for Host<'_> {
     }
 
     fn connections<'a>(&'a self, org: &'a str) -> LocalBoxFuture<'a, Vec<crate::core::tool_server::settings::Server>> {
-        Box::pin(
-            async move { super::connections::servers(self.runtime, &self.runtime.connection_settings(), org).await },
-        )
+        Box::pin(async move {
+            let settings = self.runtime.connection_settings();
+            let using = super::connections::Using {
+                backend: self.runtime,
+                settings: &settings,
+                transport: &self.runtime.tool_server,
+                org,
+                now: self.runtime.now(),
+            };
+            super::connections::servers(&using).await
+        })
+    }
+
+    fn renew<'a>(
+        &'a self,
+        org: &'a str,
+        refused: &'a crate::core::tool_server::settings::Server,
+    ) -> LocalBoxFuture<'a, Option<crate::core::tool_server::settings::Server>> {
+        Box::pin(async move {
+            let settings = self.runtime.connection_settings();
+            let using = super::connections::Using {
+                backend: self.runtime,
+                settings: &settings,
+                transport: &self.runtime.tool_server,
+                org,
+                now: self.runtime.now(),
+            };
+            super::tool_servers::Renew::renew(&using, refused).await
+        })
     }
 
     fn ask<'a>(

@@ -46,6 +46,21 @@ pub struct Authorization {
     pub challenge_scopes: Vec<String>,
 }
 
+impl From<Probe> for crate::core::connection::probe::Probe {
+    /// What the probe found, as the connection's credential is settled by it.
+    fn from(probe: Probe) -> Self {
+        use crate::core::connection::probe::Probe as Found;
+        match probe {
+            Probe::Authorization(a) => {
+                let scopes = if a.challenge_scopes.is_empty() { a.scopes_supported } else { a.challenge_scopes };
+                Found::Names { issuer: a.issuer, scopes }
+            }
+            Probe::NamesNone => Found::NamesNone,
+            Probe::Unreachable { detail } => Found::Unreachable(detail),
+        }
+    }
+}
+
 /// Asks the MCP server at `mcp_url` once, without a token, how it authenticates. `deployed`
 /// refuses addresses other than https on a public host, for the server and for every address its
 /// answers name.

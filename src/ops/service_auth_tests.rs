@@ -95,6 +95,18 @@ fn probe_follows_the_challenge() {
 }
 
 #[test]
+fn what_the_probe_found_settles_a_connection_asking_the_challenge_scopes_first() {
+    use crate::core::connection::probe::Probe as Found;
+    let found: Found = authorization(&["files:write"]).into();
+    assert_eq!(found, Found::Names { issuer: ISSUER.into(), scopes: vec!["files:write".into()] });
+    let found: Found = authorization(&[]).into();
+    assert_eq!(found, Found::Names { issuer: ISSUER.into(), scopes: vec!["files:read".into()] });
+    assert_eq!(Found::from(Probe::NamesNone), Found::NamesNone);
+    let gone: Found = Probe::Unreachable { detail: "it answered HTTP 502".into() }.into();
+    assert_eq!(gone, Found::Unreachable("it answered HTTP 502".into()));
+}
+
+#[test]
 fn probe_tries_the_well_known_addresses() {
     let service = scripted(|r| match r.url.as_str() {
         MCP => unauthorized(r#"Bearer realm="mcp""#),

@@ -37,6 +37,17 @@ pub struct Registry<'a> {
     pub clock: fn() -> i64,
     /// Leaves out the servers that handle money, as `/directory` does.
     pub without_money: bool,
+    /// Gives a connection whose server refused its credential a new one, once, before the
+    /// refusal stands; none where nothing is renewed.
+    pub renew: Option<&'a dyn Renew>,
+}
+
+/// Renews the credential of a connection's server after its server answered 401: its tokens
+/// refreshed, or its client credentials asked again. Answers the server as it is to be used now
+/// (unusable where the renewal failed, in words that say why), or none where the connection has
+/// nothing to renew, so the refusal stands.
+pub trait Renew {
+    fn renew<'r>(&'r self, server: &'r Server) -> LocalBoxFuture<'r, Option<Server>>;
 }
 
 /// The tool lists one isolate keeps, by server and address, with the second each was read; and
@@ -102,6 +113,7 @@ impl<'a> Registry<'a> {
             lists: None,
             clock: || 0,
             without_money: false,
+            renew: None,
         }
     }
 
@@ -111,6 +123,25 @@ impl<'a> Registry<'a> {
         'a: 'b,
     {
         Registry { connections, ..*self }
+    }
+
+    /// This registry, renewing the credential of a connection its server refused.
+    pub fn renewing<'b>(&self, renew: &'b dyn Renew) -> Registry<'b>
+    where
+        'a: 'b,
+    {
+        Registry { renew: Some(renew), ..*self }
+    }
+
+    /// The server renewed after its credential was refused, where there is one to try again with.
+    async fn renewed(&self, server: &Server, failure: &Failure) -> Option<Server> {
+        // A 403 refuses what the token may do, not the token: a new one would not be let further.
+        let refused =
+            failure.because == crate::core::tool_server::Because::KeyRefused && !failure.detail.contains("HTTP 403");
+        if !refused || server.connection.is_none() {
+            return None;
+        }
+        self.renew?.renew(server).await
     }
 
     /// The server of this name, of the settings or a connection of the org.
@@ -198,8 +229,28 @@ impl<'a> Registry<'a> {
                 return kept;
             }
         }
+        let mut listing = self.read_listing(entry).await;
+        if let Err(failure) = &listing {
+            if let Some(renewed) = self.renewed(server, failure).await {
+                listing = match usable(&renewed) {
+                    Ok(entry) => self.read_listing(entry).await,
+                    Err(failure) => Err(failure),
+                };
+            }
+        }
+        // A connection whose credential could not be renewed is not its server failing: the next
+        // call asks again.
+        let of_connection = listing.as_ref().is_err_and(|f| f.because.as_str().starts_with("connection_"));
+        if let (Some(lists), false) = (self.lists, of_connection) {
+            lists.kept.borrow_mut().insert(key, (now, listing.clone()));
+        }
+        listing
+    }
+
+    /// Reads what a server lists, with the credential its entry carries.
+    async fn read_listing(&self, entry: &ServerEntry) -> Result<Listing, Failure> {
         let credential = entry.credential.as_ref();
-        let listing = match &entry.kind {
+        match &entry.kind {
             ServerKind::Mcp { url } => {
                 let client = self.client(url, credential);
                 let listed = client.list_tools().await;
@@ -210,11 +261,7 @@ impl<'a> Registry<'a> {
                 let api = api_client::read_document(self.transport, document, base_url, credential).await;
                 api.map(|api| Listing::Api(Rc::new(api)))
             }
-        };
-        if let Some(lists) = self.lists {
-            lists.kept.borrow_mut().insert(key, (now, listing.clone()));
         }
-        listing
     }
 
     /// A client of the MCP server at `url`, in the revision this isolate settled with it before.
@@ -232,6 +279,22 @@ impl<'a> Registry<'a> {
     /// Calls one tool of `server`, which the caller has checked it offers with `schema`, its
     /// input schema as listed (an MCP server's call mirrors the arguments it marks as headers).
     pub async fn call(
+        &self,
+        server: &Server,
+        tool: &str,
+        schema: &Value,
+        arguments: &Value,
+        timeout: u64,
+    ) -> Result<Answered, Failure> {
+        let first = self.call_once(server, tool, schema, arguments, timeout).await;
+        let Err(failure) = &first else { return first };
+        match self.renewed(server, failure).await {
+            Some(renewed) => self.call_once(&renewed, tool, schema, arguments, timeout).await,
+            None => first,
+        }
+    }
+
+    async fn call_once(
         &self,
         server: &Server,
         tool: &str,

@@ -81,5 +81,6 @@ pub fn registry(env: &Env) -> Registry<'static> {
         lists: Some(LISTS.with(|l| *l)),
         clock: || worker::Date::now().as_millis() as i64,
         without_money: false,
+        renew: None,
     }
 }

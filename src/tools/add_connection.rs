@@ -8,11 +8,10 @@ use super::{Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::input::{self, Plan};
 use crate::core::connection::machine::Command;
-use crate::core::connection::probe::settle;
+use crate::core::connection::probe::{scopes, settle, Probe};
 use crate::core::connection::store::Find;
 use crate::core::connection::{connection_id, view, Connection, Document, Status, Target};
 use crate::core::Problem;
-use crate::ops::connections::probe::probe;
 
 pub const TOOL: Tool = Tool {
     name: "add_connection",
@@ -79,8 +78,11 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     }
     match (&plan.provider, &plan.target) {
         (None, Target::Mcp { url }) => {
-            let found = probe(ctx.tool_servers.transport, url).await;
-            plan.credential = Some(settle(plan.credential.take(), &found)?);
+            let found: Probe =
+                crate::ops::service_auth::probe(ctx.tool_servers.transport, url, ctx.connections.deployed).await.into();
+            let settled = settle(plan.credential.take(), &found)?;
+            plan.asked_scopes = scopes(&found, &settled);
+            plan.credential = Some(settled);
         }
         (None, Target::Openapi { document: Document::At(at), base_url }) => read_document(ctx, at, base_url).await?,
         _ => {}

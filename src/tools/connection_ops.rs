@@ -146,6 +146,10 @@ pub async fn mark_if_broken(
     detail: &str,
 ) -> bool {
     let Some(id) = server.connection.as_deref() else { return false };
+    // A connection found unusable or broken before the call is not its server's refusal.
+    if because.as_str().starts_with("connection_") {
+        return false;
+    }
     let Ok(c) = get(ctx, Find::Id(id.to_string())).await else { return false };
     let Some((kind, words)) = crate::ops::connections::serve::breaks(&c, &ctx.connections, because, detail) else {
         return false;

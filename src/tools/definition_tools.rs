@@ -21,8 +21,9 @@ pub async fn check(ctx: &Ctx<'_>, playbook: &str, named: &[NamedTool]) -> Result
         return Ok(());
     }
     let now = ctx.instant().timestamp();
-    let connections = crate::ops::connections::servers(ctx.backend, &ctx.connections, &ctx.caller.org).await;
-    let registry = ctx.tool_servers.with(&connections);
+    let using = crate::ops::connections::Using::of(ctx, &ctx.caller.org);
+    let connections = crate::ops::connections::servers(&using).await;
+    let registry = ctx.tool_servers.with(&connections).renewing(&using);
     let mut errors = Vec::new();
     for n in named {
         let (server_name, tool) = n.name.split_once('/').unwrap_or((n.name.as_str(), ""));

@@ -58,11 +58,14 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             "The directory listing does not offer servers that pay, refund, transfer or pay out money; through /mcp the same call works.",
         ));
     }
-    let Some(s) = server(&c, &ctx.connections) else { return Err(crate::core::connection::machine::not_found(&c.id)) };
+    let using = crate::ops::connections::Using::of(ctx, &ctx.caller.org);
+    let Some(s) = crate::ops::connections::renew::server(&using, c.clone(), false).await else {
+        return Err(crate::core::connection::machine::not_found(&c.id));
+    };
     if let Err(u) = &s.state {
         return Err(unavailable(&s, u.because, &u.detail));
     }
-    let offered = match ctx.tool_servers.offered(&s, ctx.instant().timestamp()).await {
+    let offered = match ctx.tool_servers.renewing(&using).offered(&s, ctx.instant().timestamp()).await {
         Ok(tools) => tools,
         Err(f) => {
             if mark_if_broken(ctx, &s, f.because, &f.detail).await {

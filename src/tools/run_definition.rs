@@ -75,7 +75,8 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         within: None,
         by: ctx.by(),
     };
-    let connections = crate::ops::connections::servers(ctx.backend, &ctx.connections, &ctx.caller.org).await;
+    let using = crate::ops::connections::Using::of(ctx, &ctx.caller.org);
+    let connections = crate::ops::connections::servers(&using).await;
     let tools = ctx.tool_servers.with(&connections);
     let outside = Outside { models: &ctx.models, tools: &tools, now: ctx.instant().timestamp() };
     let run = start(ctx.backend, &outside, asked).await?;

@@ -75,8 +75,9 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     if let Some(playbook) = &a.playbook {
         ctx.backend.get(org, playbook).await?;
     }
-    let connections = crate::ops::connections::servers(ctx.backend, &ctx.connections, org).await;
-    let registry = &ctx.tool_servers.with(&connections);
+    let using = crate::ops::connections::Using::of(ctx, org);
+    let connections = crate::ops::connections::servers(&using).await;
+    let registry = &ctx.tool_servers.with(&connections).renewing(&using);
     let mut servers = registry.serving(org, a.playbook.as_deref(), ctx.caller.playbooks.as_deref());
     let whose = a.playbook.as_ref().map_or_else(|| format!("the org {org}"), |p| format!("the playbook {p}"));
     if let Some(only) = &a.server {

@@ -94,8 +94,9 @@ impl Found {
 pub async fn find(ctx: &Ctx<'_>, playbook: &str, server: &str, tool: &str) -> Result<Found, Problem> {
     let p = ctx.backend.get(&ctx.caller.org, playbook).await?;
     let now = ctx.instant().timestamp();
-    let connections = crate::ops::connections::servers(ctx.backend, &ctx.connections, &ctx.caller.org).await;
-    let registry = ctx.tool_servers.with(&connections);
+    let using = crate::ops::connections::Using::of(ctx, &ctx.caller.org);
+    let connections = crate::ops::connections::servers(&using).await;
+    let registry = ctx.tool_servers.with(&connections).renewing(&using);
     let (found, offered) = registry.offering(&ctx.caller.org, playbook, server, now).await?;
     let found = found.clone();
     let listed = pick(server, &offered, tool, false)?.into_iter().next().cloned();
@@ -245,7 +246,8 @@ pub async fn call_by_hand(ctx: &Ctx<'_>, a: CallArgs, reads_only: bool) -> Resul
     if !errors.is_empty() {
         return Err(Problem::invalid_fields(errors).with_kind(ErrorCode::ToolArguments));
     }
-    let registry = &ctx.tool_servers;
+    let using = crate::ops::connections::Using::of(ctx, &ctx.caller.org);
+    let registry = &ctx.tool_servers.renewing(&using);
     let timeout = a.timeout_seconds.unwrap_or(TIMEOUT_DEFAULT_SECONDS);
     let started = (registry.clock)();
     let arguments = Value::Object(a.arguments.clone());

@@ -137,6 +137,34 @@ describe('connections', () => {
     assert.match(JSON.stringify(read), /Ada Lovelace/);
   });
 
+  test('an access token the service ended is refreshed as the connection is used; a failing token endpoint leaves it connected', async () => {
+    const pb = assertToolSuccess(await call('list_playbooks')).playbooks[0].id;
+    const query = () => call('query_connection', { playbook: pb, server: 'tracker', tool: 'list_issues', arguments: {} });
+    const refreshed = () => service.requests().filter((r) => r.grant_type === 'refresh_token' && r.status === 200).length;
+    const tracker = async () => assertToolSuccess(await call('list_connections')).connections.find((x) => x.id === trackerId);
+    const before = refreshed();
+    service.expireAccessTokens();
+    assert.match(JSON.stringify(assertToolSuccess(await query())), /Ada Lovelace/);
+    assert.ok(refreshed() > before, 'the tokens were refreshed at the service');
+    let c = await tracker();
+    assert.equal(c.status, 'connected');
+    assert.equal(c.because, undefined);
+    assert.match(JSON.stringify(assertToolSuccess(await query())), /Ada Lovelace/, 'the refreshed token is kept');
+
+    for (const mode of ['error', 'garbage', 'stall']) {
+      service.expireAccessTokens();
+      service.failTokenEndpoint(mode);
+      const refused = assertToolFailure(await query(), 'unavailable');
+      assert.match(refused.detail, /connection_unavailable/, `${mode}: ${refused.detail}`);
+      assert.match(refused.detail, /a later call may find it put right/, `${mode}: ${refused.detail}`);
+      c = await tracker();
+      assert.equal(c.status, 'connected', mode);
+      assert.equal(c.because, undefined, `${mode}: the connection is not broken`);
+      service.failTokenEndpoint(null);
+      assert.match(JSON.stringify(assertToolSuccess(await query())), /Ada Lovelace/, `${mode}: it works again once the endpoint is back`);
+    }
+  });
+
   test('a token revoked at the service breaks the connection until the person signs in again', async () => {
     service.revokeAll();
     const pb = assertToolSuccess(await call('list_playbooks')).playbooks[0].id;

@@ -65,9 +65,12 @@ pub enum Command {
         detail: String,
     },
     Mended,
-    /// New sealed tokens after a refresh.
+    /// New sealed tokens after a refresh, in place of `from`, the sealed credential the refresh
+    /// read: where another request or a new consent replaced that meanwhile, the newer stands.
     Refreshed {
         sealed: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<String>,
     },
     SetPlaybooks {
         playbooks: Option<Vec<String>>,
@@ -298,7 +301,19 @@ fn apply(command: Command, c: &mut Connection, now: DateTime<Utc>) -> Result<(),
             }
             Ok(())
         }
-        Command::Refreshed { sealed } => {
+        Command::Refreshed { sealed, from } => {
+            if c.status != Status::Connected || c.broken.is_some() {
+                return Err(Problem::conflict(format!(
+                    "The connection {} is not connected as it was when its token was renewed, so the new token is not kept.",
+                    c.name
+                )));
+            }
+            if from.is_some() && from != c.sealed.credential {
+                return Err(Problem::conflict(format!(
+                    "The credential of the connection {} changed while its token was renewed; the newer one stands.",
+                    c.name
+                )));
+            }
             c.sealed.credential = Some(sealed);
             Ok(())
         }

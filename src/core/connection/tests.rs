@@ -249,7 +249,7 @@ fn a_document_given_whole_is_read_as_it_is_added() {
 
 #[test]
 fn an_mcp_server_by_hand_takes_its_credential_from_what_it_says() {
-    let names = Probe::Names { issuer: "https://auth.example.com".into() };
+    let names = Probe::Names { issuer: "https://auth.example.com".into(), scopes: vec!["files:read".into()] };
     let auth = settle(None, &names).unwrap();
     assert_eq!(
         auth,
@@ -265,8 +265,10 @@ fn an_mcp_server_by_hand_takes_its_credential_from_what_it_says() {
         "{}",
         p.detail
     );
+    assert_eq!(super::probe::scopes(&names, &auth), ["files:read"], "a consent asks the scopes the server named");
     let cc = Credential::ClientCredentials { issuer: "https://auth.example.com".into(), client_id: None, scope: None };
     assert_eq!(settle(Some(cc.clone()), &names).unwrap(), cc);
+    assert!(super::probe::scopes(&names, &cc).is_empty(), "client credentials ask the scope they were given");
     let p =
         settle(Some(Credential::Authorization { issuer: None, oauth_client: OauthClient::Runtime }), &Probe::NamesNone)
             .unwrap_err();
@@ -340,8 +342,17 @@ fn a_key_given_then_approved_connects_and_remove_forgets_it() {
     let shown = view::view(&c, &providers()).to_string();
     assert!(!shown.contains("SEALED") && !shown.contains(HELP), "{shown}");
 
+    // A refresh keeps its tokens only in place of the credential it read.
+    let refreshed = |sealed: &str, from: &str| Command::Refreshed { sealed: sealed.into(), from: Some(from.into()) };
+    let stale = decide(refreshed("NEWER", "OLDER"), Some(c.clone()), now()).unwrap_err();
+    assert_eq!(stale.reason, crate::core::Reason::Conflict);
+    let c = decide(refreshed("NEWER", "SEALED"), Some(c), now()).unwrap();
+    assert_eq!(c.sealed.credential.as_deref(), Some("NEWER"));
+
     let broken =
         decide(Command::Broken { kind: BreakKind::Unauthorized, detail: "401".into() }, Some(c), now()).unwrap();
+    let late = decide(refreshed("NEWEST", "NEWER"), Some(broken.clone()), now()).unwrap_err();
+    assert_eq!(late.reason, crate::core::Reason::Conflict, "a broken connection takes no refreshed tokens");
     assert_eq!(view::because(&broken), Some(crate::core::tool_server::Because::ConnectionBroken));
     let removed = decide(Command::Remove, Some(broken), now()).unwrap();
     assert_eq!((removed.status, removed.sealed.clone()), (Status::Removed, Sealed::default()));

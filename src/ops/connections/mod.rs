@@ -5,10 +5,11 @@
 pub mod consent;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod memory;
-pub mod probe;
+pub mod renew;
 pub mod serve;
 mod settings;
 
+pub use renew::Using;
 pub use settings::{aad, Opened, Sealer, Settings};
 
 use chrono::{DateTime, Utc};
@@ -84,13 +85,11 @@ mod tests;
 pub const SERVED_MAX: usize = 500;
 
 /// The org's live connections as tool servers, for an operation that reaches tool servers; their
-/// credentials opened now, for this request alone. A read that fails leaves them out, and says
-/// so in the log: the servers of the settings still work.
-pub async fn servers(
-    backend: &dyn crate::ops::Backend,
-    settings: &Settings,
-    org: &str,
-) -> Vec<crate::core::tool_server::settings::Server> {
+/// tokens renewed first where they have ended, and their credentials opened now, for this request
+/// alone. A read that fails leaves them out, and says so in the log: the servers of the settings
+/// still work.
+pub async fn servers(using: &Using<'_>) -> Vec<crate::core::tool_server::settings::Server> {
+    let (backend, org) = (using.backend, using.org);
     let mut out = Vec::new();
     let mut after = None;
     while out.len() < SERVED_MAX {
@@ -102,7 +101,9 @@ pub async fn servers(
                 break;
             }
         };
-        out.extend(page.connections.iter().filter_map(|c| serve::server(c, settings)));
+        for c in page.connections {
+            out.extend(renew::server(using, c, false).await);
+        }
         after = match page.next_cursor.as_deref().map(crate::core::connection::store::Cursor::decode) {
             Some(Ok(cursor)) => Some(cursor),
             _ => break,

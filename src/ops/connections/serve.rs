@@ -66,7 +66,7 @@ fn place(name: &str, place: In, scheme: &Option<String>) -> Place {
 }
 
 /// What the sealed credential holds, opened.
-fn opened(c: &Connection, settings: &Settings) -> Result<Opened, Unusable> {
+pub(super) fn opened(c: &Connection, settings: &Settings) -> Result<Opened, Unusable> {
     let sealed = c.sealed.credential.as_deref().ok_or_else(|| {
         unusable(
             Because::ConnectionBroken,
@@ -117,8 +117,7 @@ fn carried(c: &Connection, settings: &Settings) -> Result<Option<Carried>, Unusa
             secret: secret(opened(c, settings)?.access_token, "access token of a consent")?,
             place: Place::Header { name: "Authorization".into(), scheme: Some("Bearer".into()) },
         }),
-        // The token of client credentials is exchanged by the consent module (`ops::service_auth`),
-        // which hands back an access token as a consent's; until it does, the key it holds is one.
+        // Asked for with the client's secret (`renew`) before the connection is used.
         Credential::ClientCredentials { .. } => {
             let opened = opened(c, settings)?;
             Some(Carried {

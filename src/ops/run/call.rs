@@ -18,7 +18,8 @@ impl Runner<'_> {
     /// Makes the call the start kept, and keeps how it ended. The caller holds `asking`.
     pub(super) async fn make_call(&self, run: Run, planned: Planned) -> Result<Run, Problem> {
         let connections = self.host.connections(&run.org).await;
-        let (called, took) = self.call(&self.host.tool_servers().with(&connections), &planned).await;
+        let renewal = super::host::Renewal { host: self.host, org: &run.org };
+        let (called, took) = self.call(&self.host.tool_servers().with(&connections).renewing(&renewal), &planned).await;
         let input = Input::Called { planned: Box::new(planned), called, duration_ms: took };
         let run = self.input(&run.run_id, input)?;
         self.schedule_request(&run).await;
@@ -75,7 +76,8 @@ impl Runner<'_> {
             }
         };
         let connections = self.host.connections(&run.org).await;
-        let registry = self.host.tool_servers().with(&connections);
+        let renewal = super::host::Renewal { host: self.host, org: &run.org };
+        let registry = self.host.tool_servers().with(&connections).renewing(&renewal);
         match tool_binding::call(&registry, reader, &arguments, CALL_SECONDS).await {
             Called::Answered { text, structured, is_error: false } => {
                 match interaction::reply(request, structured.as_ref(), &text) {

@@ -245,7 +245,9 @@ impl Runner<'_> {
             Ok(view) => {
                 read.insert(asked.definition.clone(), view.clone());
                 let connections = self.host.connections(&run.org).await;
-                let (models, tools) = (self.host.models(), self.host.tool_servers().with(&connections));
+                let renewal = super::host::Renewal { host: self.host, org: &run.org };
+                let tools = self.host.tool_servers().with(&connections).renewing(&renewal);
+                let models = self.host.models();
                 let now = self.host.now().timestamp();
                 start_viewed(backend, &run_start::Outside { models: &models, tools: &tools, now }, asked, &view).await
             }

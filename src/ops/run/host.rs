@@ -16,6 +16,18 @@ use crate::core::run::Run;
 use crate::core::tool_server::settings::Server;
 use crate::core::Problem;
 
+/// The host's renewal of the connections of one org, as a run's registry asks for it.
+pub struct Renewal<'a> {
+    pub host: &'a dyn RunHost,
+    pub org: &'a str,
+}
+
+impl super::super::tool_servers::Renew for Renewal<'_> {
+    fn renew<'r>(&'r self, refused: &'r Server) -> LocalBoxFuture<'r, Option<Server>> {
+        self.host.renew(self.org, refused)
+    }
+}
+
 /// Why a request got no answer.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Unanswered {
@@ -57,6 +69,11 @@ pub trait RunHost {
     /// host keeps no connections.
     fn connections<'a>(&'a self, _org: &'a str) -> LocalBoxFuture<'a, Vec<Server>> {
         Box::pin(async { Vec::new() })
+    }
+    /// Renews the credential of a connection of `org` whose server refused it, as
+    /// `tool_servers::Renew` says; none where the host keeps no connections.
+    fn renew<'a>(&'a self, _org: &'a str, _refused: &'a Server) -> LocalBoxFuture<'a, Option<Server>> {
+        Box::pin(async { None })
     }
     /// Sends one request to a model provider and reads its status and body, within the deadline.
     fn ask<'a>(

@@ -58,7 +58,9 @@ impl Runner<'_> {
         };
         record.resolved_to = Some(target.resolved.clone());
         let connections = self.host.connections(&run.org).await;
-        let registry = self.host.tool_servers().with(&connections);
+        let org = run.org.clone();
+        let renewal = super::host::Renewal { host: self.host, org: &org };
+        let registry = self.host.tool_servers().with(&connections).renewing(&renewal);
         let now = self.host.now();
         let tools = match tool_binding::bind(&registry, &run.org, &run.playbook, &prepared.tools, now.timestamp()).await
         {

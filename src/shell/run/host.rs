@@ -98,7 +98,30 @@ impl RunHost for Shell<'_> {
     fn connections<'a>(&'a self, org: &'a str) -> LocalBoxFuture<'a, Vec<Server>> {
         Box::pin(async move {
             let settings = super::super::connection_settings::settings(self.env, "");
-            crate::ops::connections::servers(self.backend(), &settings, org).await
+            let registry = self.tool_servers();
+            let using = crate::ops::connections::Using {
+                backend: self.backend(),
+                settings: &settings,
+                transport: registry.transport,
+                org,
+                now: self.now(),
+            };
+            crate::ops::connections::servers(&using).await
+        })
+    }
+
+    fn renew<'a>(&'a self, org: &'a str, refused: &'a Server) -> LocalBoxFuture<'a, Option<Server>> {
+        Box::pin(async move {
+            let settings = super::super::connection_settings::settings(self.env, "");
+            let registry = self.tool_servers();
+            let using = crate::ops::connections::Using {
+                backend: self.backend(),
+                settings: &settings,
+                transport: registry.transport,
+                org,
+                now: self.now(),
+            };
+            crate::ops::tool_servers::Renew::renew(&using, refused).await
         })
     }
 
