@@ -16,6 +16,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { launchBrowser } from './browser.mjs';
+import { approveOnPage, submit } from './connect_flow.mjs';
 import { panicLines, startRuntime } from './harness.mjs';
 import { assertToolFailure, assertToolSuccess, pointers } from './helpers.mjs';
 import { signInAtService, startStandinService } from './standin_service.mjs';
@@ -82,10 +83,6 @@ describe('connections', () => {
     return { page, res };
   }
 
-  async function clickSubmit(page, action) {
-    await Promise.all([page.waitForNavigation(), page.click(`form[action$="/${action}"] button[type=submit]`)]);
-  }
-
   test('search finds the providers a person may connect, by their words', async () => {
     const found = assertToolSuccess(await call('search', { terms: 'issues tracker' }));
     assert.ok(found.providers.some((p) => p.name === 'tracker' && p.title === 'Tracker'), JSON.stringify(found.providers));
@@ -113,11 +110,11 @@ describe('connections', () => {
     assert.match(res.headers()['content-security-policy'], /frame-ancestors 'none'/);
     assert.match(await page.content(), /Connect Tracker to the org local/);
     assert.match(await page.content(), /Read the issues you can see\./);
-    await clickSubmit(page, 'start');
+    await submit(page, 'start');
     assert.ok(page.url().startsWith(service.issuer), `at the service: ${page.url()}`);
     await signInAtService(page, 'ada');
     assert.ok(page.url().startsWith(trackerLink), `back on the page: ${page.url()}`);
-    await clickSubmit(page, 'approve');
+    await submit(page, 'approve');
     assert.match(await page.content(), /Tracker is connected/);
     await page.close();
 
@@ -175,11 +172,7 @@ describe('connections', () => {
     assert.match(server.detail ?? JSON.stringify(server), /reconnect_connection/);
 
     const linked = assertToolSuccess(await call('reconnect_connection', { connection: trackerId }), { summaryLimit: 1000 });
-    const { page } = await open(linked.connect.url);
-    await clickSubmit(page, 'start');
-    await signInAtService(page, 'ada');
-    await clickSubmit(page, 'approve');
-    await page.close();
+    await (await approveOnPage(browser, linked.connect.url, { person: 'ada' })).close();
     const read = assertToolSuccess(await call('query_connection', { playbook: pb, server: 'tracker', tool: 'list_issues', arguments: {} }));
     assert.match(JSON.stringify(read), /Ada Lovelace/);
 
@@ -192,9 +185,9 @@ describe('connections', () => {
     const linked = assertToolSuccess(await call('reconnect_connection', { connection: trackerId, more: 'write' }), { summaryLimit: 1000 });
     const { page } = await open(linked.connect.url);
     assert.match(await page.content(), /Open and change issues as you\./);
-    await clickSubmit(page, 'start');
+    await submit(page, 'start');
     await signInAtService(page, 'ada');
-    await clickSubmit(page, 'approve');
+    await submit(page, 'approve');
     await page.close();
     const tracker = assertToolSuccess(await call('list_connections')).connections.find((x) => x.id === trackerId);
     const granted = tracker.granted_scopes.map((s) => s.scope);
@@ -210,9 +203,9 @@ describe('connections', () => {
     const { page } = await open(c.connect.url);
     assert.match(await page.content(), /Settings, Keys/);
     await page.type('input[name=value]', service.keys.mcp);
-    await clickSubmit(page, 'credential');
+    await submit(page, 'credential');
     assert.match(await page.content(), /does not match/i, 'the page says the key misses the pattern, and keeps it');
-    await clickSubmit(page, 'approve');
+    await submit(page, 'approve');
     await page.close();
     const pb = assertToolSuccess(await call('list_playbooks')).playbooks[0].id;
     const tools = assertToolSuccess(await call('list_connection_tools', { connection: c.id }));
@@ -227,11 +220,7 @@ describe('connections', () => {
       entry: { document: service.openapiUrl, base_url: service.apiBaseUrl },
       credential: { kind: 'secret', name: 'X-Api-Key', in: 'header', instructions: 'Make a key under [API keys](https://tasks.example/api-keys).', key_page: 'https://tasks.example/api-keys' },
     }), { summaryLimit: 1000 });
-    const { page } = await open(c.connect.url);
-    await page.type('input[name=value]', service.keys.api);
-    await clickSubmit(page, 'credential');
-    await clickSubmit(page, 'approve');
-    await page.close();
+    await (await approveOnPage(browser, c.connect.url, { key: service.keys.api })).close();
     const pb = assertToolSuccess(await call('list_playbooks')).playbooks[0].id;
     const read = assertToolSuccess(await call('query_connection', { playbook: pb, server: 'taskapi', tool: 'listTasks', arguments: {} }));
     assert.ok(read);
