@@ -4,7 +4,7 @@ use worker::{event, Context, Env, Request, Response};
 
 use super::backend::Objects;
 use super::env::Settings;
-use super::{caller, connect_page, cors, mcp_http, page_session, sign_in};
+use super::{caller, connect_page, cors, mcp_http, page_forms, page_session, sign_in};
 use crate::api::{self, HttpRequest, Reply};
 use crate::core::Problem;
 use crate::mcp::endpoint::Endpoint;
@@ -29,6 +29,10 @@ async fn route(mut req: Request, env: &Env, settings: &Settings, origin: Option<
     // A browser page of another origin must not drive the runtime (DNS rebinding, CSRF).
     let own = url.origin().ascii_serialization();
     if !origin_allowed(origin, &own, &settings.allowed_origins) {
+        // A person's browser shows the refusal of a page's request: a page that may not be framed.
+        if connect_page::owns(url.path()) || page_session::owns(url.path()) {
+            return page_forms::from_another_site();
+        }
         return send(Reply::problem(&Problem::forbidden(format!(
             "Requests from the browser origin {} are refused, to protect this runtime from DNS rebinding. List the origin in ALLOWED_ORIGINS to allow it.",
             origin.unwrap_or_default()

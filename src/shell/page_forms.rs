@@ -37,6 +37,16 @@ pub fn html(status: u16, body: String, proof_cookie: Option<String>) -> worker::
     page(status, body, proof_cookie)
 }
 
+/// The page that refuses a request another site's page sent to one of this runtime's pages: a
+/// page, with the pages' headers, since a person's browser shows it.
+pub fn from_another_site() -> worker::Result<Response> {
+    stop(
+        403,
+        "This form was refused",
+        "It was sent from another site than this runtime's own page, so nothing was done.",
+    )
+}
+
 /// The form a page posted, once it is known to come from this runtime's own page: its origin
 /// is this runtime's, and its `csrf` field matches the proof cookie. Otherwise the page that
 /// answers the post instead, which says nothing was done.
@@ -45,8 +55,7 @@ pub async fn read(req: &mut Request, url: &Url, base: &str) -> worker::Result<Re
     let origin = req.headers().get("origin").ok().flatten();
     let site = req.headers().get("sec-fetch-site").ok().flatten();
     if !csrf::same_origin(origin.as_deref(), site.as_deref(), &own) {
-        let words = "It was sent from another site than this runtime's own page, so nothing was done.";
-        return Ok(Err(stop(403, "This form was refused", words)?));
+        return Ok(Err(from_another_site()?));
     }
     let body = match read_limited(req, FORM_MAX_BYTES).await {
         Ok(b) => String::from_utf8_lossy(&b).into_owned(),
