@@ -16,8 +16,11 @@ use crate::core::{Problem, Reason};
 /// nothing of what another caller's playbooks are.
 pub fn permits(caller: &Caller, tool: &Tool, args: Option<&Value>) -> Result<(), Problem> {
     if caller.principal == Principal::Operator && tool.door != Door::Access {
+        // Adding and reconnecting a connection are a person's alone: a key is no way to them either.
+        let person_only = matches!(tool.name, "add_connection" | "reconnect_connection");
+        let who = if person_only { "a person signed in" } else { "a key or a person signed in" };
         return Err(Problem::forbidden(format!(
-            "ADMIN_TOKEN manages keys and roles, and nothing else; {} needs a key or a person signed in.",
+            "ADMIN_TOKEN manages keys and roles, and nothing else; {} needs {who}.",
             tool.name
         )));
     }
