@@ -17,7 +17,9 @@ pub const TOOL: Tool = Tool {
     name: "add_connection",
     title: "Add a connection",
     description: "Connect a service to the org for its playbooks: a provider by name (search lists those a person may connect, found by the service's words), or an MCP server or HTTP API given by hand. Never put a key, token or ${NAME} in it: the person gives the credential on the runtime's page. Answers the connection, pending, and connect.url, the link on which the person approves it within 24 hours; show it as a link named as the answer's words say, never as its address.",
-    hints: Hints { open_world: true, ..Hints::WRITE },
+    // The spec's annotation table leaves add_connection out of openWorldHint, although it probes
+    // an MCP server given by hand: the contract's table is what clients are shown.
+    hints: Hints::WRITE,
     scope: Some(Scope::OrgWrite),
     door: Door::Both,
     reach: Reach::Org,

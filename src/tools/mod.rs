@@ -336,7 +336,7 @@ mod tests {
         assert_eq!(h("list_interactions"), Some(Hints::READ));
         assert_eq!(h("list_playbook_events"), Some(Hints::READ));
         assert_eq!(h("get_event"), Some(Hints::READ));
-        assert_eq!(h("add_connection"), Some(open));
+        assert_eq!(h("add_connection"), Some(Hints::WRITE));
         assert_eq!(h("list_connections"), Some(Hints::READ));
         assert_eq!(h("list_connection_tools"), Some(Hints { open_world: true, ..Hints::READ }));
         assert_eq!(h("reconnect_connection"), Some(Hints::WRITE));

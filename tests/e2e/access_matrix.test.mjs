@@ -6,16 +6,24 @@
 // a listing, leave acme's playbook out) and answer exactly what the same call naming made-up ids answers,
 // so a refusal never tells whether acme's thing exists. A control column, acme's own full key, shows the
 // reads do find the real ids and not the made-up ones. The matrix is printed as a table.
+//
+// Connections are the exception to the control. Only a person adds a connection (add_connection
+// refuses a key), and on this shared runtime in local mode the one person is the local developer, who
+// acts in the org local alone: no connection of acme can exist. So the connection and link the matrix
+// names are real ones of the org local, added by the local developer on loopback, who reads them back
+// there; every caller of acme, acme's own full key included, must be answered for them exactly as for
+// made-up ones, and the control shows acme's full key refused add_connection in the documented words.
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 
 import { ADD_VAT, ADD_VAT_DIAGRAM, ADD_VAT_OVERVIEW, addVat } from './fixtures.mjs';
 import {
-  adminToken, ALL_SCOPES, keyName, makeKey, publicMcp, publicRequest, READ_KEY_TOOLS, READ_SCOPES, revokeKey, TOOL_HINTS,
-  uniqueName,
+  adminToken, ALL_SCOPES, keyName, makeKey, publicMcp, publicRequest, READ_KEY_TOOLS, READ_SCOPES, revokeKey, runtimeUrl,
+  TOOL_HINTS, uniqueName,
 } from './helpers.mjs';
 import { wellFormedKey } from './key_format.mjs';
+import { toolServers } from './tool_servers.mjs';
 
 const ACME = 'acme';
 const GLOBEX = 'globex';
@@ -25,9 +33,20 @@ const DEAD = new Set(['revoked', 'expired', 'no credential']);
 // The routes that manage access (keys and roles): no key reaches them, whatever its scopes.
 const ACCESS_ROUTES = new Set(['create_key', 'list_keys', 'revoke_key', 'list_role_assignments', 'assign_role', 'unassign_role']);
 
+/** Whether an operation names a connection or a link, which on this runtime are the org local's (see the top). */
+const namesConnection = (path) => path.includes('{connection}') || path.includes('{token}');
+
+/** The local developer's call on loopback, in the org local. */
+async function local(method, path, body) {
+  const res = await fetch(`${runtimeUrl()}/v1/orgs/local${path}`, {
+    method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, json: await res.json() };
+}
+
 /** Valid arguments of each operation, naming the things `ids` gives. */
 function argsFor(ids) {
-  const { playbook, run_id, event_id } = ids;
+  const { playbook, run_id, event_id, connection, token } = ids;
   const fn = { playbook, type: 'computation', name: ids.name };
   return {
     create_playbook: { name: 'matrix intruder' },
@@ -72,6 +91,24 @@ function argsFor(ids) {
     validate: { playbook, server: 'fixture', tool: 'echo', arguments: { text: 'matrix' } },
     query_connection: { playbook, server: 'fixture', tool: 'echo', arguments: { text: 'matrix' } },
     execute_connection: { playbook, server: 'fixture', tool: 'echo', arguments: { text: 'matrix' } },
+    // Connections and the operations of a connection's link.
+    add_connection: { name: 'intruder', type: 'mcp', entry: { url: 'https://mcp.example/mcp' }, credential: { kind: 'none' } },
+    list_connections: {},
+    list_connection_tools: { connection },
+    reconnect_connection: { connection },
+    remove_connection: { connection },
+    get_connection: { connection },
+    set_connection_playbooks: { connection, playbooks: [playbook] },
+    set_connection_signing_secret: { connection, secret: 'intruder-signing-secret' },
+    remove_connection_signing_secret: { connection },
+    list_providers: {},
+    read_link: { token },
+    approve: { token },
+    give_credential: { token, value: 'intruder-key' },
+    give_client: { token, client_id: 'intruder', client_secret: 'intruder-secret' },
+    start: { token },
+    finish: { token, query: 'code=intruder&state=intruder' },
+    cancel: { token },
   };
 }
 
@@ -118,6 +155,7 @@ describe('isolation matrix: nothing of acme is reached, or told of, by anyone bu
   let tools; // acme's full key's tools/list on /mcp
   let onOrg; // the tools acme's org endpoint lists to that key
   let onPlaybook; // the tools acme's playbook endpoint lists to it
+  let localConnection; // the connection of the org local the matrix names, removed afterwards
 
   before(async () => {
     const acmeFull = await makeKey(ACME, { name: keyName('acme-full'), scopes: ALL_SCOPES });
@@ -155,10 +193,24 @@ describe('isolation matrix: nothing of acme is reached, or told of, by anyone bu
     const person = `person:matrix-${keyName('ada')}`;
     const given = await publicRequest('POST', `/v1/orgs/${ACME}/roles`, { key: adminToken(), body: { person, role: 'viewer' } });
     assert.equal(given.status, 200, given.text);
-    real = { ...acme, key: reader.id, person };
+    // A real connection, pending, and its link: the local developer's, in the org local (see the top).
+    const { crm } = toolServers().servers;
+    const added = await local('POST', '/connections', {
+      name: `matrix-${keyName('crm').toLowerCase().replace(/[^a-z0-9_-]/g, '-')}`.slice(0, 64), type: 'openapi',
+      entry: { document: crm.document, base_url: crm.base },
+      credential: { kind: 'secret', name: crm.header, in: 'header', instructions: 'Make a key under [Keys](https://crm.example/keys).', key_page: 'https://crm.example/keys' },
+    });
+    assert.equal(added.status, 201, JSON.stringify(added.json));
+    const connection = added.json.id;
+    const token = new URL(added.json.connect.url).pathname.split('/').pop();
+    assert.equal((await local('GET', `/connections/${connection}`)).status, 200, 'the connection is real');
+    assert.equal((await local('GET', `/connect/${token}`)).json.link?.state, 'open', 'the link is real');
+    localConnection = connection;
+    real = { ...acme, key: reader.id, person, connection, token };
     madeUp = {
       playbook: 'pb_zzzzzzzzzzzzzzzz', name: 'no-such-function', run_id: 'no-such-run', event_id: 'ev_424242',
       key: 'key_zzzzzzzzzzzzzzzz', person: 'person:no-such-person',
+      connection: 'con_zzzzzzzzzzzzzzzz', token: `cl_${'z'.repeat(32)}`,
     };
     Object.assign(keys, {
       'globex key': globexFull.key, 'acme kept to B': kept.key, 'acme read-only': reader.key, revoked: revoked.key,
@@ -177,9 +229,21 @@ describe('isolation matrix: nothing of acme is reached, or told of, by anyone bu
     await sleep(Math.max(0, Date.parse(expiresAt) + 5_500 - Date.now()));
   });
 
+  after(async () => {
+    if (localConnection) assert.equal((await local('DELETE', `/connections/${localConnection}`)).status, 200);
+  });
+
+  test("acme's own full key is refused add_connection: a key never adds a connection", async () => {
+    const res = await publicRequest('POST', `/v1/orgs/${ACME}/connections`, { key: keys['acme full (control)'], body: argsFor(real).add_connection });
+    assert.equal(res.status, 403, res.text);
+    assert.match(res.json.detail, /a key does not add one/);
+    const listed = await publicRequest('GET', `/v1/orgs/${ACME}/connections`, { key: keys['acme full (control)'] });
+    assert.deepEqual(listed.json.connections, [], 'acme has no connection');
+  });
+
   test('the matrix covers every operation of the OpenAPI document and every tool', () => {
     const ids = operations.map((o) => o.id);
-    assert.ok(ids.length >= 31, `${ids.length} operations`);
+    assert.ok(ids.length >= 58, `${ids.length} operations`);
     assert.deepEqual(ids.filter((id) => !(id in argsFor(real))), [], 'operations the matrix has no arguments for');
     assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(TOOL_HINTS).sort());
   });
@@ -203,7 +267,8 @@ describe('isolation matrix: nothing of acme is reached, or told of, by anyone bu
         if (control) {
           // The owner tells real from made up, which is what the others must not be able to.
           label = `${res.status}/${fake.status}`;
-          const expect = op.path.includes('{playbook}') ? '200/404' : '200/200';
+          // A connection or link of the org local is not acme's: its own key finds it no more than a made-up one.
+          const expect = namesConnection(op.path) ? '404/404' : op.path.includes('{playbook}') ? '200/404' : '200/200';
           if (label !== expect) failures.push(`${where}: ${label}, expected ${expect}`);
         } else if (public_ && !DEAD.has(column)) {
           label = `${res.status} public`; // the guides and the document, which hold nothing of an org
@@ -313,7 +378,8 @@ describe('isolation matrix: nothing of acme is reached, or told of, by anyone bu
       }
       rows.push({ op: `${tool.name} (${doors(tool, real).map(([p]) => p.replace(real.playbook, '{pb}').replace(`/orgs/${ACME}`, '/orgs/acme')).join(', ')})`, cells });
       if (cells['acme full (control)'] !== '·') {
-        const expect = doors(tool, real).map(() => (tool.inputSchema.properties?.playbook ? 'ok/not_found' : 'ok/ok')).join(' · ');
+        const connectionOf = tool.inputSchema.properties?.connection; // the org local's (see the top)
+        const expect = doors(tool, real).map(() => (connectionOf ? 'not_found/not_found' : tool.inputSchema.properties?.playbook ? 'ok/not_found' : 'ok/ok')).join(' · ');
         if (cells['acme full (control)'] !== expect) failures.push(`${tool.name} control: ${cells['acme full (control)']}, expected ${expect}`);
       }
     }

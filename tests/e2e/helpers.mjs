@@ -74,6 +74,11 @@ export const TOOL_HINTS = {
   query_connection: [true, false, false, true],
   execute_connection: [false, true, false, true],
   get_guide: [true, false, true, false],
+  add_connection: [false, true, false, false],
+  list_connections: [true, false, true, false],
+  list_connection_tools: [true, false, true, true],
+  reconnect_connection: [false, true, false, false],
+  remove_connection: [false, true, true, false],
 };
 
 /**

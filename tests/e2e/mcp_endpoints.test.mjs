@@ -1,12 +1,16 @@
 // The scoped MCP endpoints, through the official client: /orgs/{org}/mcp lists playbook management
-// and no definition tool; /orgs/{org}/playbooks/{playbook}/mcp lists the definition tools without a
-// playbook argument and acts on that playbook; another org's endpoint is refused with 403.
+// and the connection tools and no definition tool; /orgs/{org}/playbooks/{playbook}/mcp lists the
+// definition tools without a playbook argument, and no connection tool, and acts on that playbook;
+// another org's endpoint is refused with 403.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { runtimeUrl, uniqueName } from './helpers.mjs';
+
+// The connection tools, which the spec lists on /mcp and the org endpoint, and on no playbook endpoint.
+const CONNECTION_TOOLS = ['add_connection', 'list_connections', 'list_connection_tools', 'reconnect_connection', 'remove_connection'];
 
 async function connect(path) {
   const client = new Client({ name: 'endpoint-test', version: '1.0.0' });
@@ -26,10 +30,11 @@ compute:
 `;
 
 describe('scoped MCP endpoints', () => {
-  test('the org endpoint lists playbook management and no definition tool', async () => {
+  test('the org endpoint lists playbook management and the connection tools, and no definition tool', async () => {
     const client = await connect('/orgs/local/mcp');
     const names = (await client.listTools()).tools.map((t) => t.name);
     assert.ok(names.includes('create_playbook') && names.includes('get_guide'), names.join());
+    for (const tool of CONNECTION_TOOLS) assert.ok(names.includes(tool), `${tool} among ${names.join()}`);
     assert.ok(!names.includes('create_definition'), names.join());
     assert.match(client.getInstructions(), /acts on the playbooks of the org local/);
     await client.close();
@@ -45,6 +50,7 @@ describe('scoped MCP endpoints', () => {
     const tools = (await client.listTools()).tools;
     const names = tools.map((t) => t.name);
     assert.ok(names.includes('create_definition') && !names.includes('create_playbook'), names.join());
+    for (const tool of CONNECTION_TOOLS) assert.ok(!names.includes(tool), `${tool} on a playbook endpoint: ${names.join()}`);
     for (const t of tools) assert.equal(t.inputSchema.properties?.playbook, undefined, `${t.name} takes playbook`);
     assert.match(client.getInstructions(), new RegExp(`acts on one playbook, ${made.id}`));
 

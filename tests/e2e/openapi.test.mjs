@@ -2,7 +2,10 @@
 // document (@seriousme/openapi-schema-validator) that the root index names; then every operation it
 // lists is called once over HTTP, by the method and path the document gives, and each success body is
 // checked with ajv (JSON Schema 2020-12) against the operation's schema for the status it answered, as
-// are refusals against Problem. The last test fails when an operation has no sample call here.
+// are refusals against Problem. The last test fails when an operation has no sample call here. The
+// three steps of an OAuth consent at a service (give_client, start, finish) have no service to consent
+// at on the shared runtime, so their sample is the refusal the document gives for a connection that
+// takes a key; connections.test.mjs runs them to success against its stand-in service.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -11,6 +14,7 @@ import addFormats from 'ajv-formats';
 
 import { ADD_VAT, ADD_VAT_DIAGRAM, ADD_VAT_OVERVIEW, addVat } from './fixtures.mjs';
 import { runtimeUrl, uniqueName } from './helpers.mjs';
+import { toolServers } from './tool_servers.mjs';
 
 const APPROVE = `---
 description: Asks the owner of an order to approve it
@@ -133,6 +137,18 @@ describe('GET /v1/openapi.json', { timeout: 120_000 }, () => {
     assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
     const problem = checked(res);
     assert.equal(problem.status, status);
+    return problem;
+  }
+
+  /**
+   * The sample of an operation that cannot succeed on the shared runtime: a well-formed call (its
+   * body fits the document) refused with a status the document gives that operation, not its default.
+   */
+  async function sampleRefusal(id, args, status) {
+    const res = await send(id, args);
+    assert.ok(res.op.responses[String(status)], `${id}: the document gives no ${status}`);
+    const problem = await refuse(id, args, status);
+    called.add(id);
     return problem;
   }
 
@@ -272,6 +288,43 @@ describe('GET /v1/openapi.json', { timeout: 120_000 }, () => {
     assert.equal((await call('assign_role', { body: { person, role: 'viewer' } })).assignment.role, 'viewer');
     assert.ok((await call('list_role_assignments')).assignments.some((a) => a.person === person));
     assert.equal((await call('unassign_role', { params: { person } })).assignment.person, person);
+
+    // Connections, as the local developer, who is a person: the CRM's HTTP API of run.mjs given by
+    // hand with its key, approved through the link's operations, read, changed and removed.
+    const { crm } = toolServers().servers;
+    assert.ok((await call('list_providers')).providers.length > 0, 'the compiled-in catalogue');
+    const added = await call('add_connection', {
+      body: {
+        name: `crm-${uniqueName('o').split(' ')[1]}`, type: 'openapi',
+        entry: { document: crm.document, base_url: crm.base, playbooks: [playbook] },
+        credential: { kind: 'secret', name: crm.header, in: 'header', instructions: 'Make a key under [Keys](https://crm.example/keys).', key_page: 'https://crm.example/keys' },
+      },
+    });
+    assert.equal(added.status, 'pending');
+    const connection = added.id;
+    const token = new URL(added.connect.url).pathname.split('/').pop();
+    assert.equal((await call('read_link', { params: { token } })).link.state, 'open');
+    // A connection that takes a key takes no OAuth client and starts no consent at a service.
+    const ownClient = await sampleRefusal('give_client', { params: { token }, body: { client_id: 'own-client', client_secret: 'own-client-secret' } }, 409);
+    assert.match(ownClient.detail, /takes no client of the org's own/);
+    assert.match((await sampleRefusal('start', { params: { token } }, 409)).detail, /takes no sign-in at its service: its credential is of the kind secret/);
+    assert.match((await sampleRefusal('finish', { params: { token }, body: { query: 'code=made-up&state=made-up' } }, 409)).detail, /No sign-in at the service was started on this link/);
+    await call('give_credential', { params: { token }, body: { value: crm.key } });
+    assert.equal((await call('approve', { params: { token } })).connection.status, 'connected');
+    assert.ok((await call('list_connections', { query: { limit: 10 } })).connections.some((c) => c.id === connection));
+    assert.equal((await call('get_connection', { params: { connection } })).connection.status, 'connected');
+    const crmTools = await call('list_connection_tools', { params: { connection } });
+    assert.deepEqual(crmTools.tools.map((t) => t.name).sort(), [...crm.operations].sort());
+    const serving = await call('set_connection_playbooks', { params: { connection }, body: { playbooks: [playbook] } });
+    assert.deepEqual(serving.connection.playbooks, [playbook]);
+    assert.equal((await call('set_connection_signing_secret', { params: { connection }, body: { secret: 'whsec-openapi-sample-0123456789' } })).connection.signing_secret, true);
+    assert.equal((await call('remove_connection_signing_secret', { params: { connection } })).connection.signing_secret, false);
+    const relinked = await call('reconnect_connection', { params: { connection } });
+    const newer = new URL(relinked.connect.url).pathname.split('/').pop();
+    assert.notEqual(newer, token);
+    // Cancelling the new link of a connection that works leaves it as it was.
+    assert.equal((await call('cancel', { params: { token: newer } })).connection.status, 'connected');
+    assert.equal((await call('remove_connection', { params: { connection } })).connection.status, 'removed');
   });
 
   test('refusals are problem documents of the Problem schema', async () => {
