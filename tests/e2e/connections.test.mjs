@@ -16,40 +16,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { launchBrowser } from './browser.mjs';
-import { approveOnPage, submit } from './connect_flow.mjs';
+import { approveOnPage, standinProviders, submit } from './connect_flow.mjs';
 import { panicLines, startRuntime } from './harness.mjs';
 import { assertToolFailure, assertToolSuccess, pointers } from './helpers.mjs';
 import { signInAtService, startStandinService } from './standin_service.mjs';
 
-const providers = (service) => ({
-  tracker: {
-    title: 'Tracker',
-    description: "Issues of the team's tracker, through its MCP server.",
-    terms: ['issues', 'tracker', 'bugs'],
-    server: { type: 'mcp', url: service.mcpUrl },
-    ways: [{
-      kind: 'authorization',
-      issuer: service.issuer,
-      client: 'dynamic',
-      scopes: [{ name: 'issues:read', says: 'Read the issues you can see.' }],
-      more: [{ name: 'write', for: 'Open and change issues as you.', scopes: [{ name: 'issues:write', says: 'Open and change issues as you.' }] }],
-    }],
-    failure_codes: ['invalid_token'],
-  },
-  tasks: {
-    title: 'Tasks',
-    description: 'The task list of the team.',
-    terms: ['tasks', 'todo'],
-    server: { type: 'mcp', url: service.keyedMcpUrl },
-    ways: [{
-      kind: 'secret', name: 'Authorization', in: 'header', scheme: 'Bearer',
-      instructions: 'Make a key under [Settings, Keys](https://tasks.example/keys).',
-      key_page: 'https://tasks.example/keys',
-      example: 'tk_…',
-      pattern: '^tk_[a-z0-9]{8}$',
-    }],
-  },
-});
 
 describe('connections', () => {
   let service; let runtime; let stateDir; let client; let browser;
@@ -63,7 +34,7 @@ describe('connections', () => {
   before(async () => {
     service = await startStandinService();
     stateDir = mkdtempSync(join(tmpdir(), 'runtime-connections-'));
-    runtime = await startRuntime({ stateDir, vars: { CONNECTION_PROVIDERS: JSON.stringify(providers(service)) } });
+    runtime = await startRuntime({ stateDir, vars: { CONNECTION_PROVIDERS: JSON.stringify(standinProviders(service)) } });
     client = new Client({ name: 'connections-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${runtime.url}/mcp`)));
     browser = await launchBrowser();

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { launchBrowser } from './browser.mjs';
-import { approveOnPage } from './connect_flow.mjs';
+import { approveOnPage, standinProviders } from './connect_flow.mjs';
 import { panicLines, startRuntime } from './harness.mjs';
 import { assertToolSuccess } from './helpers.mjs';
 import { startModelStandins } from './standin_models.mjs';
@@ -44,13 +44,7 @@ describe('a reasoning function calls a connection\'s tool', { timeout: 180_000 }
     service = await startStandinService();
     models = await startModelStandins();
     stateDir = mkdtempSync(join(tmpdir(), 'runtime-connections-run-'));
-    const providers = {
-      tracker: {
-        title: 'Tracker', description: "Issues of the team's tracker.", terms: ['issues'],
-        server: { type: 'mcp', url: service.mcpUrl },
-        ways: [{ kind: 'authorization', issuer: service.issuer, client: 'dynamic', scopes: [{ name: 'issues:read', says: 'Read the issues you can see.' }] }],
-      },
-    };
+    const providers = { tracker: standinProviders(service).tracker };
     runtime = await startRuntime({ stateDir, vars: { ...models.vars, CONNECTION_PROVIDERS: JSON.stringify(providers) } });
     client = new Client({ name: 'connections-run-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${runtime.url}/mcp`)));

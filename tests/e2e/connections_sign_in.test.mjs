@@ -18,6 +18,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 
 import { browser as formBrowser, forms } from './browse.mjs';
 import { launchBrowser } from './browser.mjs';
+import { standinProviders } from './connect_flow.mjs';
 import { freePort, panicLines, startRuntime } from './harness.mjs';
 import { assertToolFailure, assertToolSuccess } from './helpers.mjs';
 import { PEOPLE, startOidcProvider } from './oidc_provider.mjs';
@@ -27,22 +28,6 @@ const ADMIN = `admin-${'s'.repeat(40)}`;
 const CALLBACK = 'http://127.0.0.1:1/callback'; // the agent's redirect URI: its browser stops there
 const ORG = 'acme';
 
-/** The tracker of the stand-in service as the operator names it in CONNECTION_PROVIDERS. */
-const providers = (service) => ({
-  tracker: {
-    title: 'Tracker',
-    description: "Issues of the team's tracker, through its MCP server.",
-    terms: ['issues', 'tracker'],
-    server: { type: 'mcp', url: service.mcpUrl },
-    ways: [{
-      kind: 'authorization',
-      issuer: service.issuer,
-      client: 'dynamic',
-      scopes: [{ name: 'issues:read', says: 'Read the issues you can see.' }],
-    }],
-    failure_codes: ['invalid_token'],
-  },
-});
 
 /** An HTTP request to `url` as JSON with a bearer credential; answers {status, headers, json}. */
 async function api(method, url, credential, body) {
@@ -129,7 +114,7 @@ describe('connections where people sign in', () => {
     stateDir = mkdtempSync(join(tmpdir(), 'runtime-connections-sign-in-'));
     runtime = await startRuntime({
       stateDir, port,
-      vars: { ...oidc.vars, PUBLIC_URL: base, ADMIN_TOKEN: ADMIN, OWNERS: `${ORG}=${PEOPLE.ada.email}`, CONNECTION_PROVIDERS: JSON.stringify(providers(service)) },
+      vars: { ...oidc.vars, PUBLIC_URL: base, ADMIN_TOKEN: ADMIN, OWNERS: `${ORG}=${PEOPLE.ada.email}`, CONNECTION_PROVIDERS: JSON.stringify({ tracker: standinProviders(service).tracker }) },
     });
     // Ada owns acme by OWNERS; the operator makes Grace an admin, whose role holds org:write, so
     // what refuses her below is that the connection is Ada's, not her role.
@@ -376,7 +361,7 @@ describe('a runtime of API keys alone adds no connection', () => {
     const tracker = { url: `http://127.0.0.1:${await freePort()}` };
     runtime = await startRuntime({
       stateDir, port,
-      vars: { PUBLIC_URL: base, ADMIN_TOKEN: ADMIN, CONNECTION_PROVIDERS: JSON.stringify(providers({ mcpUrl: `${tracker.url}/mcp`, issuer: tracker.url })) },
+      vars: { PUBLIC_URL: base, ADMIN_TOKEN: ADMIN, CONNECTION_PROVIDERS: JSON.stringify({ tracker: standinProviders({ mcpUrl: `${tracker.url}/mcp`, issuer: tracker.url }).tracker }) },
     });
   });
   after(async () => {
