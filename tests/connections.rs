@@ -207,6 +207,11 @@ fn a_connected_connection_is_a_tool_server_of_the_org_and_a_pending_one_is_liste
     let providers: Vec<&str> =
         found["providers"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
     assert_eq!(providers, ["notion"], "found by its terms, and linear is served already");
+    let mut on_a_playbook = common::ctx(&dev, &m, 6, 6);
+    on_a_playbook.connections.lists_providers = false;
+    let found =
+        block_on(tools::call(&on_a_playbook, tools::find("search").unwrap(), json!({ "terms": "notes pages" })));
+    assert_eq!(found.unwrap().value["providers"], json!([]), "a playbook's endpoint lists no tool that adds one");
     let issues = call(&m, &dev, 7, "search", json!({ "terms": "issues" })).unwrap();
     let with_more = issues["providers"].as_array().unwrap().iter().find(|p| p["name"] == "github").unwrap();
     assert!(with_more["more"].as_array().is_some_and(|g| !g.is_empty()), "{with_more}");

@@ -66,5 +66,6 @@ pub fn settings(env: &Env, origin: &str) -> Settings {
         sealer: var(env, "CONNECTIONS_KEY")
             .filter(|k| seal::check_key(k).is_ok())
             .map(|k| Rc::new(Keyed(k)) as Rc<dyn Sealer>),
+        lists_providers: true,
     }
 }

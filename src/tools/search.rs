@@ -197,7 +197,7 @@ fn may_add(ctx: &Ctx<'_>) -> bool {
 /// The providers a person may connect that no server serves yet, found by `terms`, for a caller
 /// who may add a connection; `/directory` leaves out those that handle money.
 fn providers(ctx: &Ctx<'_>, servers: &[&Server], terms: Option<&str>) -> Vec<Value> {
-    if !may_add(ctx) {
+    if !may_add(ctx) || !ctx.connections.lists_providers {
         return Vec::new();
     }
     let catalogue = &ctx.connections.providers;

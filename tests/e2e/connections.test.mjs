@@ -59,6 +59,18 @@ describe('connections', () => {
     assert.ok(found.providers.some((p) => p.name === 'tracker' && p.title === 'Tracker'), JSON.stringify(found.providers));
     const tracker = found.providers.find((p) => p.name === 'tracker');
     assert.deepEqual(tracker.more, [{ name: 'write', for: 'Open and change issues as you.' }]);
+
+    // A playbook's endpoint lists no tool that adds a connection, so its search names no provider.
+    const pb = assertToolSuccess(await call('create_playbook', { name: 'Providers' })).id;
+    const scoped = new Client({ name: 'connections-test-playbook', version: '1.0.0' });
+    await scoped.connect(new StreamableHTTPClientTransport(new URL(`${runtime.url}/orgs/local/playbooks/${pb}/mcp`)));
+    try {
+      const there = assertToolSuccess(await scoped.callTool({ name: 'search', arguments: { terms: 'issues tracker' } }));
+      assert.deepEqual(there.providers, []);
+    } finally {
+      await scoped.close();
+    }
+    assertToolSuccess(await call('retire_playbook', { playbook: pb }));
   });
 
   let trackerId; let trackerLink;

@@ -79,6 +79,9 @@ pub struct Settings {
     /// A Worker secret or variable by name, for a connection of a reference: set or not, and its
     /// value at call time.
     pub variable: Variables,
+    /// Whether `search` lists the providers a person may connect: on `/mcp` and the org
+    /// endpoint, not on a playbook's, which lists no tool that adds a connection.
+    pub lists_providers: bool,
 }
 
 impl Default for Settings {
@@ -90,6 +93,7 @@ impl Default for Settings {
             deployed: false,
             sealer: None,
             variable: Rc::new(|_| None),
+            lists_providers: true,
         }
     }
 }
