@@ -14,7 +14,7 @@ use crate::core::access::oauth::url;
 use crate::core::tool_server::Request;
 
 /// A client the runtime registered. The caller keeps it for the connection: the id in the record,
-/// the secret sealed (`seal::Sealed::Tokens::client_secret`), since every refresh needs both.
+/// the secret sealed (`client_secret` of `ops::connections::Opened`), since every refresh needs both.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Registration {
     pub client: Client,

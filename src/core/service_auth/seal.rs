@@ -13,12 +13,8 @@ use std::fmt;
 use aes_gcm::aead::{Aead, KeyInit, Payload};
 use aes_gcm::{Aes256Gcm, Nonce};
 use base64::{engine::general_purpose::URL_SAFE_NO_PAD, Engine};
-use chrono::{DateTime, Utc};
 use hkdf::Hkdf;
-use serde::{Deserialize, Serialize};
 use sha2::Sha256;
-
-use super::token::Tokens;
 
 /// The fewest characters `CONNECTIONS_KEY` may have: 32 random ones carry enough to derive from.
 pub const KEY_SECRET_MIN: usize = 32;
@@ -43,8 +39,6 @@ pub enum SealError {
     /// It does not open with this key and these associated data: the key changed, or the blob
     /// was sealed for another connection, or it was altered.
     Refused,
-    /// What opened is not a credential this runtime seals.
-    Unreadable,
 }
 
 impl fmt::Display for SealError {
@@ -58,7 +52,6 @@ impl fmt::Display for SealError {
             SealError::Refused => {
                 "the sealed credential does not open: CONNECTIONS_KEY changed since it was sealed, or it belongs to another connection"
             }
-            SealError::Unreadable => "the sealed credential opened but holds no credential this runtime reads",
         })
     }
 }
@@ -75,12 +68,6 @@ pub fn check_key(key_secret: &str) -> Result<(), SealError> {
         return Err(SealError::KeyTooShort);
     }
     Ok(())
-}
-
-/// The associated data of one connection of one org, written so that no two pairs give the same
-/// text, whatever characters the names hold.
-pub fn associated(org: &str, connection: &str) -> String {
-    serde_json::json!([org, connection]).to_string()
 }
 
 fn cipher(key_secret: &str) -> Result<Aes256Gcm, SealError> {
@@ -108,7 +95,7 @@ pub fn seal(key_secret: &str, aad: &str, plaintext: &[u8], nonce: [u8; NONCE_BYT
 ///
 /// # Errors
 ///
-/// Each `SealError` but `Unreadable`, as its words say.
+/// Each `SealError`, as its words say.
 pub fn open(key_secret: &str, aad: &str, sealed: &str) -> Result<Vec<u8>, SealError> {
     let cipher = cipher(key_secret)?;
     let body = sealed.strip_prefix(VERSION).ok_or(SealError::UnknownVersion)?;
@@ -120,98 +107,6 @@ pub fn open(key_secret: &str, aad: &str, sealed: &str) -> Result<Vec<u8>, SealEr
     cipher
         .decrypt(Nonce::from_slice(nonce), Payload { msg: sealed, aad: aad.as_bytes() })
         .map_err(|_| SealError::Refused)
-}
-
-/// What a connection keeps sealed: one of these, as JSON inside the blob. Its Debug prints what
-/// is not secret (kinds, a client's id, scopes, expiry) and `[hidden]` for the rest.
-#[derive(Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Sealed {
-    /// A key the person typed, or a signing secret.
-    Key { value: String },
-    /// A client's id and secret: of `client_credentials`, or the org's own OAuth client before
-    /// the person signs in with it.
-    Client { id: String, secret: String },
-    /// What a consent at the service gave, with the secret of the client it was given to where
-    /// that client has one, which a refresh needs.
-    Tokens {
-        access: String,
-        refresh: Option<String>,
-        expires_at: Option<DateTime<Utc>>,
-        scope: Vec<String>,
-        client_secret: Option<String>,
-    },
-}
-
-/// What Debug prints in place of a secret.
-struct Hidden;
-
-impl fmt::Debug for Hidden {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("[hidden]")
-    }
-}
-
-impl fmt::Debug for Sealed {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Sealed::Key { .. } => f.debug_struct("Key").field("value", &Hidden).finish(),
-            Sealed::Client { id, .. } => f.debug_struct("Client").field("id", id).field("secret", &Hidden).finish(),
-            Sealed::Tokens { refresh, expires_at, scope, client_secret, .. } => f
-                .debug_struct("Tokens")
-                .field("access", &Hidden)
-                .field("refresh", &refresh.as_ref().map(|_| Hidden))
-                .field("expires_at", expires_at)
-                .field("scope", scope)
-                .field("client_secret", &client_secret.as_ref().map(|_| Hidden))
-                .finish(),
-        }
-    }
-}
-
-impl Sealed {
-    /// What a token exchange gave, sealed with the secret of the client it was given to.
-    pub fn from_tokens(tokens: Tokens, client_secret: Option<String>) -> Sealed {
-        let Tokens { access, refresh, expires_at, scope } = tokens;
-        Sealed::Tokens { access, refresh, expires_at, scope, client_secret }
-    }
-
-    /// The tokens this holds, and the client secret that goes with them, if it holds tokens.
-    pub fn tokens(&self) -> Option<(Tokens, Option<&str>)> {
-        match self {
-            Sealed::Tokens { access, refresh, expires_at, scope, client_secret } => Some((
-                Tokens {
-                    access: access.clone(),
-                    refresh: refresh.clone(),
-                    expires_at: *expires_at,
-                    scope: scope.clone(),
-                },
-                client_secret.as_deref(),
-            )),
-            _ => None,
-        }
-    }
-
-    /// Seals this credential for the connection `aad` names.
-    ///
-    /// # Errors
-    ///
-    /// As `seal`.
-    pub fn seal(&self, key_secret: &str, aad: &str, nonce: [u8; NONCE_BYTES]) -> Result<String, SealError> {
-        // Serializing strings, dates and lists into JSON does not fail.
-        let text = serde_json::to_vec(self).map_err(|_| SealError::Unreadable)?;
-        seal(key_secret, aad, &text, nonce)
-    }
-
-    /// Opens a credential `Sealed::seal` sealed.
-    ///
-    /// # Errors
-    ///
-    /// As `open`, and `SealError::Unreadable` for what opens but is no `Sealed`.
-    pub fn open(key_secret: &str, aad: &str, sealed: &str) -> Result<Sealed, SealError> {
-        let text = open(key_secret, aad, sealed)?;
-        serde_json::from_slice(&text).map_err(|_| SealError::Unreadable)
-    }
 }
 
 #[cfg(test)]

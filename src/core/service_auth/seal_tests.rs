@@ -3,6 +3,11 @@ use super::*;
 const KEY: &str = "0123456789abcdef0123456789abcdef";
 const NONCE: [u8; 12] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
 
+/// Associated data as a caller might write it: any text binds a blob to what it names.
+fn associated(org: &str, connection: &str) -> String {
+    serde_json::json!([org, connection]).to_string()
+}
+
 fn aad() -> String {
     associated("acme", "con_0123456789abcdef")
 }
@@ -51,8 +56,6 @@ fn refusals_in_words() {
     assert_eq!(open(KEY, &aad(), "plain text"), Err(SealError::UnknownVersion));
     assert_eq!(open(KEY, &aad(), "v1.not base64!"), Err(SealError::Malformed));
     assert_eq!(open(KEY, &aad(), "v1.AAECAwQFBgcICQoL"), Err(SealError::Malformed));
-    let garbage = seal(KEY, &aad(), b"not json", NONCE).unwrap();
-    assert_eq!(Sealed::open(KEY, &aad(), &garbage), Err(SealError::Unreadable));
 }
 
 #[test]
@@ -61,43 +64,4 @@ fn nonces_make_each_seal_different() {
     let b = seal(KEY, &aad(), b"same", [9; 12]).unwrap();
     assert_ne!(a, b);
     assert_eq!(open(KEY, &aad(), &b).unwrap(), b"same");
-}
-
-#[test]
-fn credentials_round_trip_and_print_nothing_secret() {
-    let at = DateTime::parse_from_rfc3339("2026-12-05T08:00:00Z").unwrap().with_timezone(&Utc);
-    let all = [
-        Sealed::Key { value: "sk_live_secret".into() },
-        Sealed::Client { id: "client-visible".into(), secret: "cs_secret".into() },
-        Sealed::Tokens {
-            access: "at_secret".into(),
-            refresh: Some("rt_secret".into()),
-            expires_at: Some(at),
-            scope: vec!["read".into(), "write".into()],
-            client_secret: Some("cs2_secret".into()),
-        },
-    ];
-    for credential in all {
-        let sealed = credential.seal(KEY, &aad(), NONCE).unwrap();
-        assert_eq!(Sealed::open(KEY, &aad(), &sealed).unwrap(), credential);
-        let printed = format!("{credential:?}");
-        for value in ["sk_live_secret", "cs_secret", "at_secret", "rt_secret", "cs2_secret"] {
-            assert!(!printed.contains(value), "{printed}");
-        }
-        assert!(printed.contains("[hidden]"), "{printed}");
-    }
-    let tokens =
-        Sealed::Tokens { access: "a".into(), refresh: None, expires_at: None, scope: vec![], client_secret: None };
-    assert_eq!(
-        format!("{tokens:?}"),
-        "Tokens { access: [hidden], refresh: None, expires_at: None, scope: [], client_secret: None }"
-    );
-}
-
-#[test]
-fn tokens_in_and_out() {
-    let tokens = Tokens { access: "a".into(), refresh: Some("r".into()), expires_at: None, scope: vec!["s".into()] };
-    let sealed = Sealed::from_tokens(tokens.clone(), Some("cs".into()));
-    assert_eq!(sealed.tokens(), Some((tokens, Some("cs"))));
-    assert_eq!(Sealed::Key { value: "k".into() }.tokens(), None);
 }
