@@ -1,10 +1,9 @@
 //! `cancel`: `POST /v1/orgs/{org}/connect/{token}/cancel`, over HTTP alone: the person cancels on
 //! the page. A connection never approved is removed; one that works stays as it was.
 
-use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::connection_ops::{of_link, on_link, shown, token_arg};
+use super::connection_ops::{of_link, on_link, shown, token_only, OnLink};
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::machine::Command;
@@ -21,21 +20,12 @@ pub const TOOL: Tool = Tool {
     reach: Reach::Org,
     method: Method::Post,
     path: "/v1/orgs/{org}/connect/{token}/cancel",
-    input_schema,
+    input_schema: token_only,
     run: |ctx, args| Box::pin(run(ctx, args)),
 };
 
-fn input_schema() -> Value {
-    json!({ "type": "object", "properties": { "token": token_arg() }, "required": ["token"], "additionalProperties": false })
-}
-
-#[derive(Deserialize)]
-struct Args {
-    token: String,
-}
-
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+    let a: OnLink = args::parse(args)?;
     let (digest, _) = of_link(ctx, &a.token).await?;
     let c = on_link(ctx, digest.clone(), Command::Cancel { digest, by: ctx.caller.id.clone() }).await?;
     let summary = if c.status == Status::Removed {

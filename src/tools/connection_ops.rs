@@ -1,6 +1,7 @@
 //! What the connection tools share: who may add a connection here, the reads and changes of the
 //! org's object, the link a call makes, and the arguments every one of them takes.
 
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::Ctx;
@@ -14,6 +15,28 @@ use crate::core::Problem;
 /// The argument naming a connection, as its path does.
 pub fn connection_arg() -> Value {
     json!({ "type": "string", "maxLength": 64, "description": "The connection's id, con_…, as list_connections gives it." })
+}
+
+/// The input of an operation on one connection, named by its id alone.
+pub fn connection_only() -> Value {
+    json!({ "type": "object", "properties": { "connection": connection_arg() }, "required": ["connection"], "additionalProperties": false })
+}
+
+/// The arguments `connection_only` takes.
+#[derive(Deserialize)]
+pub struct OnConnection {
+    pub connection: String,
+}
+
+/// The input of an operation of the connect page, named by its link's token alone.
+pub fn token_only() -> Value {
+    json!({ "type": "object", "properties": { "token": token_arg() }, "required": ["token"], "additionalProperties": false })
+}
+
+/// The arguments `token_only` takes.
+#[derive(Deserialize)]
+pub struct OnLink {
+    pub token: String,
 }
 
 /// The argument naming a link, as the page's path does.

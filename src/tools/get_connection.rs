@@ -1,10 +1,9 @@
 //! `get_connection`: `GET /v1/orgs/{org}/connections/{connection}`, over HTTP alone: an agent reads
 //! the same fields in `list_connections`.
 
-use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::connection_ops::{connection_arg, live, shown};
+use super::connection_ops::{connection_only, live, shown, OnConnection};
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::Problem;
@@ -19,21 +18,12 @@ pub const TOOL: Tool = Tool {
     reach: Reach::Org,
     method: Method::Get,
     path: "/v1/orgs/{org}/connections/{connection}",
-    input_schema,
+    input_schema: connection_only,
     run: |ctx, args| Box::pin(run(ctx, args)),
 };
 
-fn input_schema() -> Value {
-    json!({ "type": "object", "properties": { "connection": connection_arg() }, "required": ["connection"], "additionalProperties": false })
-}
-
-#[derive(Deserialize)]
-struct Args {
-    connection: String,
-}
-
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+    let a: OnConnection = args::parse(args)?;
     let c = live(ctx, &a.connection).await?;
     let summary = format!("The connection {} is {}.", c.name, c.status.as_str());
     Ok(Output::ok(summary, json!({ "connection": shown(ctx, &c) })))

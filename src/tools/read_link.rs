@@ -1,10 +1,9 @@
 //! `read_link`: `GET /v1/orgs/{org}/connect/{token}`, over HTTP alone: what the connect page shows
 //! the person who added the connection.
 
-use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::connection_ops::{of_link, shown, title, token_arg};
+use super::connection_ops::{of_link, shown, title, token_only, OnLink};
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::link::State;
@@ -23,21 +22,12 @@ pub const TOOL: Tool = Tool {
     reach: Reach::Org,
     method: Method::Get,
     path: "/v1/orgs/{org}/connect/{token}",
-    input_schema,
+    input_schema: token_only,
     run: |ctx, args| Box::pin(run(ctx, args)),
 };
 
-fn input_schema() -> Value {
-    json!({ "type": "object", "properties": { "token": token_arg() }, "required": ["token"], "additionalProperties": false })
-}
-
-#[derive(Deserialize)]
-struct Args {
-    token: String,
-}
-
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+    let a: OnLink = args::parse(args)?;
     let (digest, c) = of_link(ctx, &a.token).await?;
     let state = c.token_state(&digest, ctx.instant()).unwrap_or(State::Used);
     let words = if c.status == Status::Removed {

@@ -1,10 +1,9 @@
 //! `remove_connection_signing_secret`: `DELETE /v1/orgs/{org}/connections/{connection}/signing-secret`,
 //! over HTTP alone. Removing one that is not set changes nothing.
 
-use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::connection_ops::{change, connection_arg, connection_id, shown};
+use super::connection_ops::{change, connection_id, connection_only, shown, OnConnection};
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::machine::Command;
@@ -21,21 +20,12 @@ pub const TOOL: Tool = Tool {
     reach: Reach::Org,
     method: Method::Delete,
     path: "/v1/orgs/{org}/connections/{connection}/signing-secret",
-    input_schema,
+    input_schema: connection_only,
     run: |ctx, args| Box::pin(run(ctx, args)),
 };
 
-fn input_schema() -> Value {
-    json!({ "type": "object", "properties": { "connection": connection_arg() }, "required": ["connection"], "additionalProperties": false })
-}
-
-#[derive(Deserialize)]
-struct Args {
-    connection: String,
-}
-
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+    let a: OnConnection = args::parse(args)?;
     let c = change(ctx, Find::Id(connection_id(&a.connection)?), Command::RemoveSigningSecret).await?;
     let summary = format!("The connection {} has no signing secret now.", c.name);
     Ok(Output::ok(summary, json!({ "connection": shown(ctx, &c) })))

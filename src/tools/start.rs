@@ -2,10 +2,9 @@
 //! "sign in at the service". Answers the address the person signs in at; what the finish needs is
 //! kept sealed on the link.
 
-use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::connection_ops::{of_link, on_link, open_on, token_arg};
+use super::connection_ops::{of_link, on_link, open_on, token_only, OnLink};
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::machine::Command;
@@ -22,21 +21,12 @@ pub const TOOL: Tool = Tool {
     reach: Reach::Org,
     method: Method::Post,
     path: "/v1/orgs/{org}/connect/{token}/start",
-    input_schema,
+    input_schema: token_only,
     run: |ctx, args| Box::pin(run(ctx, args)),
 };
 
-fn input_schema() -> Value {
-    json!({ "type": "object", "properties": { "token": token_arg() }, "required": ["token"], "additionalProperties": false })
-}
-
-#[derive(Deserialize)]
-struct Args {
-    token: String,
-}
-
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+    let a: OnLink = args::parse(args)?;
     let (digest, c) = of_link(ctx, &a.token).await?;
     open_on(ctx, &c, &digest)?;
     let reach = consent::Reach { transport: ctx.tool_servers.transport, settings: &ctx.connections };
