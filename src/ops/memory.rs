@@ -343,36 +343,8 @@ impl RunHost for Host<'_> {
         self.runtime.tool_servers()
     }
 
-    fn connections<'a>(&'a self, org: &'a str) -> LocalBoxFuture<'a, Vec<crate::core::tool_server::settings::Server>> {
-        Box::pin(async move {
-            let settings = self.runtime.connection_settings();
-            let using = super::connections::Using {
-                backend: self.runtime,
-                settings: &settings,
-                transport: &self.runtime.tool_server,
-                org,
-                now: self.runtime.now(),
-            };
-            super::connections::servers(&using).await
-        })
-    }
-
-    fn renew<'a>(
-        &'a self,
-        org: &'a str,
-        refused: &'a crate::core::tool_server::settings::Server,
-    ) -> LocalBoxFuture<'a, Option<crate::core::tool_server::settings::Server>> {
-        Box::pin(async move {
-            let settings = self.runtime.connection_settings();
-            let using = super::connections::Using {
-                backend: self.runtime,
-                settings: &settings,
-                transport: &self.runtime.tool_server,
-                org,
-                now: self.runtime.now(),
-            };
-            super::tool_servers::Renew::renew(&using, refused).await
-        })
+    fn connection_settings(&self) -> Option<super::connections::Settings> {
+        Some(self.runtime.connection_settings())
     }
 
     fn ask<'a>(

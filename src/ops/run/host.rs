@@ -65,15 +65,28 @@ pub trait RunHost {
     fn models(&self) -> ModelSettings;
     /// The tool servers the operator set up, which a reasoning run's model calls through.
     fn tool_servers(&self) -> Registry<'_>;
-    /// The org's connections as tool servers, read now, beside `tool_servers`; none where the
-    /// host keeps no connections.
-    fn connections<'a>(&'a self, _org: &'a str) -> LocalBoxFuture<'a, Vec<Server>> {
-        Box::pin(async { Vec::new() })
+    /// The connection settings of this host; none where it keeps no connections.
+    fn connection_settings(&self) -> Option<crate::ops::connections::Settings> {
+        None
+    }
+    /// The org's connections as tool servers, read now, beside `tool_servers`.
+    fn connections<'a>(&'a self, org: &'a str) -> LocalBoxFuture<'a, Vec<Server>> {
+        Box::pin(async move {
+            let Some(settings) = self.connection_settings() else { return Vec::new() };
+            let registry = self.tool_servers();
+            let using = using(self, &settings, &registry, org);
+            crate::ops::connections::servers(&using).await
+        })
     }
     /// Renews the credential of a connection of `org` whose server refused it, as
-    /// `tool_servers::Renew` says; none where the host keeps no connections.
-    fn renew<'a>(&'a self, _org: &'a str, _refused: &'a Server) -> LocalBoxFuture<'a, Option<Server>> {
-        Box::pin(async { None })
+    /// `tool_servers::Renew` says.
+    fn renew<'a>(&'a self, org: &'a str, refused: &'a Server) -> LocalBoxFuture<'a, Option<Server>> {
+        Box::pin(async move {
+            let settings = self.connection_settings()?;
+            let registry = self.tool_servers();
+            let using = using(self, &settings, &registry, org);
+            crate::ops::tool_servers::Renew::renew(&using, refused).await
+        })
     }
     /// Sends one request to a model provider and reads its status and body, within the deadline.
     fn ask<'a>(
@@ -84,4 +97,20 @@ pub trait RunHost {
     /// The other runs of the playbook, which a workflow's steps start, read and cancel.
     fn backend(&self) -> &dyn Backend;
     fn log(&self, line: &str);
+}
+
+/// What a run's host reaches the connections of `org` with.
+fn using<'a, H: RunHost + ?Sized>(
+    host: &'a H,
+    settings: &'a crate::ops::connections::Settings,
+    registry: &'a Registry<'a>,
+    org: &'a str,
+) -> crate::ops::connections::Using<'a> {
+    crate::ops::connections::Using {
+        backend: host.backend(),
+        settings,
+        transport: registry.transport,
+        org,
+        now: host.now(),
+    }
 }

@@ -13,7 +13,6 @@ use crate::core::model::wire::Outbound;
 use crate::core::model::ModelSettings;
 use crate::core::run::store::{ChildEnded, IndexCommand, RequestCommand, WriteIndex, WriteRequests};
 use crate::core::run::Run;
-use crate::core::tool_server::settings::Server;
 use crate::core::Problem;
 use crate::ops::run::{RunHost, Unanswered};
 use crate::ops::tool_servers::Registry;
@@ -95,34 +94,8 @@ impl RunHost for Shell<'_> {
         super::super::tool_servers::registry(self.env)
     }
 
-    fn connections<'a>(&'a self, org: &'a str) -> LocalBoxFuture<'a, Vec<Server>> {
-        Box::pin(async move {
-            let settings = super::super::connection_settings::settings(self.env, "");
-            let registry = self.tool_servers();
-            let using = crate::ops::connections::Using {
-                backend: self.backend(),
-                settings: &settings,
-                transport: registry.transport,
-                org,
-                now: self.now(),
-            };
-            crate::ops::connections::servers(&using).await
-        })
-    }
-
-    fn renew<'a>(&'a self, org: &'a str, refused: &'a Server) -> LocalBoxFuture<'a, Option<Server>> {
-        Box::pin(async move {
-            let settings = super::super::connection_settings::settings(self.env, "");
-            let registry = self.tool_servers();
-            let using = crate::ops::connections::Using {
-                backend: self.backend(),
-                settings: &settings,
-                transport: registry.transport,
-                org,
-                now: self.now(),
-            };
-            crate::ops::tool_servers::Renew::renew(&using, refused).await
-        })
+    fn connection_settings(&self) -> Option<crate::ops::connections::Settings> {
+        Some(super::super::connection_settings::settings(self.env, ""))
     }
 
     fn ask<'a>(
