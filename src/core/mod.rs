@@ -19,6 +19,7 @@ pub mod protocol;
 pub mod run;
 pub mod schema;
 pub mod service_auth;
+pub mod studio;
 pub mod text;
 pub mod tool_server;
 pub mod workflow;
