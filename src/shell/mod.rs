@@ -20,6 +20,7 @@ mod migrate;
 mod models;
 mod organization;
 mod outbound;
+mod page_caller;
 mod page_forms;
 mod page_session;
 mod playbook;
