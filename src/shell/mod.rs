@@ -28,5 +28,6 @@ mod requests;
 mod run;
 mod runs_index;
 mod sign_in;
+mod studio;
 mod tool_servers;
 mod triggers;

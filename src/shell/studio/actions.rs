@@ -1,0 +1,105 @@
+//! Studio's forms: an answer to an open request (`answer_interaction`), and a comment left,
+//! resolved or reopened (`make_comment`, `resolve_comment`, `reopen_comment`), each run as the
+//! person through the tools, with their checks. A refusal is shown in words; a success goes
+//! back to the page with `GET`.
+
+use serde_json::{json, Value};
+use worker::Response;
+
+use super::{see_other, Visit};
+use crate::api::studio::frame::refused;
+use crate::api::studio::requests::Refusal;
+use crate::api::studio::route::{back, Post};
+use crate::core::access::oauth::form::Form;
+use crate::core::studio;
+
+pub(super) async fn post(v: &Visit<'_>, post: Post, form: &Form) -> worker::Result<Response> {
+    let field = |name: &str| form.one(name).ok().flatten().unwrap_or_default();
+    match post {
+        Post::Answer { playbook, run_id, .. } => answer(v, &playbook, &run_id, field("answer")).await,
+        Post::Comment { playbook, .. } => {
+            let mut args = json!({ "address": field("address").trim(), "body": field("body") });
+            if let Some(pb) = &playbook {
+                args["playbook"] = pb.as_str().into();
+            }
+            act(v, playbook.as_deref(), "make_comment", args, field("back")).await
+        }
+        Post::Resolve { playbook, id, .. } => {
+            let how = match field("how") {
+                "dismissed" => "dismissed",
+                _ => "acted",
+            };
+            let mut args = json!({ "id": id, "how": how });
+            if let Some(pb) = &playbook {
+                args["playbook"] = pb.as_str().into();
+            }
+            act(v, playbook.as_deref(), "resolve_comment", args, field("back")).await
+        }
+        Post::Reopen { playbook, id, .. } => {
+            let mut args = json!({ "id": id });
+            if let Some(pb) = &playbook {
+                args["playbook"] = pb.as_str().into();
+            }
+            act(v, playbook.as_deref(), "reopen_comment", args, field("back")).await
+        }
+    }
+}
+
+/// Answers an open request; on success, the run's page, which waits a little for it to end.
+async fn answer(v: &Visit<'_>, playbook: &str, run_id: &str, written: &str) -> worker::Result<Response> {
+    let parsed: Result<Value, String> =
+        serde_json::from_str(written).map_err(|e| format!("The answer is not JSON ({e}); nothing was sent."));
+    let result = match parsed {
+        Ok(answer) => v
+            .run("answer_interaction", json!({ "playbook": playbook, "run_id": run_id, "answer": answer }))
+            .await
+            .map_err(|p| (p.status(), p.words())),
+        Err(words) => Err((400, words)),
+    };
+    match result {
+        Ok(_) => see_other(&format!("{}?answered=1", studio::run("", &v.caller.org, playbook, run_id))),
+        Err((status, words)) => {
+            let refusal = Refusal { run_id, words: &words, answer: written };
+            super::pages::show_requests(v, playbook, Some(&refusal), status).await
+        }
+    }
+}
+
+/// Runs a comment's operation; back to the page at the comment, or its refusal in words.
+async fn act(
+    v: &Visit<'_>,
+    playbook: Option<&str>,
+    tool: &str,
+    args: Value,
+    back_to: &str,
+) -> worker::Result<Response> {
+    let home = match playbook {
+        Some(pb) => studio::playbook_comments("", &v.caller.org, pb),
+        None => studio::org_comments("", &v.caller.org),
+    };
+    let back_to = back(back_to).unwrap_or(&home).to_string();
+    if crate::tools::find(tool).is_none() {
+        let page = refused(
+            &v.frame(None, None),
+            "Comments are not available",
+            "This runtime has no comments yet, so nothing was kept.",
+            Some(&back_to),
+        );
+        return v.html(501, page);
+    }
+    match v.run(tool, args).await {
+        Ok(out) => {
+            let id = out.value["id"].as_str().or(out.value.pointer("/comment/id").and_then(Value::as_str));
+            let anchor = id.map(|i| format!("#comment-{}", studio::seg(i))).unwrap_or_default();
+            see_other(&format!("{back_to}{anchor}"))
+        }
+        Err(p) => {
+            let title = match tool {
+                "make_comment" => "Your comment was not kept",
+                "resolve_comment" => "The comment was not resolved",
+                _ => "The comment was not reopened",
+            };
+            v.html(p.status(), refused(&v.frame(None, None), title, &p.words(), Some(&back_to)))
+        }
+    }
+}
