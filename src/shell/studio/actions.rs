@@ -53,7 +53,7 @@ async fn answer(v: &Visit<'_>, playbook: &str, run_id: &str, written: &str) -> w
         Ok(answer) => v
             .run("answer_interaction", json!({ "playbook": playbook, "run_id": run_id, "answer": answer }))
             .await
-            .map_err(|p| (p.status(), p.words())),
+            .map_err(|p| (p.status(), super::said(&p))),
         Err(words) => Err((400, words)),
     };
     match result {
@@ -99,7 +99,7 @@ async fn act(
                 "resolve_comment" => "The comment was not resolved",
                 _ => "The comment was not reopened",
             };
-            v.html(p.status(), refused(&v.frame(None, None), title, &p.words(), Some(&back_to)))
+            v.html(p.status(), refused(&v.frame(None, None), title, &super::said(&p), Some(&back_to)))
         }
     }
 }

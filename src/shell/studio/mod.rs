@@ -88,7 +88,7 @@ impl Visit<'_> {
         }
         match self.run("list_comments", args).await {
             Ok(out) => Listed::Listed(out.value),
-            Err(p) => Listed::Refused(p.words()),
+            Err(p) => Listed::Refused(said(&p)),
         }
     }
 }
@@ -194,4 +194,13 @@ fn see_other(to: &str) -> worker::Result<Response> {
     resp.headers_mut().set("location", to)?;
     resp.headers_mut().set("cache-control", "no-store")?;
     Ok(resp)
+}
+
+/// A refusal in words a person reads: the tool's words, and each field it names with why.
+fn said(p: &Problem) -> String {
+    let fields: Vec<String> = p.errors.iter().map(|e| format!("{}: {}", e.pointer, e.detail)).collect();
+    match fields.is_empty() {
+        true => p.words(),
+        false => format!("{} ({})", p.words(), fields.join("; ")),
+    }
 }

@@ -41,7 +41,7 @@ pub(super) async fn show(v: &Visit<'_>, page: Page, notice: Option<&Notice>) -> 
 
 /// The page of an operation that refused, in the frame of the org.
 fn refusal(v: &Visit<'_>, title: &str, p: &Problem) -> worker::Result<Response> {
-    v.html(p.status(), refused(&v.frame(None, None), title, &p.words(), None))
+    v.html(p.status(), refused(&v.frame(None, None), title, &super::said(&p), None))
 }
 
 /// The playbook's name, read as the person; its refusal is the page's.
@@ -135,7 +135,7 @@ async fn show_definition(
         .run("list_runs", json!({ "playbook": id, "type": kind, "name": name, "limit": 20 }))
         .await
         .map(|o| o.value)
-        .unwrap_or_else(|p| json!({ "runs": [], "refused": p.words() }));
+        .unwrap_or_else(|p| json!({ "runs": [], "refused": super::said(&p) }));
     let under = format!("definitions/{kind}/{name}");
     let said = v.comments(Some(id), Place::Under(&under)).await;
     let here = studio::definition("", &v.caller.org, id, kind, name);
@@ -165,13 +165,13 @@ async fn show_ledger(v: &Visit<'_>, id: &str, notice: Option<&Notice>) -> worker
     }
     let (runs, refused_words) = match v.run("list_runs", args).await {
         Ok(out) => (Some(out.value), None),
-        Err(p) => (None, Some(p.words())),
+        Err(p) => (None, Some(super::said(&p))),
     };
     let chosen = match v.arg("run") {
         Some(run_id) => Some(v.run("get_run", json!({ "playbook": id, "run_id": run_id })).await.map(|o| o.value)),
         None => None,
     };
-    let chosen_words = chosen.as_ref().and_then(|c| c.as_ref().err()).map(Problem::words);
+    let chosen_words = chosen.as_ref().and_then(|c| c.as_ref().err()).map(super::said);
     let chosen_view = match (&chosen, &chosen_words) {
         (Some(Ok(run)), _) => Some(Ok(run)),
         (Some(Err(_)), Some(words)) => Some(Err(words.as_str())),

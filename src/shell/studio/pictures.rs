@@ -25,7 +25,7 @@ async fn serve(v: &Visit<'_>, tool: &str, args: Value) -> worker::Result<Respons
     }
     let answer = match v.run(tool, args).await {
         Ok(out) => out.value,
-        Err(p) => return super::stop(p.status(), "No picture", &p.words()),
+        Err(p) => return super::stop(p.status(), "No picture", &super::said(&p)),
     };
     match svg_of(&answer) {
         Some(svg) => svg_response(svg),
