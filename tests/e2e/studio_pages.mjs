@@ -91,9 +91,12 @@ export async function watchedPage(browser, base) {
     if (m.type() === 'error' && !m.text().startsWith('Failed to load resource: the server responded with a status of 4')) seen.errors.push(m.text());
   });
   page.on('pageerror', (e) => seen.errors.push(String(e)));
+  // What a page of this runtime asks of another server; the provider's own sign-in pages are not
+  // the runtime's, and what they load is theirs.
   page.on('request', (r) => {
     const url = r.url();
-    if (!url.startsWith(`${base}/`) && !url.startsWith('data:')) seen.foreign.push(url);
+    const from = r.isNavigationRequest() ? '' : (r.frame()?.url() ?? '');
+    if (from.startsWith(`${base}/`) && !url.startsWith(`${base}/`) && !url.startsWith('data:')) seen.foreign.push(url);
   });
   return { page, seen };
 }
