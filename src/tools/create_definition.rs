@@ -6,8 +6,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::definition_words::{
-    capitalized, check_name, diagram_arg, name_arg, named, output, overview_arg, served_kind, source_arg, type_arg,
-    what_it_does, with_page_note,
+    capitalized, check_name, diagram_arg, name_arg, named, overview_arg, saved_output, served_kind, source_arg,
+    type_arg, what_it_does, with_page_note,
 };
 use super::schema::playbook_arg;
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
@@ -20,7 +20,7 @@ use crate::core::Problem;
 pub const TOOL: Tool = Tool {
     name: "create_definition",
     title: "Create a function",
-    description: "Save a new function of a playbook from its document (source), its overview, and for a function its diagram. Each part of a job is its own function, of the type its work needs; a workflow owns one job the business does again and again, so a check, a test or a setup is not one. Read the guide of the type first (get_guide reasoning-function, lookup-function, interaction-function, prediction-function, computation-function or workflow): every problem in a document is reported at once, each at its place.",
+    description: "Save a new function of a playbook from its document (source), its overview, and for a function its diagram. Each part of a job is its own function, of the type its work needs; a workflow owns one job the business does again and again, so a check, a test or a setup is not one. Read the guide of the type first (get_guide reasoning-function, lookup-function, interaction-function, prediction-function, computation-function or workflow): every problem in a document is reported at once, each at its place. Answers studio, the definition's page in Studio: give the person that link.",
     hints: Hints { read_only: false, destructive: true, idempotent: false, open_world: true },
     scope: Some(Scope::PlaybookWrite),
     door: Door::Both,
@@ -97,7 +97,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         .map_err(|p| super::definition_tools::name_senders(ctx, &asked, p))?;
     super::definition_tools::check(ctx, &playbook, &tools).await?;
     let view = ctx.backend.definition(&ctx.caller.org, &playbook, DefinitionCommand::Create(save)).await?;
-    Ok(Output::created(created(&view), output(&view)?))
+    Ok(Output::created(created(&view), saved_output(ctx, &playbook, &view)?))
 }
 
 /// `Created the workflow “review-and-approve”. What it does: … It has no page yet; …`

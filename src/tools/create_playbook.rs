@@ -14,7 +14,7 @@ use crate::core::Problem;
 pub const TOOL: Tool = Tool {
     name: "create_playbook",
     title: "Create a playbook",
-    description: "Create a playbook, active and empty, in the caller's org. A playbook keeps work that goes on after this conversation: each job it does again and again is a workflow, and each part of a job is a function of the type that part needs. Read the guide start with get_guide before building. Answers the playbook with its id, which every later call names as playbook.",
+    description: "Create a playbook, active and empty, in the caller's org. A playbook keeps work that goes on after this conversation: each job it does again and again is a workflow, and each part of a job is a function of the type that part needs. Read the guide start with get_guide before building. Answers the playbook with its id, which every later call names as playbook, and studio, its page in Studio: give the person that link.",
     hints: Hints::WRITE,
     scope: Some(Scope::OrgWrite),
     door: Door::Both,
@@ -50,5 +50,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         named(&playbook),
         playbook.id
     ));
-    Ok(Output::created(summary, crate::core::error::encoded(&playbook)?))
+    let mut value = crate::core::error::encoded(&playbook)?;
+    value["studio"] = json!(crate::core::studio::playbook(&ctx.connections.base, &ctx.caller.org, &playbook.id));
+    Ok(Output::created(summary, value))
 }

@@ -75,6 +75,25 @@ pub fn with_page_note(summary: String, view: &DefinitionView) -> String {
     }
 }
 
+/// The answer of a save with `studio`, the definition's page in Studio, which the agent gives the
+/// person without being asked (spec: Links to Studio).
+pub fn saved_output(
+    ctx: &super::Ctx<'_>,
+    playbook: &str,
+    view: &DefinitionView,
+) -> Result<Value, crate::core::Problem> {
+    let mut v = output(view)?;
+    let d = &view.definition;
+    v["studio"] = Value::String(crate::core::studio::definition(
+        &ctx.connections.base,
+        &ctx.caller.org,
+        playbook,
+        d.kind.as_str(),
+        &d.name,
+    ));
+    Ok(v)
+}
+
 pub fn output(view: &DefinitionView) -> Result<Value, crate::core::Problem> {
     let mut v = crate::core::error::encoded(view)?;
     if let Some(o) = v.as_object_mut() {

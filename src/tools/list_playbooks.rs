@@ -1,5 +1,6 @@
 //! `list_playbooks`: `GET /v1/orgs/{org}/playbooks`.
 
+use crate::core::studio;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -59,9 +60,11 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let page = ctx.backend.list(&ctx.caller.org, query).await?;
     let mut value = json!({ "playbooks": page.playbooks, "next_cursor": page.next_cursor });
     if !page.org_has_playbooks && ctx.caller.may_make_first_playbook() {
-        value["welcome"] = json!(WELCOME);
+        // The welcome ends with Studio's home, where the team reviews what the agent builds.
+        let welcome = format!("{WELCOME} {}", studio::home(&ctx.connections.base, &ctx.caller.org));
+        value["welcome"] = json!(welcome);
         return Ok(Output {
-            summary: cap(WELCOME, RELAY_MAX),
+            summary: cap(&welcome, RELAY_MAX),
             value,
             relay: true,
             status: 200,

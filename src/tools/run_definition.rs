@@ -17,7 +17,7 @@ use crate::ops::run_start::{start, Asked, Outside};
 pub const TOOL: Tool = Tool {
     name: "run_definition",
     title: "Run a function or workflow",
-    description: "Run a function or a workflow once, with its input and an optional run_id. A workflow does a job the person wants done again, while a function runs alone here to be tested. A workflow's run carries on by itself, step by step. A run that finishes at once answers how it ended; a run that finishes later answers started, and get_run shows how it ended. Calling again with the same run_id and input answers that run and runs nothing again. A reasoning function calls its model, which list_models names, and answers when the model has.",
+    description: "Run a function or a workflow once, with its input and an optional run_id. A workflow does a job the person wants done again, while a function runs alone here to be tested. A workflow's run carries on by itself, step by step. A run that finishes at once answers how it ended; a run that finishes later answers started, and get_run shows how it ended. Calling again with the same run_id and input answers that run and runs nothing again. A reasoning function calls its model, which list_models names, and answers when the model has. Answers studio, the playbook's Ledger in Studio with the run chosen: give the person that link.",
     // Destructive only while a tool server serves the playbook: see `tools::listed_hints`.
     hints: Hints { read_only: false, destructive: false, idempotent: false, open_world: true },
     scope: Some(Scope::PlaybookWrite),
@@ -81,6 +81,9 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let outside = Outside { models: &ctx.models, tools: &tools, now: ctx.instant().timestamp() };
     let run = start(ctx.backend, &outside, asked).await?;
     let mut value = super::run_words::answered(&run)?;
+    // The Ledger with this run chosen, so the agent gives the person the link without being asked.
+    value["studio"] =
+        json!(crate::core::studio::ledger(&ctx.connections.base, &ctx.caller.org, &a.playbook, Some(&run.run_id)));
     if let RunStatus::Started { .. } = run.status {
         let recent = ctx.backend.read_runs(&ctx.caller.org, &a.playbook, run.definition.clone(), RECENT_RUNS).await?;
         value["check_back_in_seconds"] = json!(check_back_seconds(&recent));

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::create_definition::{checked_save, save_schema, SaveArgs};
-use super::definition_words::{capitalized, named, output, what_it_does, with_page_note};
+use super::definition_words::{capitalized, named, saved_output, what_it_does, with_page_note};
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::store::DefinitionCommand;
@@ -12,7 +12,7 @@ use crate::core::Problem;
 pub const TOOL: Tool = Tool {
     name: "update_definition",
     title: "Save a new version of a function",
-    description: "Save a new version of a definition from its changed document, overview or diagram; give all three as they should now read, since a save replaces them whole. Saving what the current version already holds changes nothing. A retired definition does not change: restore it with restore_definition first.",
+    description: "Save a new version of a definition from its changed document, overview or diagram; give all three as they should now read, since a save replaces them whole. Saving what the current version already holds changes nothing. A retired definition does not change: restore it with restore_definition first. Answers studio, the definition's page in Studio.",
     hints: Hints { read_only: false, destructive: true, idempotent: true, open_world: true },
     scope: Some(Scope::PlaybookWrite),
     door: Door::Both,
@@ -35,5 +35,5 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     } else {
         format!("{} already reads as given, at version {}; nothing changed.", named(&view), view.definition.version)
     };
-    Ok(Output::ok(with_page_note(capitalized(summary), &view), output(&view)?))
+    Ok(Output::ok(with_page_note(capitalized(summary), &view), saved_output(ctx, &playbook, &view)?))
 }

@@ -33,6 +33,7 @@ describe('a runtime of its own', { timeout: 300_000 }, () => {
       assert.equal(result.content[0].text, out.welcome, 'the welcome is relayed whole, in place of the summary');
       assert.ok(out.welcome.length <= 1000);
       assert.match(out.welcome, /read the guide start with get_guide/);
+      assert.ok(out.welcome.endsWith(` ${runtime.url}/studio/local`), `the welcome ends with Studio's home: ${out.welcome}`);
     });
     const http = await fetch(`${runtime.url}/v1/orgs/local/playbooks`);
     assert.equal(http.status, 200);

@@ -199,6 +199,7 @@ fn playbook(with_page: bool) -> Value {
     });
     if with_page {
         schema["properties"]["page"] = text("The Markdown source of the playbook's page; empty when it has none.");
+        schema["properties"]["studio"] = text("From create_playbook: the playbook's page in Studio, the link to give the person.");
         schema["required"] = json!(["id", "name", "description", "status", "created_at", "updated_at", "page"]);
     }
     schema
@@ -210,7 +211,7 @@ fn playbook_page() -> Value {
         "properties": {
             "playbooks": { "type": "array", "items": reference("ListedPlaybook"), "description": "Newest first." },
             "next_cursor": page_cursor(),
-            "welcome": text("For an org with no playbook yet, to a caller who may make one: words to relay whole.")
+            "welcome": text("For an org with no playbook yet, to a caller who may make one: words to relay whole, ending with the link to Studio's home.")
         },
         "required": ["playbooks", "next_cursor"]
     })
@@ -250,7 +251,8 @@ fn definition_view() -> Value {
             "document": text("The document as written."),
             "overview": text("The Markdown overview for a person."),
             "diagram": text("A function's Mermaid flowchart; a workflow has none."),
-            "used_by": { "type": "array", "items": reference("DefinitionRef"), "description": "The definitions of the playbook, active or paused, that use it." }
+            "used_by": { "type": "array", "items": reference("DefinitionRef"), "description": "The definitions of the playbook, active or paused, that use it." },
+            "studio": text("From create_definition and update_definition: the definition's page in Studio, the link to give the person.")
         },
         "required": ["document", "overview", "used_by"]
     })

@@ -44,7 +44,8 @@ pub(super) fn started_run() -> Value {
         "description": "The run as it stands once started: how it ended if it finished at once, or started.",
         "allOf": [reference("Run")],
         "properties": {
-            "check_back_in_seconds": { "type": "integer", "minimum": 0, "description": "For a run still started: when it is worth reading with get_run." }
+            "check_back_in_seconds": { "type": "integer", "minimum": 0, "description": "For a run still started: when it is worth reading with get_run." },
+            "studio": text("The playbook's Ledger in Studio with this run chosen: the link to give the person.")
         }
     })
 }
