@@ -19,7 +19,7 @@ describe('Studio as the local developer', { timeout: 180_000 }, () => {
   const base = runtimeUrl();
   let client; let b; let page; let seen;
   let playbook; let name; let tools;
-  let vatRun; let flowRun;
+  let vatRun; let flowRun; let made; const defined = [];
   const call = async (tool, args = {}) => assertToolSuccess(await client.callTool({ name: tool, arguments: { playbook, ...args } }), { summaryLimit: 1000 });
   const pb = (path = '') => `${base}/studio/local/playbooks/${playbook}${path}`;
   const text = () => page.$eval('body', (el) => el.innerText);
@@ -29,9 +29,9 @@ describe('Studio as the local developer', { timeout: 180_000 }, () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
     tools = new Set((await client.listTools()).tools.map((t) => t.name));
     name = `${HOSTILE} ${uniqueName('studio')}`;
-    const made = await client.callTool({ name: 'create_playbook', arguments: { name, description: `Prices orders ${HOSTILE_IMG}`, page: `# Orders\n\n**Bold** and ${HOSTILE}` } });
-    playbook = assertToolSuccess(made).id;
-    for (const d of DEFINITIONS) await call('create_definition', d);
+    made = assertToolSuccess(await client.callTool({ name: 'create_playbook', arguments: { name, description: `Prices orders ${HOSTILE_IMG}`, page: `# Orders\n\n**Bold** and ${HOSTILE}` } }));
+    playbook = made.id;
+    for (const d of DEFINITIONS) defined.push(await call('create_definition', d));
     vatRun = await call('run_definition', { type: 'computation', name: 'add-vat', input: { net: 100 } });
     flowRun = await call('run_definition', { type: 'workflow', name: 'price-and-approve', input: { title: HOSTILE_IMG, net: 50 } });
     b = await launchBrowser();
@@ -187,6 +187,19 @@ describe('Studio as the local developer', { timeout: 180_000 }, () => {
     await open(page, pb('/comments'), 'comments');
     assert.ok(await page.$(`#comment-${mine.id} .st-resolved`), 'shown resolved');
     await screenshot(page, 'comments');
+  });
+
+  test('every studio link the agent was given opens the page it names', async (t) => {
+    const links = [made.studio, ...defined.map((d) => d.studio), vatRun.studio, flowRun.studio];
+    if (links.some((l) => l === undefined)) {
+      t.skip('the answers carry no studio link yet');
+      return;
+    }
+    for (const link of links) {
+      assert.ok(link.startsWith(`${base}/studio/local/`), link);
+      await open(page, link, link);
+      assert.ok((await text()).length > 0);
+    }
   });
 
   test('a form from another site, or a page asked for by one, is refused and changes nothing', async () => {

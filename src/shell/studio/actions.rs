@@ -80,7 +80,7 @@ async fn act(
     let back_to = back(back_to).unwrap_or(&home).to_string();
     if crate::tools::find(tool).is_none() {
         let page = refused(
-            &v.frame(None, None),
+            &v.frame(None),
             "Comments are not available",
             "This runtime has no comments yet, so nothing was kept.",
             Some(&back_to),
@@ -99,7 +99,7 @@ async fn act(
                 "resolve_comment" => "The comment was not resolved",
                 _ => "The comment was not reopened",
             };
-            v.html(p.status(), refused(&v.frame(None, None), title, &super::said(&p), Some(&back_to)))
+            v.html(p.status(), refused(&v.frame(None), title, &super::said(&p), Some(&back_to)))
         }
     }
 }

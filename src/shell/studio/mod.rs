@@ -16,7 +16,6 @@ use super::page_caller::{self, caller_of};
 use super::page_forms;
 use super::page_session;
 use super::sign_in::{redirect, stop};
-use crate::api::connect_page::Notice;
 use crate::api::studio::comments::Comments;
 use crate::api::studio::frame::Frame;
 use crate::api::studio::route::{self, Page};
@@ -52,14 +51,14 @@ impl Visit<'_> {
         crate::tools::find(name).is_some_and(|t| (t.input_schema)()["properties"].get(argument).is_some())
     }
 
-    fn frame<'v>(&'v self, playbook: Option<(&'v str, &'v str)>, notice: Option<&'v Notice>) -> Frame<'v> {
+    fn frame<'v>(&'v self, playbook: Option<(&'v str, &'v str)>) -> Frame<'v> {
         Frame {
             org: &self.caller.org,
             playbook,
             person: &self.person.name,
             csrf: &self.csrf,
             writes: self.caller.scopes.contains(&Scope::PlaybookWrite),
-            notice,
+            notice: None,
         }
     }
 
@@ -73,9 +72,9 @@ impl Visit<'_> {
     }
 
     /// The comments of a place: `address` exactly, or everything `under` it.
-    async fn comments(&self, playbook: Option<&str>, place: Place<'_>) -> Listed {
+    async fn comments(&self, playbook: Option<&str>, place: Place<'_>) -> Said {
         if crate::tools::find("list_comments").is_none() {
-            return Listed::Unavailable;
+            return Said::Unavailable;
         }
         let mut args = serde_json::json!({ "open": false, "limit": 100 });
         if let Some(pb) = playbook {
@@ -87,8 +86,8 @@ impl Visit<'_> {
             Place::All => {}
         }
         match self.run("list_comments", args).await {
-            Ok(out) => Listed::Listed(out.value),
-            Err(p) => Listed::Refused(said(&p)),
+            Ok(out) => Said::Read(out.value),
+            Err(p) => Said::Refused(said(&p)),
         }
     }
 }
@@ -102,18 +101,18 @@ enum Place<'a> {
 }
 
 /// The comments a page read, owned.
-enum Listed {
+enum Said {
     Unavailable,
     Refused(String),
-    Listed(Value),
+    Read(Value),
 }
 
-impl Listed {
+impl Said {
     fn view(&self) -> Comments<'_> {
         match self {
-            Listed::Unavailable => Comments::Unavailable,
-            Listed::Refused(w) => Comments::Refused(w),
-            Listed::Listed(v) => Comments::Listed(v),
+            Said::Unavailable => Comments::Unavailable,
+            Said::Refused(w) => Comments::Refused(w),
+            Said::Read(v) => Comments::Listed(v),
         }
     }
 }
@@ -157,7 +156,7 @@ pub async fn route(mut req: Request, env: &Env, settings: &Settings, url: &Url) 
     match route::page(&path) {
         Some(Page::DefinitionPicture { playbook, name, .. }) => pictures::definition(&visit, &playbook, &name).await,
         Some(Page::RunPicture { playbook, run_id, .. }) => pictures::run(&visit, &playbook, &run_id).await,
-        Some(page) => pages::show(&visit, page, None).await,
+        Some(page) => pages::show(&visit, page).await,
         None => stop(404, "No such page", "Studio has no page at this address."),
     }
 }

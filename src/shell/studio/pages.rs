@@ -4,8 +4,7 @@
 use serde_json::{json, Value};
 use worker::Response;
 
-use super::{Listed, Place, Visit};
-use crate::api::connect_page::Notice;
+use super::{Place, Said, Visit};
 use crate::api::studio::comments::{self, Thread};
 use crate::api::studio::definition::{self, Drawing};
 use crate::api::studio::frame::refused;
@@ -23,25 +22,25 @@ const HISTORY_PAGE: usize = 100;
 /// How many large events of one page are read whole with `get_event`.
 const WHOLE_EVENTS_MAX: usize = 25;
 
-pub(super) async fn show(v: &Visit<'_>, page: Page, notice: Option<&Notice>) -> worker::Result<Response> {
+pub(super) async fn show(v: &Visit<'_>, page: Page) -> worker::Result<Response> {
     match page {
         Page::Root | Page::DefinitionPicture { .. } | Page::RunPicture { .. } => {
             super::stop(404, "No such page", "Studio has no page at this address.")
         }
-        Page::Home { .. } => show_home(v, notice).await,
-        Page::OrgComments { .. } => comments_page(v, None, notice).await,
-        Page::Playbook { playbook, .. } => show_playbook(v, &playbook, notice).await,
-        Page::Definition { playbook, kind, name, .. } => show_definition(v, &playbook, &kind, &name, notice).await,
-        Page::Ledger { playbook, .. } => show_ledger(v, &playbook, notice).await,
-        Page::Run { playbook, run_id, .. } => show_run(v, &playbook, &run_id, notice).await,
+        Page::Home { .. } => show_home(v).await,
+        Page::OrgComments { .. } => comments_page(v, None).await,
+        Page::Playbook { playbook, .. } => show_playbook(v, &playbook).await,
+        Page::Definition { playbook, kind, name, .. } => show_definition(v, &playbook, &kind, &name).await,
+        Page::Ledger { playbook, .. } => show_ledger(v, &playbook).await,
+        Page::Run { playbook, run_id, .. } => show_run(v, &playbook, &run_id).await,
         Page::Requests { playbook, .. } => show_requests(v, &playbook, None, 200).await,
-        Page::PlaybookComments { playbook, .. } => comments_page(v, Some(&playbook), notice).await,
+        Page::PlaybookComments { playbook, .. } => comments_page(v, Some(&playbook)).await,
     }
 }
 
 /// The page of an operation that refused, in the frame of the org.
 fn refusal(v: &Visit<'_>, title: &str, p: &Problem) -> worker::Result<Response> {
-    v.html(p.status(), refused(&v.frame(None, None), title, &super::said(&p), None))
+    v.html(p.status(), refused(&v.frame(None), title, &super::said(p), None))
 }
 
 /// The playbook's name, read as the person; its refusal is the page's.
@@ -49,7 +48,7 @@ async fn playbook_of(v: &Visit<'_>, playbook: &str) -> Result<Value, Problem> {
     Ok(v.run("get_playbook", json!({ "playbook": playbook })).await?.value)
 }
 
-async fn show_home(v: &Visit<'_>, notice: Option<&Notice>) -> worker::Result<Response> {
+async fn show_home(v: &Visit<'_>) -> worker::Result<Response> {
     let mut args = json!({ "include_retired": true });
     if let Some(cursor) = v.arg("cursor") {
         args["cursor"] = cursor.into();
@@ -61,12 +60,12 @@ async fn show_home(v: &Visit<'_>, notice: Option<&Notice>) -> worker::Result<Res
     let here = studio::home("", &v.caller.org);
     let more = listed["next_cursor"].as_str().map(|c| format!("{here}?cursor={}", studio::seg(c)));
     let said = v.comments(None, Place::At("org")).await;
-    let f = v.frame(None, notice);
+    let f = v.frame(None);
     let thread = Thread { comments: said.view(), address: "org", back: &here };
     v.html(200, home::render(&f, &listed, more.as_deref(), &thread))
 }
 
-async fn show_playbook(v: &Visit<'_>, id: &str, notice: Option<&Notice>) -> worker::Result<Response> {
+async fn show_playbook(v: &Visit<'_>, id: &str) -> worker::Result<Response> {
     let pb = match playbook_of(v, id).await {
         Ok(pb) => pb,
         Err(p) => return refusal(v, "This playbook cannot be shown", &p),
@@ -97,18 +96,12 @@ async fn show_playbook(v: &Visit<'_>, id: &str, notice: Option<&Notice>) -> work
     let said = v.comments(Some(id), Place::At("playbook")).await;
     let here = studio::playbook("", &v.caller.org, id);
     let name = pb["name"].as_str().unwrap_or(id);
-    let f = v.frame(Some((id, name)), notice);
+    let f = v.frame(Some((id, name)));
     let thread = Thread { comments: said.view(), address: "playbook", back: &here };
     v.html(200, playbook::render(&f, &pb, &types, &glances, &thread))
 }
 
-async fn show_definition(
-    v: &Visit<'_>,
-    id: &str,
-    kind: &str,
-    name: &str,
-    notice: Option<&Notice>,
-) -> worker::Result<Response> {
+async fn show_definition(v: &Visit<'_>, id: &str, kind: &str, name: &str) -> worker::Result<Response> {
     let pb = match playbook_of(v, id).await {
         Ok(pb) => pb,
         Err(p) => return refusal(v, "This playbook cannot be shown", &p),
@@ -139,12 +132,12 @@ async fn show_definition(
     let under = format!("definitions/{kind}/{name}");
     let said = v.comments(Some(id), Place::Under(&under)).await;
     let here = studio::definition("", &v.caller.org, id, kind, name);
-    let f = v.frame(Some((id, pb["name"].as_str().unwrap_or(id))), notice);
+    let f = v.frame(Some((id, pb["name"].as_str().unwrap_or(id))));
     let thread = Thread { comments: said.view(), address: &under, back: &here };
     v.html(200, definition::render(&f, &def, &drawing, &runs, &thread))
 }
 
-async fn show_ledger(v: &Visit<'_>, id: &str, notice: Option<&Notice>) -> worker::Result<Response> {
+async fn show_ledger(v: &Visit<'_>, id: &str) -> worker::Result<Response> {
     let pb = match playbook_of(v, id).await {
         Ok(pb) => pb,
         Err(p) => return refusal(v, "This playbook cannot be shown", &p),
@@ -179,12 +172,12 @@ async fn show_ledger(v: &Visit<'_>, id: &str, notice: Option<&Notice>) -> worker
     };
     let said = v.comments(Some(id), Place::At("ledger")).await;
     let here = studio::ledger("", &v.caller.org, id, None);
-    let f = v.frame(Some((id, pb["name"].as_str().unwrap_or(id))), notice);
+    let f = v.frame(Some((id, pb["name"].as_str().unwrap_or(id))));
     let thread = Thread { comments: said.view(), address: "ledger", back: &here };
     v.html(200, ledger::render(&f, runs.as_ref(), refused_words.as_deref(), &filters, chosen_view, &thread))
 }
 
-async fn show_run(v: &Visit<'_>, id: &str, run_id: &str, notice: Option<&Notice>) -> worker::Result<Response> {
+async fn show_run(v: &Visit<'_>, id: &str, run_id: &str) -> worker::Result<Response> {
     let pb = match playbook_of(v, id).await {
         Ok(pb) => pb,
         Err(p) => return refusal(v, "This playbook cannot be shown", &p),
@@ -224,7 +217,7 @@ async fn show_run(v: &Visit<'_>, id: &str, run_id: &str, notice: Option<&Notice>
     };
     let under = format!("runs/{run_id}");
     let said = v.comments(Some(id), Place::Under(&under)).await;
-    let f = v.frame(Some((id, pb["name"].as_str().unwrap_or(id))), notice);
+    let f = v.frame(Some((id, pb["name"].as_str().unwrap_or(id))));
     let thread = Thread { comments: said.view(), address: &under, back: &here };
     v.html(200, run::render(&f, &run, &pictures, &history, more.as_deref(), &thread))
 }
@@ -251,11 +244,11 @@ pub(super) async fn show_requests(
     let here = studio::requests("", &v.caller.org, id);
     let more = listed["next_cursor"].as_str().map(|c| format!("{here}?cursor={}", studio::seg(c)));
     let said = v.comments(Some(id), Place::Under("requests")).await;
-    let f = v.frame(Some((id, pb["name"].as_str().unwrap_or(id))), None);
+    let f = v.frame(Some((id, pb["name"].as_str().unwrap_or(id))));
     v.html(status, requests::render(&f, &listed, refusal_of, more.as_deref(), said.view()))
 }
 
-async fn comments_page(v: &Visit<'_>, playbook: Option<&str>, notice: Option<&Notice>) -> worker::Result<Response> {
+async fn comments_page(v: &Visit<'_>, playbook: Option<&str>) -> worker::Result<Response> {
     let (name, here) = match playbook {
         Some(id) => match playbook_of(v, id).await {
             Ok(pb) => (pb["name"].as_str().unwrap_or(id).to_string(), studio::playbook_comments("", &v.caller.org, id)),
@@ -265,8 +258,8 @@ async fn comments_page(v: &Visit<'_>, playbook: Option<&str>, notice: Option<&No
     };
     let said = v.comments(playbook, Place::All).await;
     let address = if playbook.is_some() { "playbook" } else { "org" };
-    let f = v.frame(playbook.map(|id| (id, name.as_str())), notice);
+    let f = v.frame(playbook.map(|id| (id, name.as_str())));
     let thread = Thread { comments: said.view(), address, back: &here };
-    let status = if matches!(said, Listed::Refused(_)) { 403 } else { 200 };
+    let status = if matches!(said, Said::Refused(_)) { 403 } else { 200 };
     v.html(status, comments::page_of(&f, &thread))
 }
