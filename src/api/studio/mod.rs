@@ -124,3 +124,10 @@ pub fn run_facts(f: &Frame, run: &Value) -> String {
     }
     facts
 }
+
+/// An SVG drawn into the page as an image's `data:` address: an image runs no script, and the
+/// page loads nothing for it.
+pub fn svg_data(svg: &str) -> String {
+    use base64::Engine;
+    format!("data:image/svg+xml;base64,{}", base64::engine::general_purpose::STANDARD.encode(svg))
+}

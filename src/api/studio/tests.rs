@@ -225,3 +225,10 @@ fn a_form_sends_the_person_back_only_to_studio() {
         assert_eq!(route::back(elsewhere), None, "{elsewhere}");
     }
 }
+
+#[test]
+fn a_drawn_diagram_is_an_image_of_its_own_data() {
+    let src = super::svg_data("<svg xmlns=\"http://www.w3.org/2000/svg\"><text>a \"b\"</text></svg>");
+    assert!(src.starts_with("data:image/svg+xml;base64,"), "{src}");
+    assert!(!src.contains(['<', '"', ' ']), "{src}");
+}
