@@ -2,6 +2,7 @@
 //! and path, so that the two doors cannot drift apart. No platform types here.
 
 pub mod connect_page;
+pub mod debug;
 pub mod markdown;
 pub mod openapi;
 pub mod sign_in_pages;
