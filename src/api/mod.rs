@@ -5,6 +5,7 @@ pub mod connect_page;
 pub mod debug;
 pub mod markdown;
 pub mod openapi;
+pub mod schema_form;
 pub mod sign_in_pages;
 
 use serde_json::{json, Map, Value};
