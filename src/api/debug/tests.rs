@@ -52,8 +52,9 @@ fn the_page_loads_nothing_and_runs_nothing_it_holds() {
 }
 
 #[test]
-fn the_page_is_built_once() {
+fn the_page_is_built_once_and_stays_a_size_a_browser_opens_at_once() {
     assert!(std::ptr::eq(page(), page()));
+    assert!(page().len() < 2 << 20, "the page holds {} bytes", page().len());
 }
 
 #[test]
