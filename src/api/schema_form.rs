@@ -15,10 +15,12 @@
 //! | `object` with `properties` | a fieldset of its own fields |
 //! | anything else | a textarea of JSON |
 //!
-//! A label is the property's `title`, else its name; its `description` is the hint beneath it;
-//! a required one says so. Every text is escaped. `read` converts each field back to its type,
-//! leaves out what was left empty where it is optional, and answers every problem at once, each
+//! A label is the property's `title`, else its name as words (`due_date` reads "Due date"); its
+//! `description` is the hint beneath it; a required one says so. Every text is escaped. `read`
+//! converts each field back to its type, leaves out what was left empty where it is optional
+//! (an optional object whose fields are all empty too), and answers every problem at once, each
 //! as a JSON pointer (`/address/city`) and words a person reads; what it answers fits the schema.
+//! The ids of the fields are numbered per form, so several forms may share one page.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -26,6 +28,16 @@ use serde_json::{Map, Number, Value};
 
 use crate::api::sign_in_pages::escape;
 use crate::core::access::oauth::form::Form;
+
+/// The style of the fields' classes, for a page to add to its own: `field`, `invalid`, `hint`,
+/// `error`, `required`, `choice`, `check`, `json` and the `errors` no field holds.
+pub const STYLE: &str = "\
+.field{margin:.9rem 0;border:0;padding:0}.field>label,.field>legend{display:block;font-weight:600;margin:0 0 .25rem;padding:0}\
+.field.check>label{display:inline;font-weight:600}.field .choice{display:block;font-weight:400;margin:.2rem 0}\
+.field textarea,.field input[type=text],.field input[type=email],.field input[type=url],.field input[type=number],.field input[type=date],.field select{font:inherit;width:100%;box-sizing:border-box;padding:.4rem .55rem;border:1px solid #8888;border-radius:4px;background:transparent;color:inherit}\
+.field .json{font-family:ui-monospace,monospace}fieldset.field fieldset.field{margin-left:1rem}\
+.required{font-weight:400;font-size:.85em;opacity:.75}.field .hint,.field .error{font-size:.94rem;margin:.1rem 0 .35rem}.field .hint{opacity:.8}\
+.error,.errors{color:#b91c1c}@media (prefers-color-scheme:dark){.error,.errors{color:#fca5a5}}.invalid input,.invalid textarea,.invalid select{border-color:#b91c1c}";
 
 /// Up to this many choices are radios; more are a select.
 const RADIOS_MAX: usize = 4;
@@ -193,9 +205,14 @@ impl Slot<'_> {
         self.path.iter().map(|p| format!("/{}", p.replace('~', "~0").replace('/', "~1"))).collect()
     }
 
+    /// The schema's `title`, else the name as words: `due_date` reads "Due date".
     fn label(&self) -> String {
-        let fallback = self.path.last().cloned().unwrap_or_else(|| "Answer".into());
-        self.schema.get("title").and_then(Value::as_str).map_or(fallback, str::to_string)
+        if let Some(title) = self.schema.get("title").and_then(Value::as_str) {
+            return title.to_string();
+        }
+        let name = self.path.last().map_or("answer", String::as_str).replace(['_', '-'], " ");
+        let mut chars = name.chars();
+        chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
     }
 }
 
@@ -319,8 +336,15 @@ impl Writer<'_> {
                     }
                 }
                 let step = if integer { "1" } else { "any" };
+                // A number input shows no text that is not a number: what the person wrote that
+                // was not one is shown back in a text input, beside the error that says so.
+                let input = if value.is_some_and(|v| !v.is_number()) {
+                    format!("type=\"text\" inputmode=\"{}\"", if integer { "numeric" } else { "decimal" })
+                } else {
+                    format!("type=\"number\" step=\"{step}\"{attrs}")
+                };
                 let control = format!(
-                    "<input type=\"number\" id=\"{id}\" name=\"{}\" value=\"{}\" step=\"{step}\"{attrs}{}>",
+                    "<input {input} id=\"{id}\" name=\"{}\" value=\"{}\"{}>",
                     escape(&slot.name),
                     escape(&text),
                     parts.aria()

@@ -91,7 +91,7 @@ fn verdict_schema() -> Value {
 #[test]
 fn a_verdict_and_a_note_become_radios_and_a_textarea() {
     let html = fields(&verdict_schema(), None, &[]);
-    assert!(html.contains("<legend>verdict <span class=\"required\">required</span></legend>"), "{html}");
+    assert!(html.contains("<legend>Verdict <span class=\"required\">required</span></legend>"), "{html}");
     assert!(html.contains("type=\"radio\" name=\"verdict\" value=\"approve\""), "{html}");
     assert!(html.contains("type=\"radio\" name=\"verdict\" value=\"reject\""), "{html}");
     assert!(html.contains("Whether the invoice may be paid."), "{html}");
@@ -183,13 +183,18 @@ fn each_shape_round_trips_through_the_browser() {
     });
     let html = fields(&schema, Some(&value), &[]);
     assert!(html.contains("type=\"email\"") && html.contains("type=\"date\""), "{html}");
-    assert!(html.contains("type=\"number\"") && html.contains("min=\"1\" max=\"10\""), "{html}");
+    assert!(html.contains("type=\"number\" step=\"1\" min=\"1\" max=\"10\""), "{html}");
+    assert!(!STYLE.contains("url(") && !STYLE.contains("@import"), "the style loads nothing");
     assert!(html.contains("<select") && html.contains("value=\"critical\" selected"), "five choices are a select");
     assert!(html.contains("value=\"l\" checked> Large"), "a const's title labels it: {html}");
     assert!(html.contains("name=\"address.city\"") && html.contains("name=\"address.zip%2Ecode\""), "{html}");
-    assert!(html.contains("<fieldset") && html.contains("<legend>address"), "{html}");
+    assert!(html.contains("<fieldset") && html.contains("<legend>Address"), "{html}");
     assert!(html.contains("class=\"json\"") && html.contains("name=\"lines\""), "{html}");
     assert!(html.contains("<label for=\"") && html.contains(">Your name</label>"), "{html}");
+    assert!(
+        html.contains(">Zip.code</label>") && html.contains(">Due</label>"),
+        "a name without a title reads as words: {html}"
+    );
     assert_eq!(read(&schema, &submit(&html)), Ok(value.clone()));
     assert_eq!(kept(&schema, &submit(&html)), value);
 
@@ -225,7 +230,10 @@ fn what_cannot_be_read_is_said_at_its_pointer_and_kept_as_written() {
     assert_eq!(again["count"], "three");
     assert_eq!(again["lines"], "[1,");
     let html = fields(&schema, Some(&again), &errors);
-    assert!(html.contains("value=\"three\""), "what was written is shown again: {html}");
+    assert!(
+        html.contains("type=\"text\" inputmode=\"numeric\" id=\"") && html.contains("value=\"three\""),
+        "what was written is shown again: {html}"
+    );
     assert!(html.contains(">\n[1,</textarea>"), "not as a JSON string: {html}");
     assert_eq!(html.matches("<p class=\"error\"").count(), 5, "{html}");
     assert_eq!(html.matches("aria-invalid=\"true\"").count(), 5, "{html}");
