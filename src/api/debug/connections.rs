@@ -169,11 +169,12 @@ fn prompt(c: &Connection, listed: &[&str], listing: &Value) -> String {
         format!("<table class=\"args\"><thead><tr><th scope=\"col\">Argument</th><th scope=\"col\">Required</th><th scope=\"col\">Description</th></tr></thead><tbody>{args}</tbody></table>")
     };
     let sample = sample_arguments(listing);
-    let params = json!({ "name": name, "arguments": sample });
-    let received = match params.as_object().map(|p| prompts::get(listed, p)) {
-        Some(Ok(got)) => messages(&got),
-        Some(Err(e)) => format!("<p class=\"quiet\">prompts/get refuses it: {}</p>", escape(&e.message)),
-        None => String::new(),
+    let mut params = Map::new();
+    params.insert("name".into(), json!(name));
+    params.insert("arguments".into(), sample.clone());
+    let received = match prompts::get(listed, &params) {
+        Ok(got) => messages(&got),
+        Err(e) => format!("<p class=\"quiet\">prompts/get refuses it: {}</p>", escape(&e.message)),
     };
     let given = if sample.as_object().is_some_and(|m| !m.is_empty()) {
         " with each argument given as its name in angle brackets, where the person's words go"
