@@ -2,8 +2,10 @@
 //! and path, so that the two doors cannot drift apart. No platform types here.
 
 pub mod connect_page;
+pub mod debug;
 pub mod markdown;
 pub mod openapi;
+pub mod schema_form;
 pub mod sign_in_pages;
 pub mod studio;
 

@@ -7,11 +7,17 @@ use crate::core::Caller;
 pub const OPENING: &str = "Before building or changing anything, read the guide start with get_guide: it says which function type each part of a job takes. A playbook is built from the job: each part is a function of the type its work needs, and a workflow runs the parts in order.";
 
 pub fn text(caller: &Caller, endpoint: &Endpoint) -> String {
+    naming(caller, endpoint, &caller.acts_as_sentence())
+}
+
+/// The instructions with `acts_as` in place of the sentence that names the caller: `/debug`,
+/// which knows no caller, puts a mark there.
+pub fn naming(caller: &Caller, endpoint: &Endpoint, acts_as: &str) -> String {
     [
         OPENING,
         "A playbook holds work that keeps running after a conversation, in any line of business. Auto Runtime makes and runs playbooks, Studio manages them, and you are a separate client. A playbook contains one brain, its reusable functions, and workflows, with its runs.",
         &endpoint.acts_on(caller),
-        &caller.acts_as_sentence(),
+        acts_as,
         "So when a result says who created, added, connected, started or answered something, tell the person you act for from the others by these names.",
         "A tool that cannot do what was asked says why and what to change.",
     ]

@@ -113,9 +113,13 @@ fn stamp_modern(result: &mut Value, method: &str) {
     }
 }
 
-/// A tool as this connection lists it; `get_guide` names the recipes the connection can follow.
 fn describe(ctx: &Ctx<'_>, endpoint: &Endpoint, tool: &Tool, listed: &[&str]) -> Value {
-    let hints = tools::listed_hints(ctx, tool, endpoint.playbook());
+    listing(endpoint, tool, tools::listed_hints(ctx, tool, endpoint.playbook()), listed)
+}
+
+/// A tool as a connection that lists `listed` shows it, with `hints`; `get_guide` names the
+/// recipes the connection can follow. `/debug` shows the same listing.
+pub fn listing(endpoint: &Endpoint, tool: &Tool, hints: tools::Hints, listed: &[&str]) -> Value {
     let description = if tool.name == "get_guide" {
         format!("{} {}", tool.description, prompts::recipes_sentence(listed))
     } else {

@@ -4,7 +4,7 @@ use worker::{event, Context, Env, Request, Response};
 
 use super::backend::Objects;
 use super::env::Settings;
-use super::{caller, connect_page, cors, mcp_http, page_forms, page_session, sign_in, studio};
+use super::{caller, connect_page, cors, debug_page, mcp_http, page_forms, page_session, sign_in, studio};
 use crate::api::{self, HttpRequest, Reply};
 use crate::core::Problem;
 use crate::mcp::endpoint::Endpoint;
@@ -40,6 +40,10 @@ async fn route(mut req: Request, env: &Env, settings: &Settings, origin: Option<
     }
     if req.method() == worker::Method::Options {
         return cors::preflight();
+    }
+    // The page of what an agent is given needs no key: it shows no one's data.
+    if debug_page::owns(url.path()) {
+        return debug_page::serve(&req);
     }
     // Signing in is what a caller does before it has a credential.
     if sign_in::owns(url.path()) {

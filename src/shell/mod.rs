@@ -10,6 +10,7 @@ mod connect_page;
 mod connection_settings;
 mod connections;
 mod cors;
+mod debug_page;
 mod definitions;
 mod do_rpc;
 mod entry;

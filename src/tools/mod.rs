@@ -262,6 +262,14 @@ pub fn listed_hints(ctx: &Ctx<'_>, tool: &Tool, playbook: Option<&str>) -> Hints
     Hints { destructive: served, ..tool.hints }
 }
 
+/// Where a tool's hints as a connection lists them depend on the playbook's tool servers, the
+/// words that say how: `/debug`, which knows no playbook, shows them beside the tool's own.
+pub fn hints_depend(tool: &Tool) -> Option<&'static str> {
+    (tool.name == run_definition::TOOL.name).then_some(
+        "destructiveHint is true while a tool server serves the playbook (or, on a connection that names none, the org), since a function's tools may change something.",
+    )
+}
+
 pub fn find(name: &str) -> Option<&'static Tool> {
     all().iter().find(|t| t.name == name)
 }

@@ -34,6 +34,11 @@ impl Form {
             (None, Some(_)) => Ok(None),
         }
     }
+
+    /// Every value of a parameter, in order: a page's boxes of one name that are ticked.
+    pub fn all<'f>(&'f self, name: &'f str) -> impl Iterator<Item = &'f str> + 'f {
+        self.pairs.iter().filter(move |(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
 }
 
 /// One name or value: `+` is a space, `%XX` a byte, and the bytes must be UTF-8.
@@ -101,6 +106,7 @@ mod tests {
         assert_eq!(form.one("scope").unwrap(), None);
         assert_eq!(form.one("x").unwrap(), None);
         assert!(form.one("code").is_err());
+        assert_eq!(form.all("code").collect::<Vec<_>>(), ["a", "b"]);
         assert!(Form::parse("a=%G0").is_err());
     }
 
