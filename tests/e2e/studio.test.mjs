@@ -136,13 +136,19 @@ describe('Studio as the local developer', { timeout: 180_000 }, () => {
     assert.ok((await text()).includes(`Approve ${HOSTILE_IMG} at 60`), await text());
     await screenshot(page, 'requests');
     const form = `/requests/${request.run_id}/answer`;
-    await page.type(`form[action$="${form}"] textarea[name=answer]`, '{"verdict":"maybe"}');
+    const sel = `form[action$="${form}"]`;
+    // The form is made from the answer_schema: a choice for each verdict, a note to write.
+    assert.ok(await page.$(`${sel} input[type=radio][name=verdict][value=approve]`), 'the verdict is a choice');
+    await page.type(`${sel} textarea[name=note]`, HOSTILE);
+    // The page's own checks aside (as a browser that does not check would send it), the runtime refuses it.
+    await page.$eval(sel, (f) => { f.noValidate = true; });
     const refused = await submit(page, form);
     assert.equal(refused.status(), 400);
-    assert.ok(await page.$(`#request-${request.run_id} p.refused`), 'the refusal beside the form');
-    assert.equal(await page.$eval(`form[action$="${form}"] textarea`, (el) => el.value), '{"verdict":"maybe"}', 'what was written is kept');
-    await page.$eval(`form[action$="${form}"] textarea`, (el) => { el.value = ''; });
-    await page.type(`form[action$="${form}"] textarea[name=answer]`, `{"verdict":"approve","note":"${HOSTILE.replace(/"/g, '\\"')}"}`);
+    assert.ok(await page.$(`#request-${request.run_id} .refused`), 'the refusal beside the form');
+    assert.match(await page.$eval(`#request-${request.run_id}`, (el) => el.innerText), /verdict/i, 'it names the field');
+    assert.equal(await page.$eval(`${sel} textarea[name=note]`, (el) => el.value), HOSTILE, 'what was written is kept');
+    await screenshot(page, 'requests-refused');
+    await page.click(`${sel} input[type=radio][name=verdict][value=approve]`);
     const answered = await submit(page, form);
     assert.equal(answered.status(), 200);
     assert.equal(new URL(page.url()).pathname, `/studio/local/playbooks/${playbook}/runs/${request.run_id}`);

@@ -85,11 +85,12 @@ pub fn page(f: &Frame, title: &str, crumbs: &[(String, String)], tab: Tab, body:
     let notice = f.notice.map(Notice::html).unwrap_or_default();
     format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
-         <meta name=\"referrer\" content=\"same-origin\"><title>{title} · Studio</title><style>{STYLE}</style></head><body>\
+         <meta name=\"referrer\" content=\"same-origin\"><title>{title} · Studio</title><style>{STYLE}{fields}</style></head><body>\
          <header><nav class=\"crumbs\" aria-label=\"Breadcrumbs\"><ol>{items}</ol></nav><span class=\"who\">{who}</span></header>\
          {tabs}<main>{notice}{body}</main></body></html>",
         title = escape(title),
         who = escape(f.person),
+        fields = crate::api::schema_form::STYLE,
     )
 }
 

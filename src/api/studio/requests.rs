@@ -5,8 +5,9 @@
 use serde_json::Value;
 
 use super::comments::{leave, section, Comments, Thread};
-use super::frame::{form, json_block, link, moment, page, text, Frame, Tab};
+use super::frame::{form, link, moment, page, text, Frame, Tab};
 use crate::api::markdown::to_html;
+use crate::api::schema_form;
 use crate::api::sign_in_pages::escape;
 use crate::core::studio;
 
@@ -15,8 +16,10 @@ use crate::core::studio;
 pub struct Refusal<'a> {
     pub run_id: &'a str,
     pub words: &'a str,
-    /// The answer as the person wrote it, to keep in the form.
-    pub answer: &'a str,
+    /// Each field refused: its JSON pointer, and why.
+    pub errors: &'a [(String, String)],
+    /// The answer as the person wrote it, to fill the form in again.
+    pub values: Option<&'a Value>,
 }
 
 /// `listed` is `list_interactions`' answer; `comments` those under `requests`.
@@ -50,19 +53,14 @@ fn request(f: &Frame, playbook: &str, here: &str, r: &Value, refusal: Option<&Re
     let answer = match f.writes {
         true => {
             let action = format!("{here}/{}/answer", studio::seg(run_id));
-            let written = refused.map(|x| x.answer).unwrap_or("");
-            let field = format!("answer-{}", studio::seg(run_id));
+            let (values, errors) = refused.map_or((None, &[][..]), |x| (x.values, x.errors));
             form(
                 &action,
                 f.csrf,
                 "",
                 &format!(
-                    "<label for=\"{field}\">Your answer, as JSON in the shape below</label>\
-                     <textarea id=\"{field}\" name=\"answer\" required>{}</textarea>\
-                     <details><summary>The shape it takes</summary>{}</details>\
-                     <button type=\"submit\">Answer</button>",
-                    escape(written),
-                    json_block(&r["answer_schema"])
+                    "{}<button type=\"submit\">Answer</button>",
+                    schema_form::fields(&r["answer_schema"], values, errors)
                 ),
             )
         }

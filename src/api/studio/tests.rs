@@ -90,8 +90,11 @@ fn every_page_shows_what_someone_wrote_as_text() {
     assert_inert(&run::render(&f, &r, &pictures, &history, None, &thread));
 
     let asked = json!({ "requests": [{ "run_id": "run_1", "definition": { "type": "interaction", "name": HOSTILE },
-        "question": HOSTILE, "answer_schema": { "description": HOSTILE }, "asked_at": HOSTILE }] });
-    let refusal = Refusal { run_id: "run_1", words: HOSTILE, answer: HOSTILE };
+        "question": HOSTILE, "asked_at": HOSTILE,
+        "answer_schema": { "type": "object", "properties": { "note": { "type": "string", "title": HOSTILE, "description": HOSTILE } } } }] });
+    let errors = [("/note".to_string(), HOSTILE.to_string()), ("/nowhere".to_string(), HOSTILE.to_string())];
+    let values = json!({ "note": HOSTILE });
+    let refusal = Refusal { run_id: "run_1", words: HOSTILE, errors: &errors, values: Some(&values) };
     assert_inert(&requests::render(&f, &asked, Some(&refusal), None, Comments::Listed(&said)));
     assert_inert(&comments::page_of(&f, &thread));
     assert_inert(&super::frame::refused(&f, HOSTILE, HOSTILE, Some("/studio/acme")));
@@ -151,6 +154,22 @@ fn a_viewer_sees_but_is_offered_nothing_that_changes() {
     assert!(!viewer.contains("/resolve\""), "{viewer}");
     assert!(viewer.contains("answering it needs a role that changes playbooks"), "{viewer}");
     assert!(viewer.contains("Approve?"), "the viewer reads the question: {viewer}");
+}
+
+#[test]
+fn a_request_is_answered_in_the_shape_of_its_schema() {
+    let asked = json!({ "requests": [{ "run_id": "run_1", "definition": { "type": "interaction", "name": "approve" },
+        "question": "Approve?", "asked_at": "2026-12-05T09:00:00Z",
+        "answer_schema": { "type": "object", "properties": { "verdict": { "type": "string", "enum": ["approve", "revise"] } }, "required": ["verdict"] } }] });
+    let html = requests::render(&frame(true), &asked, None, None, Comments::Unavailable);
+    assert!(html.contains("type=\"radio\" name=\"verdict\" value=\"approve\""), "{html}");
+    let errors = [("/verdict".to_string(), "is required".to_string())];
+    let refusal = Refusal { run_id: "run_1", words: "The answer does not fit.", errors: &errors, values: None };
+    let html = requests::render(&frame(true), &asked, Some(&refusal), None, Comments::Unavailable);
+    assert!(html.contains("The answer does not fit.") && html.contains("is required"), "{html}");
+    let other = Refusal { run_id: "run_2", ..refusal };
+    let html = requests::render(&frame(true), &asked, Some(&other), None, Comments::Unavailable);
+    assert!(!html.contains("The answer does not fit."), "a refusal shows beside its own request alone: {html}");
 }
 
 #[test]
