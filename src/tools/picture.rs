@@ -52,8 +52,13 @@ pub async fn of_run(ctx: &Ctx<'_>, run: &Run, svg: bool) -> Result<Option<Value>
     let mut drawn = None;
     if svg {
         let view = ctx.backend.get_definition(&ctx.caller.org, &run.playbook, run.definition.clone()).await?;
+        // The run's own version is kept by its run alone; a later one is said on the picture.
+        let name = match view.definition.version {
+            v if v == run.version => run.definition.name.clone(),
+            v => format!("{} (version {}, drawn on version {v})", run.definition.name, run.version),
+        };
         if let Ok(p) = plan(&view.document) {
-            drawn = Some(picture::run(&p, steps, &run.definition.name));
+            drawn = Some(picture::run(&p, steps, &name));
         }
     }
     Ok(Some(answer(url, drawn)))

@@ -211,6 +211,15 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
+        // A class given in place, `A[text]:::done`, is styling: left out as the styling lines are.
+        if self.eat(":::") {
+            let rest = self.rest();
+            self.at += rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-'))
+                .map(char::len_utf8)
+                .sum::<usize>();
+        }
         let index = match chart.nodes.iter().position(|n| n.id == id) {
             Some(i) => i,
             None => {

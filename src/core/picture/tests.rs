@@ -258,6 +258,12 @@ fn fifty_steps_never_overlap() {
     let rects = cards(&p);
     assert_eq!(rects.len(), 50);
     no_overlaps(&rects);
+    // A long edge bends through points of its own, none of them on a card.
+    for points in &scene(&p, false).layout.edges {
+        for q in points.iter().skip(1).take(points.len().saturating_sub(2)) {
+            assert!(!rects.iter().any(|r| r.x <= q.x && q.x <= r.x + r.w && r.y <= q.y && q.y <= r.y + r.h), "{q:?}");
+        }
+    }
     let svg = workflow(&p, "fifty");
     well_formed(&svg);
     save("workflow-fifty", &svg);
@@ -265,6 +271,9 @@ fn fifty_steps_never_overlap() {
     let chain: Vec<Step> =
         (0..50).map(|i| step(&format!("c{i}"), &if i == 0 { vec![] } else { vec![format!("c{}", i - 1)] })).collect();
     no_overlaps(&cards(&plan_from(chain)));
+    let one = workflow(&plan_from(vec![step("only", &[])]), "one");
+    well_formed(&one);
+    assert!(one.contains("The workflow one: 1 step<"));
     let wide: Vec<Step> = (0..50).map(|i| step(&format!("w{i}"), &[])).collect();
     no_overlaps(&cards(&plan_from(wide)));
 }
@@ -412,7 +421,8 @@ fn mermaid_links_shapes_and_directions() {
     d --- e{{hex}} -. maybe .-> f>flag]
     f == sure ==> g[/lean/] --> h(\"quoted (text)\")
     classDef x fill:#f00
-    h --> h";
+    h --> h
+    h:::done --> i[end]:::done";
     let chart = parse(src).unwrap();
     let shape = |id: &str| chart.nodes.iter().find(|n| n.id == id).unwrap().shape;
     assert_eq!(
