@@ -372,6 +372,9 @@ fn sweep(slots: &[Slot], order: &mut [Vec<usize>]) {
 
 /// Puts each node that sits beside another just after it, a chain of them in their order.
 fn place_beside(order: &mut [Vec<usize>], n: usize, beside: &[(usize, usize)]) {
+    if beside.is_empty() {
+        return;
+    }
     let is_beside = |i: usize| i < n && beside.iter().any(|(b, _)| *b == i);
     for rank_nodes in order.iter_mut() {
         let mut placed = Vec::with_capacity(rank_nodes.len());
@@ -385,7 +388,8 @@ fn place_beside(order: &mut [Vec<usize>], n: usize, beside: &[(usize, usize)]) {
                 emit(i, beside, &mut placed, &mut seen);
             }
         }
-        placed.retain(|i| rank_nodes.contains(i));
+        let here: BTreeSet<usize> = rank_nodes.iter().copied().collect();
+        placed.retain(|i| here.contains(i));
         *rank_nodes = placed;
     }
 }

@@ -57,10 +57,14 @@ pub struct Flowchart {
     pub edges: Vec<Edge>,
 }
 
+/// The most points the edges of a diagram may bend through, so that a diagram of many long
+/// edges is shown as its source rather than as a picture of megabytes.
+const BENDS_MAX: usize = 20_000;
+
 /// The diagram drawn as SVG, or None when it is not a flowchart of the subset drawn here.
 pub fn mermaid(source: &str) -> Option<String> {
     let chart = parse(source)?;
-    Some(draw(&chart))
+    draw(&chart)
 }
 
 /// The flowchart a diagram writes, or None where it writes anything this does not draw.
@@ -170,6 +174,9 @@ impl<'a> Parser<'a> {
             let (stroke, arrow, label) = self.link()?;
             self.skip_space();
             let next = self.group(chart)?;
+            if chart.edges.len() + group.len() * next.len() > EDGES_MAX {
+                return None;
+            }
             for &from in &group {
                 for &to in &next {
                     chart.edges.push(Edge { from, to, stroke, arrow, label: label.clone() });
@@ -343,7 +350,8 @@ fn size(node: &Node) -> (f64, f64) {
     }
 }
 
-pub fn draw(chart: &Flowchart) -> String {
+/// The flowchart drawn, or None where its edges would bend through too many points.
+pub fn draw(chart: &Flowchart) -> Option<String> {
     let graph = Graph {
         sizes: chart.nodes.iter().map(size).collect(),
         edges: chart.edges.iter().map(|e| (e.from, e.to)).collect(),
@@ -354,6 +362,9 @@ pub fn draw(chart: &Flowchart) -> String {
         beside_gap: 32.0,
     };
     let placed = layout(&graph);
+    if placed.edges.iter().map(Vec::len).sum::<usize>() > BENDS_MAX {
+        return None;
+    }
     let label = format!(
         "A diagram of {} node{} and {} edge{}",
         chart.nodes.len(),
@@ -406,7 +417,7 @@ pub fn draw(chart: &Flowchart) -> String {
         }
         svg.close();
     }
-    svg.finish()
+    Some(svg.finish())
 }
 
 fn shape(svg: &mut Svg, shape: Shape, r: &Rect) {

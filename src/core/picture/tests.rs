@@ -483,3 +483,12 @@ fn mermaid_text_is_escaped() {
     well_formed(&svg);
     assert!(svg.contains("&lt;img src=x onerror=alert(1)&gt;"));
 }
+
+#[test]
+fn a_diagram_too_large_to_draw_is_left_to_the_source() {
+    let many: Vec<String> = (0..40).map(|i| format!("n{i}")).collect();
+    let joined = many.join(" & ");
+    assert!(mermaid(&format!("flowchart TD\n{joined} --> {joined}")).is_none(), "1,600 edges");
+    let chain: String = (0..250).map(|i| format!("c{i} --> c{}\nc{} --> c0\n", i + 1, i + 1)).collect();
+    assert!(mermaid(&format!("flowchart TD\n{chain}")).is_none(), "long edges back over many ranks");
+}
