@@ -492,3 +492,33 @@ fn a_diagram_too_large_to_draw_is_left_to_the_source() {
     let chain: String = (0..250).map(|i| format!("c{i} --> c{}\nc{} --> c0\n", i + 1, i + 1)).collect();
     assert!(mermaid(&format!("flowchart TD\n{chain}")).is_none(), "long edges back over many ranks");
 }
+
+#[test]
+fn conditions_on_branches_side_by_side_do_not_overlap() {
+    let long = "input.region == 'north' and input.amount > 1000";
+    let steps = format!(
+        "  - id: start\n    function: lookup/a\n  - id: north\n    function: lookup/b\n    after: [start]\n    when: \"{long}\"\n  - id: south\n    function: lookup/c\n    after: [start]\n    when: \"not ({long})\"\n  - id: east\n    function: lookup/d\n    after: [start]\n    when: \"{long}\""
+    );
+    let p = plan_of(&steps);
+    let svg = workflow(&p, "regions");
+    well_formed(&svg);
+    save("workflow-conditions", &svg);
+    // Each label's tag: x and width of the rects drawn as `pb-tag`.
+    let mut tags: Vec<(f64, f64)> = Vec::new();
+    for rect in svg.split("<rect ").skip(1).filter_map(|r| r.split_once("/>")).map(|(r, _)| format!(" {r}")) {
+        if !rect.contains("class=\"pb-tag\"") {
+            continue;
+        }
+        let attr = |name: &str| -> f64 {
+            let at = rect.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            rect[at..].split('"').next().unwrap().parse().unwrap()
+        };
+        tags.push((attr("x"), attr("width")));
+    }
+    assert_eq!(tags.len(), 3);
+    for (i, a) in tags.iter().enumerate() {
+        for b in &tags[i + 1..] {
+            assert!(a.0 + a.1 <= b.0 || b.0 + b.1 <= a.0, "{a:?} and {b:?}");
+        }
+    }
+}

@@ -5,7 +5,7 @@
 
 use super::layout::{layout, Direction, Graph, Layout, Point, Rect};
 use super::run;
-use super::svg::{fit, middle, span, width_of, Svg};
+use super::svg::{fit, span, width_of, Svg};
 use crate::core::workflow::plan::{title, Action, OnFailure, Plan, Step, Wait};
 use crate::core::workflow::view::StepView;
 
@@ -166,8 +166,9 @@ pub fn draw(plan: &Plan, name: &str, steps: Option<&[StepView]>) -> String {
         }
         let arrow = color.map(|c| format!("pb-a-{c}")).unwrap_or_else(|| "pb-arrow".to_string());
         svg.edge(&points, Direction::Down, &class, Some(&arrow));
-        if let (Some(label), Some(at)) = (label, middle(&points)) {
-            svg.tag(at, &fit(label, 34));
+        // A condition sits on the edge just above its step, where branches are a card apart.
+        if let (Some(label), Some(end)) = (label, points.last()) {
+            svg.tag(Point { x: end.x, y: end.y - 24.0 }, &fit(label, 34));
         }
     }
     for &(f, primary) in &scene.fallbacks {
