@@ -172,7 +172,13 @@ fn the_guides_example_is_two_cards_one_above_the_other() {
     let svg = workflow(&p, "review-and-approve");
     well_formed(&svg);
     save("workflow-example", &svg);
-    for words in ["review brief", "ask for approval", "reasoning/review-campaign-brief", "up to 3 tries"] {
+    for words in [
+        "review brief",
+        "ask for approval",
+        "reasoning/review-campaign-brief",
+        "up to 3 tries",
+        "input review: steps.review_brief.output",
+    ] {
         assert!(svg.contains(words), "{words}");
     }
     let (a, b) = (card(&p, "review_brief"), card(&p, "ask_for_approval"));

@@ -204,6 +204,15 @@ fn card(svg: &mut Svg, step: &Step, r: Rect, view: Option<Option<&StepView>>) {
     let (name, does, notes) = lines(step);
     let waits = matches!(step.action, Action::Wait(_));
     let mut tip = vec![name.clone(), format!("{}{does}", if waits { "" } else { "runs " })];
+    match &step.action {
+        Action::Call { input, .. } => {
+            tip.extend(input.iter().map(|(field, expression)| format!("input {field}: {expression}")))
+        }
+        Action::Wait(Wait::Event { filter, .. }) => {
+            tip.extend(filter.fields.iter().map(|(field, value)| format!("where {field} is {value}")))
+        }
+        Action::Wait(_) => {}
+    }
     if let Some(w) = &step.when {
         tip.push(format!("only if {w}"));
     }
