@@ -48,9 +48,11 @@ pub fn fit(text: &str, max: usize) -> String {
     cut
 }
 
-/// The colours and fonts of every picture, with the same classes in the dark.
+/// The colours and fonts of every picture, with the same classes in the dark. Every rule names
+/// a class of the pictures' own (`pb-`), the root's carrying the font and the text's colour, so
+/// a page that shows the SVG inline keeps its own styles.
 const STYLE: &str = "\
-text{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;fill:#0f172a}\
+.pb-picture{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;fill:#0f172a}\
 .pb-bg{fill:#ffffff}\
 .pb-head{font-size:15px;font-weight:600}\
 .pb-title{font-size:13px;font-weight:600}\
@@ -86,7 +88,7 @@ text{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;fill:#0f17
 .pb-a-running{fill:#2563eb}\
 .pb-a-waiting{fill:#d97706}\
 @media (prefers-color-scheme:dark){\
-text{fill:#e2e8f0}\
+.pb-picture{fill:#e2e8f0}\
 .pb-bg{fill:#0f172a}\
 .pb-sub{fill:#94a3b8}\
 .pb-note{fill:#94a3b8}\
@@ -127,7 +129,7 @@ impl Svg {
         let label = escape(label);
         let mut out = String::with_capacity(8192);
         out.push_str(&format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" role=\"img\" aria-label=\"{label}\">"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" class=\"pb-picture\" role=\"img\" aria-label=\"{label}\">"
         ));
         out.push_str(&format!("<title>{label}</title><style>{STYLE}</style>"));
         out.push_str(&format!("<rect class=\"pb-bg\" x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\"/>"));
