@@ -168,6 +168,16 @@ impl Svg {
         self.out.push_str(&format!("<g class=\"{class}\"><title>{}</title>", escape(tip)));
     }
 
+    /// A step's group: as `group`, naming the step in `data-step` so that a page showing the
+    /// picture inline can find its card, as to pin a comment on it.
+    pub fn step_group(&mut self, class: &str, step: &str, tip: &str) {
+        self.out.push_str(&format!(
+            "<g class=\"{class}\" data-step=\"{}\"><title>{}</title>",
+            escape(step),
+            escape(tip)
+        ));
+    }
+
     pub fn close(&mut self) {
         self.out.push_str("</g>");
     }

@@ -185,6 +185,7 @@ fn the_guides_example_is_two_cards_one_above_the_other() {
     assert_eq!(a.x, b.x);
     assert!(a.y + a.h < b.y);
     assert_eq!(svg, workflow(&p, "review-and-approve"), "the same plan draws the same picture");
+    assert!(svg.contains("data-step=\"ask_for_approval\""), "a page finds each card by its step");
 }
 
 #[test]

@@ -97,7 +97,7 @@ fn rows(
         let status = status_of(Some(s));
         let mut tip = vec![s.title.clone()];
         tip.extend(super::run::tip(Some(s)));
-        svg.group(&super::run::group_class(Some(s)), &tip.join("\n"));
+        svg.step_group(&super::run::group_class(Some(s)), &s.step, &tip.join("\n"));
         svg.text(20.0, y + 15.0, "pb-title", &fit(&s.title, chars), false);
         if let Some(id) = &s.run_id {
             svg.text(20.0, y + 29.0, "pb-note pb-mono", &fit(id, chars + 6), false);

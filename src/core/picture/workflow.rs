@@ -234,7 +234,7 @@ fn card(svg: &mut Svg, step: &Step, r: Rect, view: Option<Option<&StepView>>) {
         }
         None => (String::from("pb-step"), String::from(if waits { "pb-wait" } else { "pb-node" })),
     };
-    svg.group(&group, &tip.join("\n"));
+    svg.step_group(&group, &step.id, &tip.join("\n"));
     if view.is_some_and(|v| run::status_of(v) == "waiting") {
         svg.rect(r.x - 5.0, r.y - 5.0, r.w + 10.0, r.h + 10.0, 12.0, "pb-ring");
     }
