@@ -65,7 +65,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         run.record = Some(Record::Workflow { steps });
     }
     let mut value = super::run_words::shown(&run)?;
-    if let (Some(picture), Some(o)) = (super::picture::of_run(ctx, &run, a.picture).await?, value.as_object_mut()) {
+    if let (Some(picture), Some(o)) = (super::picture::of_run(ctx, &run, a.picture).await, value.as_object_mut()) {
         o.insert("picture".into(), picture);
     }
     let shown = shown_of(&value, SHOWN_FIELD_MAX_BYTES, "the run");

@@ -10,7 +10,7 @@ use crate::core::definition::workflow::plan;
 use crate::core::definition::Kind;
 use crate::core::picture::{self, MEDIA_TYPE};
 use crate::core::run::Run;
-use crate::core::{studio, Problem};
+use crate::core::studio;
 
 /// The optional argument both tools take.
 pub fn arg(of: &str) -> Value {
@@ -43,15 +43,19 @@ pub fn of_definition(ctx: &Ctx<'_>, playbook: &str, view: &DefinitionView, svg: 
 }
 
 /// A workflow run's picture: its steps drawn on its workflow, as the workflow now stands; none
-/// for a function's run.
-pub async fn of_run(ctx: &Ctx<'_>, run: &Run, svg: bool) -> Result<Option<Value>, Problem> {
-    let Some(steps) = run.definition.kind.eq(&Kind::Workflow).then_some(run.steps.as_ref()).flatten() else {
-        return Ok(None);
-    };
+/// for a function's run. The run is answered whatever the workflow's read gives: where it fails,
+/// the picture has its url alone.
+pub async fn of_run(ctx: &Ctx<'_>, run: &Run, svg: bool) -> Option<Value> {
+    let steps = run.steps.as_ref().filter(|_| run.definition.kind == Kind::Workflow)?;
     let url = studio::run_picture(&ctx.connections.base, &ctx.caller.org, &run.playbook, &run.run_id);
     let mut drawn = None;
-    if svg {
-        let view = ctx.backend.get_definition(&ctx.caller.org, &run.playbook, run.definition.clone()).await?;
+    // A workflow that can no longer be read leaves the run readable, with its picture's url.
+    let view = if svg {
+        ctx.backend.get_definition(&ctx.caller.org, &run.playbook, run.definition.clone()).await.ok()
+    } else {
+        None
+    };
+    if let Some(view) = view {
         // The run's own version is kept by its run alone; a later one is said on the picture.
         let name = match view.definition.version {
             v if v == run.version => run.definition.name.clone(),
@@ -61,5 +65,5 @@ pub async fn of_run(ctx: &Ctx<'_>, run: &Run, svg: bool) -> Result<Option<Value>
             drawn = Some(picture::run(&p, steps, &name));
         }
     }
-    Ok(Some(answer(url, drawn)))
+    Some(answer(url, drawn))
 }
