@@ -14,6 +14,7 @@ pub mod memo;
 pub mod migration;
 pub mod model;
 pub mod page;
+pub mod picture;
 pub mod playbook;
 pub mod protocol;
 pub mod run;

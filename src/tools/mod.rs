@@ -40,6 +40,7 @@ mod list_providers;
 mod list_role_assignments;
 mod list_runs;
 mod pause_definition;
+mod picture;
 mod publish_event;
 mod query_connection;
 mod read_link;
