@@ -119,7 +119,7 @@ fn describe(ctx: &Ctx<'_>, endpoint: &Endpoint, tool: &Tool, listed: &[&str]) ->
     let description = if tool.name == "get_guide" {
         format!("{} {}", tool.description, prompts::recipes_sentence(listed))
     } else {
-        tool.description.to_string()
+        tools::description(tool, endpoint.playbook().is_some())
     };
     json!({
         "name": tool.name,
