@@ -87,7 +87,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let write = WriteComment {
         org: ctx.caller.org.clone(),
         playbook: a.playbook.clone(),
-        command: CommentCommand::Make { comment },
+        command: CommentCommand::Make { comment: Box::new(comment) },
     };
     let c = ctx.backend.comment(write).await?;
     let summary = format!(

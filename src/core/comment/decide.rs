@@ -18,7 +18,7 @@ const COMMENTS_MAX_WORDS: &str = "20,000";
 pub enum CommentCommand {
     /// Keeps a new open comment, made whole by the operation.
     Make {
-        comment: Comment,
+        comment: Box<Comment>,
     },
     Resolve {
         id: String,
@@ -89,7 +89,7 @@ pub fn decide(
                 },
                 COMMENTS_MAX_WORDS
             ))),
-            None => Ok(Decision::Keep(comment)),
+            None => Ok(Decision::Keep(*comment)),
         },
         CommentCommand::Resolve { id, how, by, at } => {
             let current = current.ok_or_else(|| unknown(&id, among))?;
@@ -178,17 +178,21 @@ mod tests {
 
     #[test]
     fn a_comment_is_made_once_and_its_retry_changes_nothing() {
-        let c = kept(decide(CommentCommand::Make { comment: open() }, None, 0, &live()).unwrap());
+        let c = kept(decide(CommentCommand::Make { comment: Box::new(open()) }, None, 0, &live()).unwrap());
         assert_eq!(c, open());
-        let again = decide(CommentCommand::Make { comment: open() }, Some(&c), 1, &live()).unwrap();
+        let again = decide(CommentCommand::Make { comment: Box::new(open()) }, Some(&c), 1, &live()).unwrap();
         assert_eq!(again, Decision::Unchanged(c.clone()));
         let other = Comment { body: "Something else".into(), ..open() };
-        assert_eq!(decide(CommentCommand::Make { comment: other }, Some(&c), 1, &live()).unwrap_err().status(), 409);
+        assert_eq!(
+            decide(CommentCommand::Make { comment: Box::new(other) }, Some(&c), 1, &live()).unwrap_err().status(),
+            409
+        );
     }
 
     #[test]
     fn the_limit_is_refused_in_words() {
-        let p = decide(CommentCommand::Make { comment: open() }, None, COMMENTS_MAX, &Among::Org).unwrap_err();
+        let p =
+            decide(CommentCommand::Make { comment: Box::new(open()) }, None, COMMENTS_MAX, &Among::Org).unwrap_err();
         assert_eq!(p.status(), 409);
         assert!(p.detail.contains("20,000 comments"), "{}", p.detail);
     }
@@ -226,6 +230,6 @@ mod tests {
         let p = decide(resolve(How::Acted, "t1"), Some(&open()), 1, &retired).unwrap_err();
         assert_eq!(p.status(), 409);
         assert!(p.detail.contains("can be read but not resolved"), "{}", p.detail);
-        assert!(decide(CommentCommand::Make { comment: open() }, None, 0, &retired).is_err());
+        assert!(decide(CommentCommand::Make { comment: Box::new(open()) }, None, 0, &retired).is_err());
     }
 }
