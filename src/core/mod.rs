@@ -4,6 +4,7 @@ pub mod access;
 pub mod actor;
 pub mod caller;
 pub mod code;
+pub mod comment;
 pub mod connection;
 pub mod definition;
 pub mod directory;

@@ -113,6 +113,8 @@ pub fn schemas() -> Map<String, Value> {
     put("ProviderList", super::connections::providers());
     put("LinkView", super::connections::link_view());
     put("ConnectionTools", super::connections::tools());
+    put("Comment", super::comments::comment());
+    put("CommentPage", super::comments::comment_page());
     put("Key", super::access::key());
     put("MadeKey", super::access::made_key());
     put("KeyList", super::access::key_list());
