@@ -123,7 +123,7 @@ pub fn listing(endpoint: &Endpoint, tool: &Tool, hints: tools::Hints, listed: &[
     let description = if tool.name == "get_guide" {
         format!("{} {}", tool.description, prompts::recipes_sentence(listed))
     } else {
-        tool.description.to_string()
+        tools::description(tool, endpoint.playbook().is_some())
     };
     json!({
         "name": tool.name,

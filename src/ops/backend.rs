@@ -6,6 +6,7 @@ use futures::future::LocalBoxFuture;
 use crate::core::access::key::{KeyRecord, KeyView, RevokeKey};
 use crate::core::access::role::RoleAssignment;
 use crate::core::access::store::SetRole;
+use crate::core::comment::{Comment, CommentPage, ListComments, WriteComment};
 use crate::core::connection::store::{ChangeConnection, ConnectionPage, GetConnection, ListConnections};
 use crate::core::connection::Connection;
 use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
@@ -154,6 +155,11 @@ pub trait Backend {
     fn get_connection(&self, get: GetConnection) -> LocalBoxFuture<'_, Result<Connection, Problem>>;
     /// A page of an org's connections, newest first.
     fn list_connections(&self, query: ListConnections) -> LocalBoxFuture<'_, Result<ConnectionPage, Problem>>;
+    /// Makes, resolves or reopens a comment, in the playbook's object with `playbook`, else in
+    /// the organization's; answers the comment as it stands after.
+    fn comment(&self, write: WriteComment) -> LocalBoxFuture<'_, Result<Comment, Problem>>;
+    /// A page of a playbook's comments, or of the organization's own, newest first.
+    fn list_comments(&self, list: ListComments) -> LocalBoxFuture<'_, Result<CommentPage, Problem>>;
     /// The kept lists of the model providers named, each read again where it is due.
     fn model_lists(
         &self,

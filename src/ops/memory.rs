@@ -12,6 +12,7 @@ use chrono::{DateTime, Utc};
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
 
+use super::comments::{self, memory::MemComments};
 use super::connections::{self, memory::MemConnections};
 use super::memory_tools::ToolServer;
 use super::playbook::memory::MemPlaybook;
@@ -23,6 +24,7 @@ use super::{triggers, Backend};
 use crate::core::access::key::{KeyRecord, KeyView, RevokeKey};
 use crate::core::access::role::RoleAssignment;
 use crate::core::access::store::SetRole;
+use crate::core::comment::{Among, Comment, CommentPage, ListComments, WriteComment};
 use crate::core::connection::store::{ChangeConnection, ConnectionPage, GetConnection, ListConnections};
 use crate::core::connection::Connection;
 use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
@@ -47,6 +49,7 @@ pub const T0: i64 = 1_796_205_600_000;
 pub struct Shelf {
     pub tables: MemPlaybook,
     pub triggers: MemTriggers,
+    pub comments: MemComments,
     pub alarm: Cell<Option<i64>>,
 }
 
@@ -86,6 +89,8 @@ pub struct Runtime {
     pub tool_server: ToolServer,
     /// Each org's connections, as its object keeps them; each table can be told to fail.
     pub connections: RefCell<BTreeMap<String, Rc<MemConnections>>>,
+    /// Each org's own comments, as its object keeps them; each table can be told to fail.
+    pub org_comments: RefCell<BTreeMap<String, Rc<MemComments>>>,
 }
 
 impl Default for Runtime {
@@ -104,6 +109,7 @@ impl Default for Runtime {
             servers: ToolServers { servers: Vec::new() },
             tool_server: ToolServer::default(),
             connections: RefCell::default(),
+            org_comments: RefCell::default(),
         }
     }
 }
@@ -128,6 +134,11 @@ impl Runtime {
     /// The table of an org's connections.
     pub fn connections_of(&self, org: &str) -> Rc<MemConnections> {
         self.connections.borrow_mut().entry(org.to_string()).or_default().clone()
+    }
+
+    /// The table of an org's own comments.
+    pub fn org_comments_of(&self, org: &str) -> Rc<MemComments> {
+        self.org_comments.borrow_mut().entry(org.to_string()).or_default().clone()
     }
 
     pub fn now(&self) -> DateTime<Utc> {
@@ -616,6 +627,25 @@ impl Backend for Runtime {
 
     fn set_role(&self, _set: SetRole) -> LocalBoxFuture<'_, Result<RoleAssignment, Problem>> {
         elsewhere("roles")
+    }
+
+    fn comment(&self, write: WriteComment) -> LocalBoxFuture<'_, Result<Comment, Problem>> {
+        ready(match &write.playbook {
+            Some(playbook) => self.kept(&write.org, playbook).and_then(|kept| {
+                let among = Among::Playbook { name: kept.name.clone(), retired: kept.is_retired() };
+                comments::write(&self.shelf(&write.org, playbook).comments, write.command, &among)
+            }),
+            None => comments::write(&*self.org_comments_of(&write.org), write.command, &Among::Org),
+        })
+    }
+
+    fn list_comments(&self, list: ListComments) -> LocalBoxFuture<'_, Result<CommentPage, Problem>> {
+        ready(match &list.playbook {
+            Some(playbook) => self
+                .kept(&list.org, playbook)
+                .and_then(|_| comments::list(&self.shelf(&list.org, playbook).comments, list.query)),
+            None => comments::list(&*self.org_comments_of(&list.org), list.query),
+        })
     }
 
     fn connection(&self, change: ChangeConnection) -> LocalBoxFuture<'_, Result<Connection, Problem>> {

@@ -6,6 +6,7 @@
 
 pub mod api_client;
 mod backend;
+pub mod comments;
 pub mod connections;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod memory;

@@ -8,6 +8,7 @@ use super::env::{ACCESS, CATALOG, ORGANIZATIONS, PLAYBOOKS, RUNS};
 use crate::core::access::key::{KeyRecord, KeyView, ListKeys, MakeKey, RevokeKey};
 use crate::core::access::role::RoleAssignment;
 use crate::core::access::store::{ListRoles, SetRole};
+use crate::core::comment::{Comment, CommentPage, ListComments, WriteComment};
 use crate::core::connection::store::{ChangeConnection, ConnectionPage, GetConnection, ListConnections};
 use crate::core::connection::Connection;
 use crate::core::definition::store::{
@@ -128,6 +129,26 @@ impl Backend for Objects<'_> {
 
     fn list_connections(&self, query: ListConnections) -> LocalBoxFuture<'_, Result<ConnectionPage, Problem>> {
         Box::pin(async move { do_rpc::send(&organization(self.env, &query.org)?, &query).await })
+    }
+
+    fn comment(&self, write: WriteComment) -> LocalBoxFuture<'_, Result<Comment, Problem>> {
+        Box::pin(async move {
+            let stub = match &write.playbook {
+                Some(pb) => playbook(self.env, &write.org, pb)?,
+                None => organization(self.env, &write.org)?,
+            };
+            do_rpc::send(&stub, &write).await
+        })
+    }
+
+    fn list_comments(&self, list: ListComments) -> LocalBoxFuture<'_, Result<CommentPage, Problem>> {
+        Box::pin(async move {
+            let stub = match &list.playbook {
+                Some(pb) => playbook(self.env, &list.org, pb)?,
+                None => organization(self.env, &list.org)?,
+            };
+            do_rpc::send(&stub, &list).await
+        })
     }
 
     fn pause(&self, millis: u64) -> LocalBoxFuture<'_, ()> {

@@ -16,6 +16,7 @@ use crate::core::access::store::{
     BeginSignIn, Consent, GetClient, IssueToken, ListRoles, Pending, PutClient, PutConsent, RevokeToken, RolesOf,
     SaveGrant, SetRole, TakeConsent, TakePending, Verified, VerifyToken,
 };
+use crate::core::comment::{Comment, CommentPage, ListComments, WriteComment};
 use crate::core::connection::store::{ChangeConnection, ConnectionPage, GetConnection, ListConnections};
 use crate::core::connection::Connection;
 use crate::core::definition::store::{DefinitionPage, DefinitionView, GetDefinition, ListDefinitions, WriteDefinition};
@@ -47,6 +48,13 @@ calls! {
     ChangeConnection => "/connections/change", Connection;
     GetConnection => "/connections/get", Connection;
     ListConnections => "/connections/list", ConnectionPage;
+}
+
+// Both the Organization object (the org's own) and the Playbook object (a playbook's): comments.
+
+calls! {
+    WriteComment => "/comments/write", Comment;
+    ListComments => "/comments/list", CommentPage;
 }
 
 // The Playbook object: one playbook, its definitions, runs index, events and open requests.

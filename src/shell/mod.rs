@@ -6,6 +6,7 @@ mod backend;
 mod caller;
 mod calls;
 mod catalog;
+mod comments;
 mod connect_page;
 mod connection_settings;
 mod connections;

@@ -7,11 +7,13 @@ use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
 use super::backend;
+use super::comments::SqlComments;
 use super::connections::SqlConnections;
 use super::do_rpc::{self, serve, Call};
 use super::migrate;
 use super::playbook::storage;
 use crate::core::actor::Actor;
+use crate::core::comment::{Among, ListComments, WriteComment};
 use crate::core::connection::store::{ChangeConnection, GetConnection, ListConnections};
 use crate::core::directory::{
     decide, Change, Command, Cursor, Decision, GetPlaybook, ListPage, ListQuery, LIST_LIMIT_MAX,
@@ -40,11 +42,12 @@ CREATE UNIQUE INDEX IF NOT EXISTS playbooks_active_name ON playbooks (name_key) 
 
 /// The directory's tables, one step at a time: append only, since a step's place is its version.
 /// Who made and changed each playbook was added after the first orgs were made.
-/// The org's connections came after both.
+/// The org's connections came after both, and its own comments after them.
 const STEPS: &[Step] = &[
     Step::Sql(SCHEMA),
     Step::AddColumn { table: "playbooks", column: "makers", declared: "TEXT" },
     Step::Sql(super::connections::SCHEMA),
+    super::comments::TABLE,
 ];
 
 /// The actors of a row, kept as one JSON column.
@@ -138,6 +141,19 @@ impl DurableObject for OrganizationObject {
             }
             ListConnections::PATH => {
                 serve(&mut req, async |q: ListConnections| connections::list(&SqlConnections(&self.sql), q)).await
+            }
+            // The org's own comments; a playbook's are in its own object.
+            WriteComment::PATH => {
+                serve(&mut req, async |w: WriteComment| {
+                    crate::ops::comments::write(&SqlComments { sql: &self.sql }, w.command, &Among::Org)
+                })
+                .await
+            }
+            ListComments::PATH => {
+                serve(&mut req, async |l: ListComments| {
+                    crate::ops::comments::list(&SqlComments { sql: &self.sql }, l.query)
+                })
+                .await
             }
             other => do_rpc::reply::<()>(Err(Problem::internal(format!("no endpoint {other}")))),
         }

@@ -8,6 +8,7 @@ use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, 
 
 use super::backend::Objects;
 use super::calls::ToPlaybook;
+use super::comments::{self, SqlComments};
 use super::definitions::{self, Definitions};
 use super::do_rpc::{self, serve, Call};
 use super::events::{self, Events};
@@ -15,6 +16,7 @@ use super::migrate;
 use super::requests::{self, Requests};
 use super::runs_index::{self, RunsIndex};
 use super::triggers::{self, Triggers};
+use crate::core::comment::{Among, ListComments, WriteComment};
 use crate::core::definition::store::{GetDefinition, ListDefinitions, WriteDefinition};
 use crate::core::directory::{unknown_playbook, GetPlaybook, Save};
 use crate::core::event::{GetEvent, ListEvents, ReadEvents, WriteEvents};
@@ -29,7 +31,8 @@ const RETRY_MILLIS: i64 = 10_000;
 
 /// The playbook's tables, one step at a time: append only, since a step's place is its version.
 /// The record is one JSON row; the tables of its definitions, runs, events, open requests and
-/// triggers sit beside it, and the steps after the first six add what later releases needed.
+/// triggers sit beside it, and the steps after the first six add what later releases needed:
+/// the last, its comments.
 const STEPS: &[Step] = &[
     Step::Sql("CREATE TABLE IF NOT EXISTS playbook (id TEXT PRIMARY KEY, record TEXT NOT NULL);"),
     Step::Sql(definitions::SCHEMA),
@@ -43,6 +46,7 @@ const STEPS: &[Step] = &[
     events::KEY_INDEX,
     runs_index::WITHIN,
     requests::EXPIRES,
+    comments::TABLE,
 ];
 
 #[durable_object]
@@ -136,6 +140,21 @@ impl DurableObject for PlaybookObject {
             ListRequests::PATH => {
                 self.serve_kept(req, async |_, l: ListRequests| self.tables(|t| t.list_requests(l.limit, l.before)))
                     .await
+            }
+            WriteComment::PATH => {
+                serve(req, async |w: WriteComment| {
+                    let playbook = self.load(w.playbook.as_deref().unwrap_or_default())?;
+                    let among = Among::Playbook { name: playbook.name.clone(), retired: playbook.is_retired() };
+                    crate::ops::comments::write(&SqlComments { sql: &self.sql }, w.command, &among)
+                })
+                .await
+            }
+            ListComments::PATH => {
+                serve(req, async |l: ListComments| {
+                    self.load(l.playbook.as_deref().unwrap_or_default())?;
+                    crate::ops::comments::list(&SqlComments { sql: &self.sql }, l.query)
+                })
+                .await
             }
             other => do_rpc::reply::<()>(Err(Problem::internal(format!("no endpoint {other}")))),
         }

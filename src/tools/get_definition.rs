@@ -15,16 +15,22 @@ use crate::core::Problem;
 pub const TOOL: Tool = Tool {
     name: "get_definition",
     title: "Read a function",
-    description: "Read a definition: its current version and number, its status, its document as written, its overview, its diagram, and used_by, the definitions of the playbook, active or paused, that use it.",
+    description: "Read a definition: its current version and number, its status, its document as written, its overview, its diagram, and used_by, the definitions of the playbook, active or paused, that use it. A workflow answers its picture too: url, where Studio serves it as SVG, and media_type image/svg+xml; with picture: true, also svg, the picture itself, to show the person.",
     hints: Hints::READ,
     scope: Some(Scope::PlaybookRead),
     door: Door::Both,
     reach: Reach::Playbook,
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}",
-    input_schema: definition_change::schema,
+    input_schema,
     run: |ctx, args| Box::pin(run(ctx, args)),
 };
+
+fn input_schema() -> Value {
+    let mut schema = definition_change::schema();
+    schema["properties"]["picture"] = super::picture::arg("the workflow");
+    schema
+}
 
 #[derive(Deserialize)]
 struct Args {
@@ -32,6 +38,8 @@ struct Args {
     #[serde(rename = "type")]
     kind: String,
     name: String,
+    #[serde(default)]
+    picture: bool,
 }
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
@@ -62,5 +70,11 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         view.definition.version,
         what_it_does(&view)
     );
-    Ok(Output::ok(cap(&summary, SUMMARY_MAX), output(&view)?))
+    let mut value = output(&view)?;
+    if let (Some(picture), Some(o)) =
+        (super::picture::of_definition(ctx, &a.playbook, &view, a.picture), value.as_object_mut())
+    {
+        o.insert("picture".into(), picture);
+    }
+    Ok(Output::ok(cap(&summary, SUMMARY_MAX), value))
 }

@@ -13,7 +13,7 @@ use crate::core::Problem;
 pub const TOOL: Tool = Tool {
     name: "get_run",
     title: "Read a run",
-    description: "Read a run by its run_id: the function and version it ran, its input, its status, its output once it succeeded or its error once it failed, who or what started it (started_by), and its record, the detail of how it went: a reasoning run's prompt as sent, model, answer, stop reason, tokens and duration; a computation's values in order; a lookup's query and the runs it read; a prediction's series, method and parameters; a workflow's steps. Over MCP a field larger than 64 KiB is shown by its size; the HTTP route answers it whole. With wait_seconds (at most 10) it waits for a run that is still going and answers as soon as it ends.",
+    description: "Read a run by its run_id: the function and version it ran, its input, its status, its output once it succeeded or its error once it failed, who or what started it (started_by), and its record, the detail of how it went: a reasoning run's prompt as sent, model, answer, stop reason, tokens and duration; a computation's values in order; a lookup's query and the runs it read; a prediction's series, method and parameters; a workflow's steps. A workflow's run answers its picture too: url, where Studio serves the run drawn on its workflow as SVG, each step in the colour of how it went, and media_type image/svg+xml; with picture: true, also svg, the picture itself, to show the person. Over MCP a field larger than 64 KiB is shown by its size; the HTTP route answers it whole. With wait_seconds (at most 10) it waits for a run that is still going and answers as soon as it ends.",
     hints: Hints::READ,
     scope: Some(Scope::PlaybookRead),
     door: Door::Both,
@@ -37,6 +37,7 @@ fn input_schema() -> Value {
         "default": 0,
         "description": "Wait up to this many seconds for a run that is still going to end, and answer as soon as it does."
     });
+    schema["properties"]["picture"] = super::picture::arg("the run drawn on its workflow");
     schema
 }
 
@@ -46,6 +47,8 @@ struct Args {
     run_id: String,
     #[serde(default)]
     wait_seconds: u64,
+    #[serde(default)]
+    picture: bool,
 }
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
@@ -61,7 +64,10 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     if let Some(steps) = run.steps.clone() {
         run.record = Some(Record::Workflow { steps });
     }
-    let value = super::run_words::shown(&run)?;
+    let mut value = super::run_words::shown(&run)?;
+    if let (Some(picture), Some(o)) = (super::picture::of_run(ctx, &run, a.picture).await, value.as_object_mut()) {
+        o.insert("picture".into(), picture);
+    }
     let shown = shown_of(&value, SHOWN_FIELD_MAX_BYTES, "the run");
     let mut output = Output::ok(outcome(&run), value);
     if shown != output.value {

@@ -9,6 +9,7 @@ mod args;
 mod assign_role;
 mod cancel;
 mod cancel_run;
+mod comment_words;
 mod connection_ops;
 mod create_definition;
 mod create_key;
@@ -28,6 +29,7 @@ mod get_run;
 mod give_client;
 mod give_credential;
 mod introspect;
+mod list_comments;
 mod list_connection_tools;
 mod list_connections;
 mod list_definitions;
@@ -39,7 +41,9 @@ mod list_playbooks;
 mod list_providers;
 mod list_role_assignments;
 mod list_runs;
+mod make_comment;
 mod pause_definition;
+mod picture;
 mod publish_event;
 mod query_connection;
 mod read_link;
@@ -48,6 +52,8 @@ mod reconnect_connection;
 mod recorded;
 mod remove_connection;
 mod remove_connection_signing_secret;
+mod reopen_comment;
+mod resolve_comment;
 mod restore_definition;
 mod restore_playbook;
 mod resume_definition;
@@ -187,7 +193,7 @@ pub struct Tool {
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> &'static [Tool] {
-    static TOOLS: [Tool; 55] = [
+    static TOOLS: [Tool; 59] = [
         create_playbook::TOOL,
         list_playbooks::TOOL,
         get_playbook::TOOL,
@@ -214,6 +220,10 @@ pub fn all() -> &'static [Tool] {
         get_event::TOOL,
         list_models::TOOL,
         search::TOOL,
+        list_comments::TOOL,
+        resolve_comment::TOOL,
+        make_comment::TOOL,
+        reopen_comment::TOOL,
         introspect::TOOL,
         dry_run::TOOL,
         validate::TOOL,
@@ -247,9 +257,21 @@ pub fn all() -> &'static [Tool] {
     &TOOLS
 }
 
-/// The HTTP routes of a tool: its own path and, for `search`, the same search on a playbook.
+/// The HTTP routes of a tool: its own path and, for `search` and the comment tools, the same
+/// operation on a playbook.
 pub fn routes(tool: &Tool) -> impl Iterator<Item = &'static str> {
-    std::iter::once(tool.path).chain((tool.name == search::TOOL.name).then_some(search::ALSO))
+    let also = if tool.name == search::TOOL.name { Some(search::ALSO) } else { comment_words::also(tool.name) };
+    std::iter::once(tool.path).chain(also)
+}
+
+/// A tool's description as an endpoint lists it: on a playbook's own endpoint, `list_comments`
+/// also says what that playbook's open comments are.
+pub fn description(tool: &Tool, on_playbook: bool) -> String {
+    if on_playbook && tool.name == list_comments::TOOL.name {
+        format!("{} {}", tool.description, list_comments::ON_PLAYBOOK)
+    } else {
+        tool.description.to_string()
+    }
 }
 
 /// A tool's hints as a connection lists them: `run_definition` may change something while a

@@ -32,6 +32,9 @@ const COLUMNS = ['globex key', 'acme kept to B', 'acme read-only', 'revoked', 'e
 const DEAD = new Set(['revoked', 'expired', 'no credential']);
 // The routes that manage access (keys and roles): no key reaches them, whatever its scopes.
 const ACCESS_ROUTES = new Set(['create_key', 'list_keys', 'revoke_key', 'list_role_assignments', 'assign_role', 'unassign_role']);
+// The routes only a person calls (a comment is what a person says): acme's own key is refused them too,
+// so they have no control cell, and a test of their own shows the refusal.
+const PEOPLE_ONLY = new Set(['make_comment', 'make_comment_in_playbook', 'reopen_comment', 'reopen_comment_in_playbook']);
 
 /** Whether an operation names a connection or a link, which on this runtime are the org local's (see the top). */
 const namesConnection = (path) => path.includes('{connection}') || path.includes('{token}');
@@ -109,6 +112,16 @@ function argsFor(ids) {
     start: { token },
     finish: { token, query: 'code=intruder&state=intruder' },
     cancel: { token },
+    // Comments: the org's own on its routes, a playbook's on the others. No key can make a comment, so
+    // the id names none of acme's, real or made up, and each is answered as for any other id.
+    list_comments: {},
+    list_comments_in_playbook: { playbook },
+    make_comment: { address: 'org', body: 'An intruder says hello.' },
+    make_comment_in_playbook: { playbook, address: 'ledger', body: 'An intruder says hello.' },
+    resolve_comment: { id: ids.comment, how: 'acted' },
+    resolve_comment_in_playbook: { playbook, id: ids.comment, how: 'acted' },
+    reopen_comment: { id: ids.comment },
+    reopen_comment_in_playbook: { playbook, id: ids.comment },
   };
 }
 
@@ -206,11 +219,11 @@ describe('isolation matrix: nothing of acme is reached, or told of, by anyone bu
     assert.equal((await local('GET', `/connections/${connection}`)).status, 200, 'the connection is real');
     assert.equal((await local('GET', `/connect/${token}`)).json.link?.state, 'open', 'the link is real');
     localConnection = connection;
-    real = { ...acme, key: reader.id, person, connection, token };
+    real = { ...acme, key: reader.id, person, connection, token, comment: 'cm_aaaaaaaaaaaaaaaa' };
     madeUp = {
       playbook: 'pb_zzzzzzzzzzzzzzzz', name: 'no-such-function', run_id: 'no-such-run', event_id: 'ev_424242',
       key: 'key_zzzzzzzzzzzzzzzz', person: 'person:no-such-person',
-      connection: 'con_zzzzzzzzzzzzzzzz', token: `cl_${'z'.repeat(32)}`,
+      connection: 'con_zzzzzzzzzzzzzzzz', token: `cl_${'z'.repeat(32)}`, comment: 'cm_zzzzzzzzzzzzzzzz',
     };
     Object.assign(keys, {
       'globex key': globexFull.key, 'acme kept to B': kept.key, 'acme read-only': reader.key, revoked: revoked.key,
@@ -241,6 +254,15 @@ describe('isolation matrix: nothing of acme is reached, or told of, by anyone bu
     assert.deepEqual(listed.json.connections, [], 'acme has no connection');
   });
 
+  test("acme's own full key is refused make_comment and reopen_comment: a comment is what a person says", async () => {
+    for (const id of PEOPLE_ONLY) {
+      const op = operations.find((o) => o.id === id);
+      const res = await httpCall(op, argsFor(real)[id], ACME, keys['acme full (control)']);
+      assert.equal(res.status, 403, `${id}: ${res.text}`);
+      assert.match(res.json.detail, /a comment is what a person says/, id);
+    }
+  });
+
   test('the matrix covers every operation of the OpenAPI document and every tool', () => {
     const ids = operations.map((o) => o.id);
     assert.ok(ids.length >= 58, `${ids.length} operations`);
@@ -255,7 +277,7 @@ describe('isolation matrix: nothing of acme is reached, or told of, by anyone bu
       const cells = {};
       const public_ = !op.path.includes('{org}');
       // A write needs a write scope: dry_run and validate are POSTs that only read.
-      const write = op.scope?.endsWith(':write') || ACCESS_ROUTES.has(op.id);
+      const write = op.scope?.endsWith(':write') || ACCESS_ROUTES.has(op.id) || PEOPLE_ONLY.has(op.id);
       for (const column of COLUMNS) {
         const control = column === 'acme full (control)';
         if ((column === 'acme read-only' && !write) || (control && (write || public_))) { cells[column] = '·'; continue; }
@@ -316,7 +338,8 @@ describe('isolation matrix: nothing of acme is reached, or told of, by anyone bu
     // playbook's (which takes no playbook argument) before acme's org endpoint. get_guide, which every
     // endpoint lists to every caller, goes to /mcp alone.
     const doors = (tool, at, org = ACME) => {
-      const args = argsFor(at)[tool.name];
+      // A comment tool names a playbook here, as every tool inside one does; the org's own are the HTTP rows'.
+      const args = argsFor(at)[tool.name.endsWith('_comment') || tool.name.endsWith('_comments') ? `${tool.name}_in_playbook` : tool.name];
       const out = [];
       if (tool.inputSchema.properties?.playbook || tool.name === 'get_guide') out.push(['/mcp', args]);
       if (tool.name === 'get_guide') return out;

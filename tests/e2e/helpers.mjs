@@ -69,6 +69,8 @@ export const TOOL_HINTS = {
   get_event: [true, false, true, false],
   list_models: [true, false, true, true],
   search: [true, false, true, true],
+  list_comments: [true, false, true, false],
+  resolve_comment: [false, true, true, false],
   introspect: [true, false, true, true],
   dry_run: [true, false, true, true],
   query_connection: [true, false, false, true],

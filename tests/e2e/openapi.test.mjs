@@ -269,6 +269,19 @@ describe('GET /v1/openapi.json', { timeout: 120_000 }, () => {
     assert.match(brief.text, /^Campaign brief: Autumn reporting trial/);
     assert.equal((await call('execute_connection', { params: echo, body: { arguments: { text: 'openapi' } } })).text, 'openapi');
 
+    // Comments, as the local developer, who is a person: a playbook's and the org's own, each made,
+    // listed, resolved and reopened.
+    const comment = await call('make_comment_in_playbook', { params: { playbook }, body: { address: 'ledger', body: 'Check the **runs**.', anchor: { x: 0.5 } } });
+    assert.deepEqual([comment.status, comment.call.tool], ['open', 'list_runs']);
+    assert.equal((await call('list_comments_in_playbook', { params: { playbook }, query: { under: 'ledger', open: true } })).comments[0].id, comment.id);
+    assert.equal((await call('resolve_comment_in_playbook', { params: { playbook, id: comment.id }, body: { how: 'acted' } })).how, 'acted');
+    assert.equal((await call('reopen_comment_in_playbook', { params: { playbook, id: comment.id } })).status, 'open');
+    const own = await call('make_comment', { body: { address: 'settings/billing', body: 'Who pays for this?' } });
+    assert.equal(own.report, true);
+    assert.ok((await call('list_comments', { query: { limit: 5 } })).comments.some((c) => c.id === own.id));
+    assert.equal((await call('resolve_comment', { params: { id: own.id }, body: { how: 'dismissed' } })).status, 'resolved');
+    assert.equal((await call('reopen_comment', { params: { id: own.id } })).status, 'open');
+
     assert.equal((await call('pause_definition', { params: interaction, body: { reason: 'A holiday.' } })).status, 'paused');
     assert.equal((await call('resume_definition', { params: interaction })).status, 'active');
     assert.equal((await call('retire_definition', { params: interaction })).status, 'retired');

@@ -78,6 +78,7 @@ pub fn schemas() -> Map<String, Value> {
     put("Definition", definition());
     put("DefinitionView", definition_view());
     put("DefinitionPage", definition_page());
+    put("Picture", picture());
     put("Run", runs::run());
     put("StartedRun", runs::started_run());
     put("RunError", runs::run_error());
@@ -112,6 +113,8 @@ pub fn schemas() -> Map<String, Value> {
     put("ProviderList", super::connections::providers());
     put("LinkView", super::connections::link_view());
     put("ConnectionTools", super::connections::tools());
+    put("Comment", super::comments::comment());
+    put("CommentPage", super::comments::comment_page());
     put("Key", super::access::key());
     put("MadeKey", super::access::made_key());
     put("KeyList", super::access::key_list());
@@ -253,9 +256,24 @@ fn definition_view() -> Value {
             "overview": text("The Markdown overview for a person."),
             "diagram": text("A function's Mermaid flowchart; a workflow has none."),
             "used_by": { "type": "array", "items": reference("DefinitionRef"), "description": "The definitions of the playbook, active or paused, that use it." },
-            "studio": text("From create_definition and update_definition: the definition's page in Studio, the link to give the person.")
+            "studio": text("From create_definition and update_definition: the definition's page in Studio, the link to give the person."),
+            "picture": reference("Picture")
         },
         "required": ["document", "overview", "used_by"]
+    })
+}
+
+/// A workflow's picture, or a workflow run's: `get_definition` and `get_run` answer it.
+fn picture() -> Value {
+    json!({
+        "type": "object",
+        "description": "A workflow drawn from its steps, or a workflow run drawn on it with each step in the colour of how it went.",
+        "properties": {
+            "url": text("Where Studio serves the picture."),
+            "media_type": { "type": "string", "enum": [crate::core::picture::MEDIA_TYPE] },
+            "svg": text("The picture itself, when asked for with picture: true.")
+        },
+        "required": ["url", "media_type"]
     })
 }
 

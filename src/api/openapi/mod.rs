@@ -3,6 +3,7 @@
 //! scope and hints become its operation. No platform types here.
 
 mod access;
+mod comments;
 mod components;
 mod connections;
 mod outputs;

@@ -263,6 +263,20 @@ impl Backend for Runtime {
         elsewhere()
     }
 
+    fn comment(
+        &self,
+        _write: crate::core::comment::WriteComment,
+    ) -> LocalBoxFuture<'_, Result<crate::core::comment::Comment, Problem>> {
+        elsewhere()
+    }
+
+    fn list_comments(
+        &self,
+        _list: crate::core::comment::ListComments,
+    ) -> LocalBoxFuture<'_, Result<crate::core::comment::CommentPage, Problem>> {
+        elsewhere()
+    }
+
     fn connection(&self, _change: ChangeConnection) -> LocalBoxFuture<'_, Result<Connection, Problem>> {
         elsewhere()
     }
