@@ -153,6 +153,40 @@ describe('Studio where people sign in', { timeout: 180_000 }, () => {
     assert.equal(flow.json.status, 'succeeded', flow.text);
   });
 
+  test('a viewer comments; an editor resolves it on the page, while the viewer is refused in words', async (t) => {
+    const { page } = pages.grace;
+    await visit('grace', pb('/ledger'));
+    if (!(await page.$('form[action$="/comments"] textarea[name=body]'))) {
+      t.skip('the comment tools are not on this runtime yet');
+      return;
+    }
+    await page.type('form[action$="/comments"] textarea[name=body]', 'Why did the **second** run take so long?');
+    await submit(page, '/comments');
+    const id = new URL(page.url()).hash.replace('#comment-', '');
+    assert.match(id, /^cm_/, page.url());
+    assert.equal(await page.$(`#comment-${id} form[action$="/resolve"]`), null, 'a viewer is offered no resolve');
+    const listed = await api('GET', v1(`/playbooks/${playbook}/comments?address=ledger`), key);
+    const mine = listed.json.comments.find((c) => c.id === id);
+    assert.equal(mine?.by?.name, 'Grace Hopper', listed.text);
+    // A post of hers to resolve it is refused by resolve_comment, in words.
+    const cookies = await page.cookies(base);
+    const proof = cookies.find((c) => c.name === 'page-form')?.value;
+    const session = cookies.find((c) => c.name === 'session')?.value;
+    const res = await fetch(pb(`/comments/${id}/resolve`), {
+      method: 'POST', redirect: 'manual',
+      headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded', cookie: `session=${session}; page-form=${proof}` },
+      body: new URLSearchParams({ csrf: proof, how: 'acted' }).toString(),
+    });
+    assert.equal(res.status, 403);
+    assert.match(await res.text(), /The comment was not resolved/);
+    // Ada resolves it on her page.
+    await visit('ada', pb('/ledger'));
+    await submit(pages.ada.page, `/comments/${id}/resolve`);
+    await screenshot(pages.ada.page, 'editor-resolved');
+    const after = await api('GET', v1(`/playbooks/${playbook}/comments?address=ledger&open=false`), key);
+    assert.equal(after.json.comments.find((c) => c.id === id)?.status, 'resolved', after.text);
+  });
+
   test('a person with no role in the org is refused every page', async () => {
     for (const path of ['', '/ledger', '/requests', `/runs/${flowRun}`, '/comments']) {
       const res = await visit('nobody', pb(path));

@@ -52,7 +52,7 @@ fn body(f: &Frame, t: &Thread) -> String {
         Comments::Listed(answer) => {
             let list = answer["comments"].as_array().map(Vec::as_slice).unwrap_or_default();
             match list {
-                [] => "<p class=\"hint\">No open comment here.</p>".to_string(),
+                [] => "<p class=\"hint\">No comment here yet.</p>".to_string(),
                 list => list.iter().map(|c| one(f, c, t.back)).collect(),
             }
         }

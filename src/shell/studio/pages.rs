@@ -212,7 +212,10 @@ async fn show_run(v: &Visit<'_>, id: &str, run_id: &str) -> worker::Result<Respo
     let here = studio::run("", &v.caller.org, id, run_id);
     let more = next.map(|c| format!("{here}?events={}", studio::seg(&c)));
     let pictures = match run["steps"].is_array() && Visit::takes("get_run", "picture") {
-        true => Pictures { run: Some(studio::run_picture("", &v.caller.org, id, run_id)), timeline: None },
+        true => Pictures {
+            run: Some(studio::run_picture("", &v.caller.org, id, run_id)),
+            timeline: super::pictures::timeline(&run),
+        },
         false => Pictures::default(),
     };
     let under = format!("runs/{run_id}");

@@ -7,7 +7,9 @@ use worker::Response;
 
 use super::Visit;
 use crate::api::studio::definition::Drawing;
-use crate::api::studio::PICTURE_CSP;
+use crate::api::studio::{svg_data, PICTURE_CSP};
+use crate::core::picture;
+use crate::core::workflow::view::StepView;
 use crate::core::Problem;
 
 pub(super) async fn definition(v: &Visit<'_>, playbook: &str, name: &str) -> worker::Result<Response> {
@@ -52,7 +54,17 @@ fn svg_response(svg: &str) -> worker::Result<Response> {
     Ok(resp)
 }
 
-/// A function's Mermaid diagram: its source, until this runtime draws Mermaid.
+/// A function's Mermaid diagram, drawn into its page; its source where the picture does not
+/// draw it (a kind of diagram it does not know, or one too large).
 pub(super) fn mermaid(source: &str) -> Drawing<'_> {
-    Drawing::Source(source)
+    match picture::mermaid(source) {
+        Some(svg) => Drawing::Image { src: svg_data(&svg), alt: "The function's diagram".to_string() },
+        None => Drawing::Source(source),
+    }
+}
+
+/// The timeline of a workflow run's steps, drawn into its page, from the steps `get_run` answered.
+pub(super) fn timeline(run: &Value) -> Option<String> {
+    let steps: Vec<StepView> = serde_json::from_value(run.get("steps")?.clone()).ok()?;
+    Some(svg_data(&picture::timeline(&steps, super::super::env::instant())))
 }
