@@ -189,6 +189,16 @@ describe('Studio as the local developer', { timeout: 180_000 }, () => {
     assert.ok(mine, JSON.stringify(said));
     assert.equal(mine.by.name, 'tester');
     await screenshot(page, 'comment');
+    // A comment on one step of a run, from the run's page.
+    await open(page, pb(`/runs/${flowRun.run_id}`), 'workflow run');
+    const step = `runs/${flowRun.run_id}/steps/price`;
+    const form = `form:has(input[name=address][value="${step}"])`;
+    await page.click(`details:has(${form}) summary`);
+    await page.type(`${form} textarea[name=body]`, 'Is 20% the right rate here?');
+    await Promise.all([page.waitForNavigation(), page.click(`${form} button[type=submit]`)]);
+    const onStep = await call('list_comments', { under: `runs/${flowRun.run_id}` });
+    assert.deepEqual(onStep.comments.map((c) => c.address), [step], JSON.stringify(onStep));
+    assert.ok(await page.$(`#comment-${onStep.comments[0].id}`), 'the run page shows it');
     await call('resolve_comment', { id: mine.id, how: 'acted' });
     await open(page, pb('/comments'), 'comments');
     assert.ok(await page.$(`#comment-${mine.id} .st-resolved`), 'shown resolved');

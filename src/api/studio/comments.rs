@@ -133,3 +133,12 @@ pub fn page_of(f: &Frame, t: &Thread) -> String {
     );
     page(f, &whose, &[(String::new(), "Comments".into())], Tab::Comments, &body)
 }
+
+/// A comment on one part of a page's thing (a run's result, a step), folded until the person
+/// opens it; nothing where comments are not available.
+pub fn on_part(f: &Frame, t: &Thread, address: &str, label: &str) -> String {
+    if matches!(t.comments, Comments::Unavailable) {
+        return String::new();
+    }
+    format!("<details class=\"say\"><summary>{}</summary>{}</details>", escape(label), leave(f, address, t.back))
+}

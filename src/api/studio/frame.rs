@@ -53,7 +53,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}dt
 .st-succeeded,.st-active,.st-open{color:var(--good)}.st-failed,.st-cancelled,.st-retired{color:var(--bad)}.st-started,.st-paused{color:var(--warn)}\
 .split{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1.5rem}@media (max-width:50rem){.split{grid-template-columns:1fr}}\
 figure{margin:.5rem 0}figure img{max-width:100%;border:1px solid var(--line);background:#fff}\
-article.comment{border-top:1px solid var(--line);padding:.5rem 0}article.comment:target{background:var(--tint)}\
+details.say summary{color:var(--go);cursor:pointer;font-size:.9rem}article.comment{border-top:1px solid var(--line);padding:.5rem 0}article.comment:target{background:var(--tint)}\
 form{margin:.75rem 0}form.inline{display:inline;margin:0}label{display:block;font-weight:600;margin:.6rem 0 .2rem}\
 input[type=text],select,textarea{font:inherit;width:100%;box-sizing:border-box;padding:.4rem .55rem;border:1px solid var(--line);border-radius:4px;background:transparent;color:inherit}\
 textarea{min-height:6rem;font-family:ui-monospace,monospace}.filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end}.filters label{margin:0}.filters input,.filters select{width:auto}\

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::comments::{section, Thread};
+use super::comments::{on_part, section, Thread};
 use super::frame::{json_block, link, moment, page, status, text, Frame, Tab};
 use super::run_facts;
 use crate::api::sign_in_pages::escape;
@@ -29,7 +29,7 @@ pub fn render(
 ) -> String {
     let id = text(run, "/run_id");
     let playbook = f.playbook.map(|(p, _)| p).unwrap_or_default();
-    let steps = run["steps"].as_array().map(|s| steps_table(f, playbook, s)).unwrap_or_default();
+    let steps = run["steps"].as_array().map(|s| steps_table(f, playbook, s, thread)).unwrap_or_default();
     let drawn = match (&pictures.run, &pictures.timeline) {
         (None, None) if run["steps"].is_array() => {
             "<p class=\"hint\">This runtime does not draw runs yet; the steps below say how each went.</p>".to_string()
@@ -58,17 +58,19 @@ pub fn render(
     };
     let more = more.map(|m| format!("<p>{}</p>", link(m, "More of its history"))).unwrap_or_default();
     let body = format!(
-        "<h1>Run {title}</h1>{facts}{drawn}{steps}{record}<h2>History</h2>{history_html}{more}\
+        "<h1>Run {title}</h1>{facts}{say}{drawn}{steps}{record}<h2>History</h2>{history_html}{more}\
          <p>{ledger}</p>{section}",
         title = escape(id),
         facts = run_facts(f, run),
+        say = on_part(f, thread, &format!("runs/{id}/result"), "Comment on its result"),
         ledger = link(&studio::ledger("", f.org, playbook, Some(id)), "This run in the Ledger"),
         section = section(f, thread),
     );
     page(f, &format!("Run {id}"), &[(String::new(), format!("Run {id}"))], Tab::Ledger, &body)
 }
 
-fn steps_table(f: &Frame, playbook: &str, steps: &[Value]) -> String {
+fn steps_table(f: &Frame, playbook: &str, steps: &[Value], thread: &Thread) -> String {
+    let run_id = thread.address.strip_prefix("runs/").unwrap_or_default();
     let rows: String = steps
         .iter()
         .map(|s| {
@@ -81,8 +83,9 @@ fn steps_table(f: &Frame, playbook: &str, steps: &[Value]) -> String {
                 .or(s["skipped_because"].as_str())
                 .or(s.pointer("/error/detail").and_then(Value::as_str))
                 .unwrap_or_default();
+            let say = on_part(f, thread, &format!("runs/{run_id}/steps/{}", text(s, "/step")), "Comment on this step");
             format!(
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                "<tr><td>{}{say}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 escape(text(s, "/title")),
                 status(text(s, "/status")),
                 moment(text(s, "/started_at")),

@@ -251,3 +251,20 @@ fn a_drawn_diagram_is_an_image_of_its_own_data() {
     assert!(src.starts_with("data:image/svg+xml;base64,"), "{src}");
     assert!(!src.contains(['<', '"', ' ']), "{src}");
 }
+
+#[test]
+fn a_run_takes_comments_on_its_result_and_each_step() {
+    let said = json!({ "comments": [] });
+    let thread = Thread {
+        comments: Comments::Listed(&said),
+        address: "runs/run_1",
+        back: "/studio/acme/playbooks/pb_1/runs/run_1",
+    };
+    let html = run::render(&frame(false), &run_value(), &Pictures::default(), &[], None, &thread);
+    for address in ["runs/run_1", "runs/run_1/result", "runs/run_1/steps/s"] {
+        assert!(html.contains(&format!("name=\"address\" value=\"{address}\"")), "{address}: {html}");
+    }
+    let none = Thread { comments: Comments::Unavailable, ..thread };
+    let html = run::render(&frame(false), &run_value(), &Pictures::default(), &[], None, &none);
+    assert!(!html.contains("name=\"address\""), "{html}");
+}
