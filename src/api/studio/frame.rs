@@ -8,6 +8,7 @@ use serde_json::Value;
 use crate::api::connect_page::Notice;
 use crate::api::sign_in_pages::escape;
 use crate::core::access::csrf;
+use crate::core::access::session::SIGN_OUT_PATH;
 use crate::core::studio;
 
 /// What every page knows about who looks and where: the org, the playbook, the person.
@@ -20,8 +21,11 @@ pub struct Frame<'a> {
     pub person: &'a str,
     /// The proof every form carries.
     pub csrf: &'a str,
-    /// Whether the person's role changes playbooks: answers requests and resolves comments.
+    /// Whether the person's role changes what the page shows: on a playbook's pages, answers its
+    /// requests and resolves its comments; on the org's, resolves the org's own comments.
     pub writes: bool,
+    /// Whether the person signed in, and so may sign out (the local developer never signs in).
+    pub signed_in: bool,
     pub notice: Option<&'a Notice>,
 }
 
@@ -86,10 +90,15 @@ pub fn page(f: &Frame, title: &str, crumbs: &[(String, String)], tab: Tab, body:
     format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
          <meta name=\"referrer\" content=\"same-origin\"><title>{title} · Studio</title><style>{STYLE}{fields}</style></head><body>\
-         <header><nav class=\"crumbs\" aria-label=\"Breadcrumbs\"><ol>{items}</ol></nav><span class=\"who\">{who}</span></header>\
+         <header><nav class=\"crumbs\" aria-label=\"Breadcrumbs\"><ol>{items}</ol></nav><span class=\"who\">{who}{out}</span></header>\
          {tabs}<main>{notice}{body}</main></body></html>",
         title = escape(title),
         who = escape(f.person),
+        // The page session takes a sign-out from this runtime's own page alone.
+        out = match f.signed_in {
+            true => form(SIGN_OUT_PATH, f.csrf, "inline", "<button type=\"submit\" class=\"quiet\">Sign out</button>"),
+            false => String::new(),
+        },
         fields = crate::api::schema_form::STYLE,
     )
 }

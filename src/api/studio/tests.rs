@@ -17,7 +17,15 @@ use crate::core::studio;
 const HOSTILE: &str = "<script>alert(1)</script><img src=x onerror=alert(2)>\"'&";
 
 fn frame(writes: bool) -> Frame<'static> {
-    Frame { org: "acme", playbook: Some(("pb_1", HOSTILE)), person: HOSTILE, csrf: "proof", writes, notice: None }
+    Frame {
+        org: "acme",
+        playbook: Some(("pb_1", HOSTILE)),
+        person: HOSTILE,
+        csrf: "proof",
+        writes,
+        signed_in: true,
+        notice: None,
+    }
 }
 
 /// No markup of the hostile text survives: it is text wherever it shows.

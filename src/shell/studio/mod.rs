@@ -57,7 +57,12 @@ impl Visit<'_> {
             playbook,
             person: &self.person.name,
             csrf: &self.csrf,
-            writes: self.caller.scopes.contains(&Scope::PlaybookWrite),
+            writes: self.caller.scopes.contains(if playbook.is_some() {
+                &Scope::PlaybookWrite
+            } else {
+                &Scope::OrgWrite
+            }),
+            signed_in: self.person.id != "local",
             notice: None,
         }
     }
