@@ -5,26 +5,37 @@ use serde_json::Value;
 
 use super::definition_change;
 use super::definition_words::{capitalized, check_name, named, output, served_kind, what_it_does};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{args, page_view, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::record::DefinitionStatus;
 use crate::core::definition::Ref;
-use crate::core::text::{cap, count, join_and, quote, SUMMARY_MAX};
+use crate::core::text::{append_if_room, cap, count, join_and, quote, SUMMARY_MAX};
 use crate::core::Problem;
 
 pub const TOOL: Tool = Tool {
     name: "get_definition",
     title: "Read a function",
-    description: "Read a definition: its current version and number, its status, its document as written, its overview, its diagram, and used_by, the definitions of the playbook, active or paused, that use it.",
+    description: "Read a definition: its current version and number, its status, its document as written, its overview, its diagram, used_by, the definitions of the playbook, active or paused, that use it, its standing (how its runs stand) and a workflow's glance. With render: true it also renders its page now, over its runs, or over sample_output, one made-up run that succeeded.",
     hints: Hints::READ,
     scope: Some(Scope::PlaybookRead),
     door: Door::Both,
     reach: Reach::Playbook,
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}",
-    input_schema: definition_change::schema,
+    input_schema,
     run: |ctx, args| Box::pin(run(ctx, args)),
 };
+
+fn input_schema() -> Value {
+    let mut schema = definition_change::schema();
+    schema["properties"]["render"] = serde_json::json!({
+        "type": "boolean",
+        "default": false,
+        "description": "Render the definition's page now, as page {markdown, over}: over its runs, or over sample_output."
+    });
+    schema["properties"]["sample_output"] = page_view::sample_arg();
+    schema
+}
 
 #[derive(Deserialize)]
 struct Args {
@@ -32,6 +43,9 @@ struct Args {
     #[serde(rename = "type")]
     kind: String,
     name: String,
+    #[serde(default)]
+    render: bool,
+    sample_output: Option<Value>,
 }
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
@@ -39,6 +53,12 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let kind = served_kind(&a.kind)?;
     check_name(&a.name)?;
     let view = ctx.backend.get_definition(&ctx.caller.org, &a.playbook, Ref { kind, name: a.name }).await?;
+    let mut value = output(&view)?;
+    let mut shown = serde_json::Map::new();
+    let said = page_view::of_definition(ctx, &a.playbook, &view, a.render, a.sample_output, &mut shown).await?;
+    if let Some(o) = value.as_object_mut() {
+        o.extend(shown);
+    }
     let state = match &view.definition.status {
         DefinitionStatus::Active => "active".to_string(),
         DefinitionStatus::Paused { reason: Some(r), .. } => format!("paused ({r})"),
@@ -62,5 +82,9 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         view.definition.version,
         what_it_does(&view)
     );
-    Ok(Output::ok(cap(&summary, SUMMARY_MAX), output(&view)?))
+    let summary = match said {
+        Some(words) => append_if_room(cap(&summary, SUMMARY_MAX), &words),
+        None => summary,
+    };
+    Ok(Output::ok(cap(&summary, SUMMARY_MAX), value))
 }

@@ -13,7 +13,7 @@ use crate::core::Problem;
 pub const TOOL: Tool = Tool {
     name: "get_run",
     title: "Read a run",
-    description: "Read a run by its run_id: the function and version it ran, its input, its status, its output once it succeeded or its error once it failed, who or what started it (started_by), and its record, the detail of how it went: a reasoning run's prompt as sent, model, answer, stop reason, tokens and duration; a computation's values in order; a lookup's query and the runs it read; a prediction's series, method and parameters; a workflow's steps. Over MCP a field larger than 64 KiB is shown by its size; the HTTP route answers it whole. With wait_seconds (at most 10) it waits for a run that is still going and answers as soon as it ends.",
+    description: "Read a run by its run_id: the function and version it ran, its input, its status, its output once it succeeded or its error once it failed, who or what started it (started_by), and its record, the detail of how it went: a reasoning run's prompt as sent, model, answer, stop reason, tokens and duration; a computation's values in order; a lookup's query and the runs it read; a prediction's series, method and parameters; a workflow's steps; and where its definition has a page, page.result, the run as that page shows it, rendered over the runs as they stood when it ended. Over MCP a field larger than 64 KiB is shown by its size; the HTTP route answers it whole. With wait_seconds (at most 10) it waits for a run that is still going and answers as soon as it ends.",
     hints: Hints::READ,
     scope: Some(Scope::PlaybookRead),
     door: Door::Both,
@@ -61,7 +61,10 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     if let Some(steps) = run.steps.clone() {
         run.record = Some(Record::Workflow { steps });
     }
-    let value = super::run_words::shown(&run)?;
+    let mut value = super::run_words::shown(&run)?;
+    if let (Some(page), Some(o)) = (super::page_view::of_run(ctx, &a.playbook, &run).await?, value.as_object_mut()) {
+        o.insert("page".into(), page);
+    }
     let shown = shown_of(&value, SHOWN_FIELD_MAX_BYTES, "the run");
     let mut output = Output::ok(outcome(&run), value);
     if shown != output.value {

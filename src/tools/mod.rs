@@ -39,6 +39,7 @@ mod list_playbooks;
 mod list_providers;
 mod list_role_assignments;
 mod list_runs;
+mod page_view;
 mod pause_definition;
 mod publish_event;
 mod query_connection;

@@ -78,6 +78,10 @@ pub fn schemas() -> Map<String, Value> {
     put("Definition", definition());
     put("DefinitionView", definition_view());
     put("DefinitionPage", definition_page());
+    put("Standing", super::pages::standing());
+    put("RenderedPage", super::pages::rendered_page());
+    put("Glance", super::pages::glance());
+    put("RunPageResult", super::pages::run_page());
     put("Run", runs::run());
     put("StartedRun", runs::started_run());
     put("RunError", runs::run_error());
@@ -250,7 +254,10 @@ fn definition_view() -> Value {
             "document": text("The document as written."),
             "overview": text("The Markdown overview for a person."),
             "diagram": text("A function's Mermaid flowchart; a workflow has none."),
-            "used_by": { "type": "array", "items": reference("DefinitionRef"), "description": "The definitions of the playbook, active or paused, that use it." }
+            "used_by": { "type": "array", "items": reference("DefinitionRef"), "description": "The definitions of the playbook, active or paused, that use it." },
+            "standing": reference("Standing"),
+            "glance": reference("Glance"),
+            "page": reference("RenderedPage")
         },
         "required": ["document", "overview", "used_by"]
     })

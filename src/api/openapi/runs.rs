@@ -27,7 +27,8 @@ pub(super) fn run() -> Value {
             "steps": { "type": "array", "items": reference("Step"), "description": "A workflow run's steps, in the order they started, then those that never did." },
             "started_by": by("Who or what started it."),
             "answered_by": by("Who answered an interaction's request."),
-            "record": reference("RunRecord")
+            "record": reference("RunRecord"),
+            "page": reference("RunPageResult")
         },
         "required": ["run_id", "playbook", "definition", "version", "input", "status", "started_at"],
         "allOf": [
