@@ -109,6 +109,9 @@ fn the_page_guides_example_renders_as_the_guide_writes_it() {
         "Of its runs, 2 succeeded. The latest to end succeeded. It last ran at 2026-12-02T10:00:05.000Z."
     );
 
+    let listed: Vec<&str> =
+        read["runs"].as_array().into_iter().flatten().filter_map(|r| r["run_id"].as_str()).collect();
+    assert_eq!(listed, ["inv-2", "inv-1"], "the page's runs, newest first");
     let plain = ok(w.call(7, "get_definition", json!({ "type": "computation", "name": "add-vat" })));
     assert!(plain.get("page").is_none(), "the page is rendered only with render");
     assert_eq!(plain["standing"], read["standing"]);

@@ -15,7 +15,7 @@ use crate::core::Problem;
 pub const TOOL: Tool = Tool {
     name: "get_definition",
     title: "Read a function",
-    description: "Read a definition: its current version and number, its status, its document as written, its overview, its diagram, used_by, the definitions of the playbook, active or paused, that use it, its standing (how its runs stand) and a workflow's glance. With render: true it also renders its page now, over its runs, or over sample_output, one made-up run that succeeded.",
+    description: "Read a definition: its current version and number, its status, its document as written, its overview, its diagram, used_by, the definitions of the playbook, active or paused, that use it, its page's runs (the newest 20, as list_runs lists them) and standing (how its runs stand), and a workflow's glance. With render: true it also renders its page now, over its runs, or over sample_output, one made-up run that succeeded.",
     hints: Hints::READ,
     scope: Some(Scope::PlaybookRead),
     door: Door::Both,

@@ -1,5 +1,5 @@
-//! What `get_definition` and `get_run` answer of a definition's page: its standing, a
-//! workflow's glance, the page rendered now or over a sample, and a run's `page.result`. Each
+//! What `get_definition` and `get_run` answer of a definition's page: its standing and the runs
+//! its page is given, a workflow's glance, the page rendered now or over a sample, and a run's `page.result`. Each
 //! reads the definition's runs once, at most `page::RUNS_READ` of them.
 
 use serde_json::{json, Map, Value};
@@ -9,6 +9,7 @@ use crate::core::code::ErrorCode;
 use crate::core::definition::page::{self, About, Over};
 use crate::core::definition::store::DefinitionView;
 use crate::core::definition::{check_document, spec};
+use crate::core::run::store::RunEntry;
 use crate::core::run::{Run, RunStatus};
 use crate::core::Problem;
 
@@ -22,7 +23,8 @@ pub fn sample_arg() -> Value {
     })
 }
 
-/// Adds `standing`, a workflow's `glance`, and with `render` the page, to a definition's answer.
+/// Adds `standing`, `runs` (the newest 20, as `list_runs` lists them), a workflow's `glance`,
+/// and with `render` the page, to a definition's answer.
 /// Answers the words the summary adds.
 pub async fn of_definition(
     ctx: &Ctx<'_>,
@@ -45,6 +47,8 @@ pub async fn of_definition(
     let standing = page::standing(&runs);
     let mut said = None;
     into.insert("standing".into(), crate::core::error::encoded(&standing)?);
+    let listed: Vec<RunEntry> = runs.iter().take(page::RUNS_SHOWN).map(RunEntry::of).collect();
+    into.insert("runs".into(), crate::core::error::encoded(&listed)?);
     let checked = check_document(d.kind, &view.document).ok();
     let about = About { kind: d.kind.as_str(), name: &d.name, version: d.version, description: &d.description };
     let context = page::context(&about, &runs, None);

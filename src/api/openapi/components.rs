@@ -256,6 +256,7 @@ fn definition_view() -> Value {
             "diagram": text("A function's Mermaid flowchart; a workflow has none."),
             "used_by": { "type": "array", "items": reference("DefinitionRef"), "description": "The definitions of the playbook, active or paused, that use it." },
             "standing": reference("Standing"),
+            "runs": { "type": "array", "maxItems": 20, "items": reference("RunEntry"), "description": "The newest runs its page is given, newest first, as list_runs lists them." },
             "glance": reference("Glance"),
             "page": reference("RenderedPage")
         },
