@@ -49,10 +49,10 @@ pub async fn of_definition(
     into.insert("standing".into(), crate::core::error::encoded(&standing)?);
     let listed: Vec<RunEntry> = runs.iter().take(page::RUNS_SHOWN).map(RunEntry::of).collect();
     into.insert("runs".into(), crate::core::error::encoded(&listed)?);
-    let checked = check_document(d.kind, &view.document).ok();
+    let checked = check_document(d.kind, &view.document);
     let about = About { kind: d.kind.as_str(), name: &d.name, version: d.version, description: &d.description };
     let context = page::context(&about, &runs, None);
-    if let Some(glance) = checked.as_ref().and_then(|c| c.glance.as_ref()) {
+    if let Some(glance) = checked.as_ref().ok().and_then(|c| c.glance.as_ref()) {
         let shown = match page::render_glance(glance, &context) {
             Ok(shown) => crate::core::error::encoded(&shown)?,
             Err(failed) => json!({ "error": failed }),
@@ -60,7 +60,7 @@ pub async fn of_definition(
         into.insert("glance".into(), shown);
     }
     if render {
-        let template = checked.as_ref().and_then(|c| c.page.as_deref());
+        let template = checked.as_ref().map(|c| c.page.as_deref());
         let (over, context) = match sample {
             Some(output) => {
                 let run = page::sample_run(&reference, d.version, output, &ctx.now);
@@ -100,9 +100,15 @@ pub async fn of_run(ctx: &Ctx<'_>, playbook: &str, run: &Run) -> Result<Option<V
 }
 
 /// `{markdown, over}`, or where it has no page or did not render, `markdown: null` and the words.
-fn rendered(template: Option<&str>, over: Over, context: &Value) -> (Value, Option<String>) {
-    let Some(template) = template else {
-        return (json!({ "markdown": null, "over": over, "says": NO_PAGE }), Some(NO_PAGE.to_string()));
+/// A document saved before a rule it now breaks is read, and its page not rendered, with why.
+fn rendered(template: Result<Option<&str>, &Problem>, over: Over, context: &Value) -> (Value, Option<String>) {
+    let template = match template {
+        Ok(Some(t)) => t,
+        Ok(None) => return (json!({ "markdown": null, "over": over, "says": NO_PAGE }), Some(NO_PAGE.to_string())),
+        Err(p) => {
+            let says = format!("The page is not rendered: the document no longer passes its checks. {}", p.detail);
+            return (json!({ "markdown": null, "over": over, "says": says }), Some(says));
+        }
     };
     match page::render(template, context) {
         Ok(markdown) => (json!({ "markdown": markdown, "over": over }), None),
