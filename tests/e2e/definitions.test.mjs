@@ -378,17 +378,17 @@ describe('definitions over the HTTP API', () => {
       const run = assertToolSuccess(await client.callTool({ name: 'run_definition', arguments: { ...args, input: { net: 100 }, run_id: 'inv-1' } }));
       assert.equal(run.status, 'succeeded');
       const read = assertToolSuccess(await client.callTool({ name: 'get_definition', arguments: { ...args, render: true } }));
-      assert.deepEqual(read.page, { markdown: '# VAT\n\nGross 120.0; 1 runs.\n', over: 'runs' });
+      assert.deepEqual(read.page, { markdown: '# VAT\n\nGross 120.0; 1 runs.', over: 'runs' });
       assert.deepEqual([read.standing.runs, read.standing.succeeded, read.standing.latest_status], [1, 1, 'succeeded']);
       assert.deepEqual(read.runs.map((r) => r.run_id), ['inv-1']);
       const ran = assertToolSuccess(await client.callTool({ name: 'get_run', arguments: { playbook: pb.json.id, run_id: 'inv-1' } }));
-      assert.deepEqual(ran.page, { result: '# VAT\n\nGross 120.0; 1 runs.\n' });
+      assert.deepEqual(ran.page, { result: '# VAT\n\nGross 120.0; 1 runs.' });
     } finally { await client.close(); }
 
     const at = `/${pb.json.id}/definitions/computation/add-vat?render=true&sample_output=`;
     const sample = await request('GET', `${at}${encodeURIComponent(JSON.stringify({ vat: 2, gross: 12 }))}`);
     assert.equal(sample.status, 200, sample.text);
-    assert.deepEqual(sample.json.page, { markdown: '# VAT\n\nGross 12; 1 runs.\n', over: 'sample_output' });
+    assert.deepEqual(sample.json.page, { markdown: '# VAT\n\nGross 12; 1 runs.', over: 'sample_output' });
     const wrong = problemOf(await request('GET', `${at}${encodeURIComponent(JSON.stringify({ vat: 'two', gross: 12 }))}`), 400, 'invalid_input');
     assert.deepEqual(pointers(wrong), ['/sample_output/vat']);
     problemOf(await request('GET', `${at}%7Bnot-json`), 400, 'invalid_input');
