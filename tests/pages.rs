@@ -282,3 +282,59 @@ fn the_glance_guides_example_renders_as_the_guide_writes_it() {
     assert_eq!(none.headline, "No brief reviewed yet");
     assert!(!none.attention);
 }
+
+const PRICE_INVOICES: &str = r#"---
+description: Prices an invoice with its VAT
+glance:
+  headline: "{% if latest %}The last invoice {{ latest.status }}{% else %}No invoice priced yet{% endif %}"
+  figures:
+    - label: Priced
+      value: counts.succeeded
+    - label: Latest gross
+      value: latest.output.price.gross if latest and latest.output else none
+  attention: counts.failed > 0
+page: |
+  # Invoices
+
+  {{ counts.succeeded }} priced.
+input:
+  schema: { type: object, properties: { net: { type: number } }, required: [net] }
+steps:
+  - id: price
+    function: computation/add-vat
+    input:
+      net: input.net
+---
+"#;
+
+#[test]
+fn a_workflow_answers_its_glance_and_its_runs_their_page() {
+    let w = World::new();
+    ok(w.define(2, "computation", "add-vat", &block(PAGE_GUIDE, "## Worked example", 0)));
+    let saved = w.call(3, "create_definition", json!({ "type": "workflow", "name": "price-invoices", "source": PRICE_INVOICES, "overview": "Prices each invoice it is given with its VAT, by running the add-vat computation." }));
+    ok(saved);
+    let args = json!({ "type": "workflow", "name": "price-invoices" });
+    let before = ok(w.call(4, "get_definition", args.clone()));
+    assert_eq!(
+        before["glance"],
+        json!({ "headline": "No invoice priced yet", "figures": [{ "label": "Priced", "value": 0 }, { "label": "Latest gross", "value": null }], "attention": false })
+    );
+    let started = ok(w.call(
+        5,
+        "run_definition",
+        json!({ "type": "workflow", "name": "price-invoices", "input": { "net": 100 }, "run_id": "wf-1" }),
+    ));
+    assert_eq!(started["status"], "started", "{started}");
+    futures::executor::block_on(w.m.pass(5_000));
+    let run = ok(w.call(6, "get_run", json!({ "run_id": "wf-1" })));
+    assert_eq!(run["status"], "succeeded", "{run}");
+    assert_eq!(run["page"], json!({ "result": "# Invoices\n\n1 priced." }));
+    let after = ok(w.call(7, "get_definition", args));
+    assert_eq!(after["glance"]["headline"], "The last invoice succeeded");
+    assert_eq!(after["glance"]["figures"][1], json!({ "label": "Latest gross", "value": 120.0 }));
+    assert_eq!(after["standing"]["succeeded"], 1);
+    assert!(after.get("page").is_none());
+    let function = ok(w.call(8, "get_definition", json!({ "type": "computation", "name": "add-vat" })));
+    assert!(function.get("glance").is_none(), "a function has no glance");
+    assert_eq!(function["standing"]["runs"], 1, "the step's run is a run of the function");
+}
