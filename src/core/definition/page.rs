@@ -28,6 +28,8 @@ pub const FIGURES_MAX: usize = 4;
 pub const HEADLINE_MAX: usize = 300;
 pub const LABEL_MAX: usize = 40;
 pub const EXPRESSION_MAX: usize = 500;
+/// The most a figure's value may hold, written as JSON: a number or a few words, not a list of runs.
+pub const FIGURE_VALUE_MAX_BYTES: usize = 1_000;
 const GLANCE_KEYS: &[&str] = &["headline", "figures", "attention"];
 const FIGURE_KEYS: &[&str] = &["label", "value"];
 
@@ -367,10 +369,13 @@ pub fn render_glance(glance: &Glance, context: &Value) -> Result<Shown, Failed> 
         let failed =
             |e: minijinja::Error| Failed { pointer: format!("/glance/figures/{i}/value"), detail: words(&e, "") };
         let v = env.compile_expression(value).and_then(|x| x.eval(context)).map_err(failed)?;
-        let value = serde_json::to_value(&v).map_err(|e| Failed {
-            pointer: format!("/glance/figures/{i}/value"),
-            detail: format!("gives a value that is not JSON: {e}"),
-        })?;
+        let pointer = format!("/glance/figures/{i}/value");
+        let value = serde_json::to_value(&v)
+            .map_err(|e| Failed { pointer: pointer.clone(), detail: format!("gives a value that is not JSON: {e}") })?;
+        if value.to_string().len() > FIGURE_VALUE_MAX_BYTES {
+            let detail = format!("gives more than {FIGURE_VALUE_MAX_BYTES} bytes; a figure is a number or a few words");
+            return Err(Failed { pointer, detail });
+        }
         figures.push(Figure { label: label.clone(), value });
     }
     let attention = match &glance.attention {
@@ -381,7 +386,7 @@ pub fn render_glance(glance: &Glance, context: &Value) -> Result<Shown, Failed> 
             .map_err(|e| Failed { pointer: "/glance/attention".into(), detail: words(&e, "") })?
             .is_true(),
     };
-    Ok(Shown { headline, figures, attention })
+    Ok(Shown { headline: crate::core::text::cap(&headline, HEADLINE_MAX), figures, attention })
 }
 
 /// The engine's words for a failed render, with the line where a template has lines.
@@ -444,6 +449,20 @@ mod tests {
         assert_eq!(context["counts"], json!({ "runs": 2, "succeeded": 1, "failed": 0, "cancelled": 0, "running": 1 }));
         assert_eq!(context["runs"][1]["output"], Value::Null, "a run still going has every key");
         assert_eq!(render("{{ latest.output.gross }} of {{ counts.runs }}", &context), Ok("3 of 2".to_string()));
+    }
+
+    #[test]
+    fn a_glance_is_bounded() {
+        let context = json!({ "definition": {}, "runs": [1, 2], "latest": null, "counts": {}, "last_run_at": null });
+        let glance = Glance {
+            headline: "{% for i in range(200) %}word {% endfor %}".into(),
+            figures: vec![("All".into(), "range(500)".into())],
+            attention: None,
+        };
+        let failed = render_glance(&glance, &context).unwrap_err();
+        assert_eq!(failed.pointer, "/glance/figures/0/value");
+        let shown = render_glance(&Glance { figures: vec![], ..glance }, &context).unwrap();
+        assert_eq!(shown.headline.chars().count(), HEADLINE_MAX);
     }
 
     #[test]
