@@ -22,6 +22,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("events", include_str!("../guides/events.md")),
     ("templates", include_str!("../guides/templates.md")),
     ("page", include_str!("../guides/page.md")),
+    ("glance", include_str!("../guides/glance.md")),
     ("access", include_str!("../guides/access.md")),
     ("connections", include_str!("../guides/connections.md")),
     ("first-playbook", include_str!("../guides/first-playbook.md")),

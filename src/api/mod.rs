@@ -199,9 +199,13 @@ fn query_pairs(query: &str) -> Vec<(String, String)> {
 
 /// A query value is text; the schema says what type the argument takes.
 fn from_query(schema: &Value, name: &str, raw: &str) -> Result<Value, Problem> {
-    let kind = schema["properties"][name]["type"].as_str();
-    match kind {
-        None => Err(Problem::invalid(format!("/{name}"), "is not an argument this route takes")),
+    let Some(argument) = schema["properties"].get(name) else {
+        return Err(Problem::invalid(format!("/{name}"), "is not an argument this route takes"));
+    };
+    match argument["type"].as_str() {
+        // An argument that takes any JSON value, such as `sample_output`, is written as JSON.
+        None => serde_json::from_str(raw)
+            .map_err(|_| Problem::invalid(format!("/{name}"), "must be JSON, such as {\"total\": 12}")),
         Some("boolean") => match raw {
             "true" | "1" | "" => Ok(Value::Bool(true)),
             "false" | "0" => Ok(Value::Bool(false)),
@@ -246,11 +250,13 @@ mod tests {
 
     #[test]
     fn query_values_take_the_schema_type() {
-        let schema = json!({"properties": {"include_retired": {"type": "boolean"}, "limit": {"type": "integer"}}});
+        let schema = json!({"properties": {"include_retired": {"type": "boolean"}, "limit": {"type": "integer"}, "sample_output": {}}});
         assert_eq!(from_query(&schema, "include_retired", "true").unwrap(), json!(true));
         assert_eq!(from_query(&schema, "limit", "5").unwrap(), json!(5));
         assert_eq!(from_query(&schema, "limit", "x").unwrap_err().errors[0].pointer, "/limit");
         assert_eq!(from_query(&schema, "nope", "1").unwrap_err().errors[0].pointer, "/nope");
+        assert_eq!(from_query(&schema, "sample_output", r#"{"gross":12}"#).unwrap(), json!({ "gross": 12 }));
+        assert_eq!(from_query(&schema, "sample_output", "{").unwrap_err().errors[0].pointer, "/sample_output");
         assert_eq!(query_pairs("a=1&b=x%20y"), vec![("a".into(), "1".into()), ("b".into(), "x y".into())]);
     }
 }

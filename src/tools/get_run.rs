@@ -13,7 +13,7 @@ use crate::core::Problem;
 pub const TOOL: Tool = Tool {
     name: "get_run",
     title: "Read a run",
-    description: "Read a run by its run_id: the function and version it ran, its input, its status, its output once it succeeded or its error once it failed, who or what started it (started_by), and its record, the detail of how it went: a reasoning run's prompt as sent, model, answer, stop reason, tokens and duration; a computation's values in order; a lookup's query and the runs it read; a prediction's series, method and parameters; a workflow's steps. A workflow's run answers its picture too: url, where Studio serves the run drawn on its workflow as SVG, each step in the colour of how it went, and media_type image/svg+xml; with picture: true, also svg, the picture itself, to show the person. Over MCP a field larger than 64 KiB is shown by its size; the HTTP route answers it whole. With wait_seconds (at most 10) it waits for a run that is still going and answers as soon as it ends.",
+    description: "Read a run by its run_id: the function and version it ran, its input, its status, its output once it succeeded or its error once it failed, who or what started it (started_by), and its record, the detail of how it went: a reasoning run's prompt as sent, model, answer, stop reason, tokens and duration; a computation's values in order; a lookup's query and the runs it read; a prediction's series, method and parameters; a workflow's steps; and where its definition has a page, page.result, the run as that page shows it, rendered over the runs as they stood when it ended. A workflow's run answers its picture too: url, where Studio serves the run drawn on its workflow as SVG, each step in the colour of how it went, and media_type image/svg+xml; with picture: true, also svg, the picture itself, to show the person. Over MCP a field larger than 64 KiB is shown by its size; the HTTP route answers it whole. With wait_seconds (at most 10) it waits for a run that is still going and answers as soon as it ends.",
     hints: Hints::READ,
     scope: Some(Scope::PlaybookRead),
     door: Door::Both,
@@ -67,6 +67,9 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let mut value = super::run_words::shown(&run)?;
     if let (Some(picture), Some(o)) = (super::picture::of_run(ctx, &run, a.picture).await, value.as_object_mut()) {
         o.insert("picture".into(), picture);
+    }
+    if let (Some(page), Some(o)) = (super::page_view::of_run(ctx, &a.playbook, &run).await?, value.as_object_mut()) {
+        o.insert("page".into(), page);
     }
     let shown = shown_of(&value, SHOWN_FIELD_MAX_BYTES, "the run");
     let mut output = Output::ok(outcome(&run), value);

@@ -42,6 +42,7 @@ mod list_providers;
 mod list_role_assignments;
 mod list_runs;
 mod make_comment;
+mod page_view;
 mod pause_definition;
 mod picture;
 mod publish_event;

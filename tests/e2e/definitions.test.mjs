@@ -3,7 +3,8 @@
 // several ways is refused once, with every problem at its place (a front-matter pointer `in` source, the
 // body's line and column, the name, the overview, the diagram); the two interaction refusals; workflow
 // and generation refused as not served yet; the exact summary of a create, with and without a page; and
-// the same operations over the HTTP API (201, the same fields, application/problem+json refusals).
+// the same operations over the HTTP API (201, the same fields, application/problem+json refusals); and a
+// page rendered over its runs and over sample_output, and a run's page.result.
 // Versions, used_by, the lifecycle and listing are in definitions_lifecycle.test.mjs.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -334,7 +335,9 @@ describe('definitions over the HTTP API', () => {
 
     const read = await request('GET', `${defs}/computation/add-vat`);
     assert.equal(read.status, 200, read.text);
-    assert.deepEqual(read.json, created.json);
+    const { runs, standing, ...definition } = read.json;
+    assert.deepEqual(definition, created.json);
+    assert.deepEqual([runs, standing.runs, standing.says], [[], 0, 'It has not run yet.'], 'a read adds its page\'s runs and standing');
     const client = await connect();
     try {
       const viaMcp = assertToolSuccess(await client.callTool({ name: 'get_definition',
@@ -358,5 +361,36 @@ describe('definitions over the HTTP API', () => {
       409, 'conflict');
     problemOf(await request('GET', `${defs}/computation/no-such-thing`), 404, 'not_found');
     problemOf(await request('POST', `${defs}/generation`, { name: 'later', source: DOCS.computation, overview: OVERVIEW }), 503, 'unavailable');
+  });
+
+  test('a page renders over the runs (MCP) and over sample_output (HTTP, JSON in the query), and get_run answers page.result', async () => {
+    const pb = await request('POST', '', { name: uniqueName('http-page') });
+    assert.equal(pb.status, 201, pb.text);
+    const page = 'page: |\n  # VAT\n\n  {% if latest and latest.output %}Gross {{ latest.output.gross }}{% else %}Not run{% endif %}; {{ counts.runs }} runs.\n';
+    const source = DOCS.computation.replace(/---\n$/, `${page}---\n`);
+    const created = await request('POST', `/${pb.json.id}/definitions/computation`,
+      { name: 'add-vat', source, overview: OVERVIEW, diagram: DIAGRAM });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.json.has_page, true);
+    const client = await connect();
+    try {
+      const args = { playbook: pb.json.id, type: 'computation', name: 'add-vat' };
+      const run = assertToolSuccess(await client.callTool({ name: 'run_definition', arguments: { ...args, input: { net: 100 }, run_id: 'inv-1' } }));
+      assert.equal(run.status, 'succeeded');
+      const read = assertToolSuccess(await client.callTool({ name: 'get_definition', arguments: { ...args, render: true } }));
+      assert.deepEqual(read.page, { markdown: '# VAT\n\nGross 120.0; 1 runs.', over: 'runs' });
+      assert.deepEqual([read.standing.runs, read.standing.succeeded, read.standing.latest_status], [1, 1, 'succeeded']);
+      assert.deepEqual(read.runs.map((r) => r.run_id), ['inv-1']);
+      const ran = assertToolSuccess(await client.callTool({ name: 'get_run', arguments: { playbook: pb.json.id, run_id: 'inv-1' } }));
+      assert.deepEqual(ran.page, { result: '# VAT\n\nGross 120.0; 1 runs.' });
+    } finally { await client.close(); }
+
+    const at = `/${pb.json.id}/definitions/computation/add-vat?render=true&sample_output=`;
+    const sample = await request('GET', `${at}${encodeURIComponent(JSON.stringify({ vat: 2, gross: 12 }))}`);
+    assert.equal(sample.status, 200, sample.text);
+    assert.deepEqual(sample.json.page, { markdown: '# VAT\n\nGross 12; 1 runs.', over: 'sample_output' });
+    const wrong = problemOf(await request('GET', `${at}${encodeURIComponent(JSON.stringify({ vat: 'two', gross: 12 }))}`), 400, 'invalid_input');
+    assert.deepEqual(pointers(wrong), ['/sample_output/vat']);
+    problemOf(await request('GET', `${at}%7Bnot-json`), 400, 'invalid_input');
   });
 });

@@ -79,6 +79,10 @@ pub fn schemas() -> Map<String, Value> {
     put("DefinitionView", definition_view());
     put("DefinitionPage", definition_page());
     put("Picture", picture());
+    put("Standing", super::pages::standing());
+    put("RenderedPage", super::pages::rendered_page());
+    put("Glance", super::pages::glance());
+    put("RunPageResult", super::pages::run_page());
     put("Run", runs::run());
     put("StartedRun", runs::started_run());
     put("RunError", runs::run_error());
@@ -257,7 +261,11 @@ fn definition_view() -> Value {
             "diagram": text("A function's Mermaid flowchart; a workflow has none."),
             "used_by": { "type": "array", "items": reference("DefinitionRef"), "description": "The definitions of the playbook, active or paused, that use it." },
             "studio": text("From create_definition and update_definition: the definition's page in Studio, the link to give the person."),
-            "picture": reference("Picture")
+            "picture": reference("Picture"),
+            "standing": reference("Standing"),
+            "runs": { "type": "array", "maxItems": 20, "items": reference("RunEntry"), "description": "The newest runs its page is given, newest first, as list_runs lists them." },
+            "glance": reference("Glance"),
+            "page": reference("RenderedPage")
         },
         "required": ["document", "overview", "used_by"]
     })

@@ -7,6 +7,7 @@ mod comments;
 mod components;
 mod connections;
 mod outputs;
+mod pages;
 mod runs;
 #[cfg(test)]
 mod tests;
@@ -124,6 +125,11 @@ fn operation(tool: &Tool, path: &str) -> Value {
 fn parameter(name: &str, location: &str, schema: &Value, required: bool) -> Value {
     let mut schema = schema.clone();
     let description = schema.as_object_mut().and_then(|s| s.remove("description")).unwrap_or(json!(""));
+    if schema.get("type").is_none() && location == "query" {
+        // Any JSON value, written in the query as JSON text.
+        let content = json!({ "application/json": { "schema": schema } });
+        return json!({ "name": name, "in": location, "required": required, "description": description, "content": content });
+    }
     json!({ "name": name, "in": location, "required": required, "description": description, "schema": schema })
 }
 

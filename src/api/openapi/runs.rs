@@ -28,7 +28,8 @@ pub(super) fn run() -> Value {
             "started_by": by("Who or what started it."),
             "answered_by": by("Who answered an interaction's request."),
             "record": reference("RunRecord"),
-            "picture": reference("Picture")
+            "picture": reference("Picture"),
+            "page": reference("RunPageResult")
         },
         "required": ["run_id", "playbook", "definition", "version", "input", "status", "started_at"],
         "allOf": [

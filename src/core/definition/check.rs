@@ -9,7 +9,7 @@ use crate::core::error::{FieldError, Problem};
 
 pub const DESCRIPTION_MAX: usize = 300;
 /// Names the template engine itself gives every template and expression.
-const GLOBALS: &[&str] =
+pub(super) const GLOBALS: &[&str] =
     &["range", "dict", "namespace", "debug", "loop", "self", "super", "caller", "varargs", "kwargs"];
 pub const PAGE_MAX_BYTES: usize = 65_536;
 
@@ -141,22 +141,6 @@ impl<'d> Findings<'d> {
             self.error("/description", "must say what the function does");
         }
         d.trim().to_string()
-    }
-
-    /// `page`: the Markdown of the definition's page, kept with the document.
-    pub fn page(&mut self) -> bool {
-        match self.get("/page") {
-            None | Some(Value::Null) => false,
-            Some(Value::String(p)) if p.len() > PAGE_MAX_BYTES => {
-                self.error("/page", format!("is more than the {PAGE_MAX_BYTES} bytes a page may hold"));
-                true
-            }
-            Some(Value::String(_)) => true,
-            Some(_) => {
-                self.error("/page", "must be text: the Markdown of the page");
-                true
-            }
-        }
     }
 
     /// A JSON Schema at `pointer`: it must compile, and where `object` is set, describe an object.
@@ -309,7 +293,7 @@ impl<'d> Findings<'d> {
 }
 
 /// Where `name` first stands as a whole word inside `{{ … }}` or `{% … %}`.
-fn find_in_tags(text: &str, name: &str) -> Option<usize> {
+pub(super) fn find_in_tags(text: &str, name: &str) -> Option<usize> {
     let mut from = 0;
     while let Some(rel) = text.get(from..)?.find("{") {
         let open = from + rel;

@@ -7,6 +7,7 @@ mod document;
 pub mod interaction;
 pub mod lookup;
 mod overview;
+pub mod page;
 pub mod prediction;
 pub mod reasoning;
 pub mod record;
@@ -153,6 +154,10 @@ pub fn name_problem(name: &str) -> Option<String> {
 pub struct Checked {
     pub description: String,
     pub has_page: bool,
+    /// The page's template, where the document gives one.
+    pub page: Option<String>,
+    /// A workflow's glance, where it gives one.
+    pub glance: Option<page::Glance>,
     /// Definitions of the playbook this one reads or runs; they count it in their `used_by`.
     pub uses: Vec<Ref>,
     /// The tools it names, each at its pointer in the front matter.
@@ -181,6 +186,15 @@ impl Spec {
             Spec::Prediction(s) => s.input_schema(),
             Spec::Computation(s) => Some(s.input_schema()),
             Spec::Workflow(s) => Some(s.input_schema()),
+        }
+    }
+
+    /// The schema a run's output fits, where the document gives one.
+    pub fn output_schema(&self) -> Option<&Value> {
+        match self {
+            Spec::Reasoning(s) => s.output_schema(),
+            Spec::Computation(s) => Some(s.output_schema()),
+            _ => None,
         }
     }
 
@@ -232,7 +246,8 @@ fn check_anew(kind: Kind, source: &str) -> Result<(Checked, Spec), Problem> {
     let doc = Document::parse(source)?;
     let mut f = Findings::new(&doc);
     let description = f.description();
-    let has_page = f.page();
+    let page = page::check_page(&mut f).map(str::to_string);
+    let glance = if kind == Kind::Workflow { page::check_glance(&mut f) } else { None };
     let spec = match kind {
         Kind::Reasoning => reasoning::check(&mut f).map(Spec::Reasoning),
         Kind::Lookup => lookup::check(&mut f).map(Spec::Lookup),
@@ -246,7 +261,7 @@ fn check_anew(kind: Kind, source: &str) -> Result<(Checked, Spec), Problem> {
     f.finish()?;
     let spec = spec.ok_or_else(|| Problem::internal("the document passed its checks but has no spec"))?;
     let uses = spec.uses();
-    Ok((Checked { description, has_page, uses, tools }, spec))
+    Ok((Checked { description, has_page: page.is_some(), page, glance, uses, tools }, spec))
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use crate::core::workflow::plan::{
 use crate::core::workflow::trigger::{check_triggers, filter_where};
 use crate::core::workflow::Filter;
 
-const KEYS: &[&str] = &["description", "page", "input", "steps", "output", "triggers"];
+const KEYS: &[&str] = &["description", "page", "glance", "input", "steps", "output", "triggers"];
 const STEP_KEYS: &[&str] = &["id", "function", "input", "wait", "after", "when", "retry", "on_failure", "fallback"];
 pub const STEPS_MAX: usize = 50;
 pub const STEP_ID_MAX: usize = 40;

@@ -24,4 +24,8 @@ impl ComputationSpec {
     pub fn input_schema(&self) -> &Value {
         &self.input_schema
     }
+
+    pub fn output_schema(&self) -> &Value {
+        &self.output_schema
+    }
 }

@@ -36,6 +36,11 @@ impl ReasoningSpec {
         &self.input_schema
     }
 
+    /// The schema of its output, where it answers a structured one.
+    pub fn output_schema(&self) -> Option<&Value> {
+        self.output_schema.as_ref()
+    }
+
     pub fn model(&self) -> &str {
         &self.model
     }
