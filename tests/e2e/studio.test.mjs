@@ -63,6 +63,8 @@ describe('Studio as the local developer', { timeout: 180_000 }, () => {
     assert.ok(await page.$('.page strong'), 'the page is Markdown');
     for (const d of DEFINITIONS) assert.ok(await page.$(`a[href="/studio/local/playbooks/${playbook}/definitions/${d.type}/${d.name}"]`), d.name);
     for (const tab of ['ledger', 'requests', 'comments']) assert.ok(await page.$(`nav a[href$="/${tab}"]`), tab);
+    const glance = await page.$eval(`a[href$="/definitions/workflow/price-and-approve"]`, (a) => a.closest('tr').innerText);
+    assert.match(glance, /No order priced yet|The last order/, 'the workflow at a glance');
     await screenshot(page, 'playbook');
   });
 
@@ -72,6 +74,7 @@ describe('Studio as the local developer', { timeout: 180_000 }, () => {
     assert.ok(body.includes("Prices an order and asks for approval."), body);
     assert.ok(body.includes('steps:'), 'the document');
     assert.ok(body.includes(flowRun.run_id), 'its run');
+    assert.ok(body.includes('Orders priced'), 'its page, rendered');
     await screenshot(page, 'definition-workflow');
     const img = await page.$('figure img');
     if (!img) {

@@ -31,6 +31,22 @@ Approve {{ input.title }} at {{ input.gross }}?
 
 export const PRICE_AND_APPROVE = `---
 description: "Prices an order, then asks its owner to approve the price ${HOSTILE_IMG}"
+glance:
+  headline: "{% if latest %}The last order, {{ latest.input.title }}, {{ latest.status }}{% else %}No order priced yet{% endif %}"
+  figures:
+    - label: Orders
+      value: counts.runs
+    - label: Waiting
+      value: counts.running
+  attention: counts.failed > 0
+page: |
+  # Orders priced
+
+  {% if latest and latest.output -%}
+  The last order, **{{ latest.input.title }}**, came to {{ latest.output.price.gross }}.
+  {%- else -%}
+  No order has been priced yet.
+  {%- endif %}
 input:
   schema: { type: object, properties: { title: { type: string }, net: { type: number } }, required: [title, net] }
 steps:

@@ -32,7 +32,7 @@ pub fn render(f: &Frame, def: &Value, drawing: &Drawing, runs: &Value, thread: &
     let name = text(def, "/name");
     let playbook = f.playbook.map(|(id, _)| id).unwrap_or_default();
     let noun = if kind == "workflow" { "workflow".to_string() } else { format!("{kind} function") };
-    let standing = def["standing"].as_str().map(|s| format!(" · {}", escape(s))).unwrap_or_default();
+    let standing = standing(def).map(|s| format!("<p>{}</p>", escape(s))).unwrap_or_default();
     let picture = match drawing {
         Drawing::Image { src, alt } => {
             format!("<figure><img src=\"{}\" alt=\"{}\"></figure>", escape(src), escape(alt))
@@ -44,17 +44,20 @@ pub fn render(f: &Frame, def: &Value, drawing: &Drawing, runs: &Value, thread: &
         Drawing::NotYet => "<p class=\"hint\">This runtime does not draw workflows yet.</p>".to_string(),
         Drawing::None => "<p class=\"hint\">It has no diagram.</p>".to_string(),
     };
-    let shown_page = match (def.pointer("/page/markdown").and_then(Value::as_str), def["has_page"].as_bool()) {
-        (Some(markdown), _) => {
-            let over = match text(def, "/page/over") {
-                "sample_output" => {
-                    "<p class=\"hint\">Shown over a made-up run of its sample output: it has no run yet.</p>"
-                }
-                _ => "<p class=\"hint\">Rendered now, over its runs.</p>",
-            };
-            format!("{over}<div class=\"page\">{}</div>", to_html(markdown))
-        }
-        (None, Some(true)) => "<p class=\"hint\">It has a page; this runtime does not render pages yet.</p>".into(),
+    let shown_page = match (def.get("page"), def["has_page"].as_bool()) {
+        (Some(page), _) if page.is_object() => match page["markdown"].as_str() {
+            Some(markdown) => {
+                let over = match text(page, "/over") {
+                    "sample_output" => {
+                        "<p class=\"hint\">Shown over a made-up run of its sample output: it has no run yet.</p>"
+                    }
+                    _ => "<p class=\"hint\">Rendered now, over its runs.</p>",
+                };
+                format!("{over}<div class=\"page\">{}</div>", to_html(markdown))
+            }
+            None => format!("<p class=\"hint\">{}</p>", escape(page["says"].as_str().unwrap_or("It has no page yet."))),
+        },
+        (_, Some(true)) => "<p class=\"hint\">It has a page; this runtime does not render pages yet.</p>".into(),
         _ => "<p class=\"hint\">It has no page yet.</p>".into(),
     };
     let used_by: Vec<String> = def["used_by"]
@@ -80,7 +83,7 @@ pub fn render(f: &Frame, def: &Value, drawing: &Drawing, runs: &Value, thread: &
         created_by = def.get("created_by").map(actor).unwrap_or_else(|| "someone".into()),
     );
     let body = format!(
-        "<h1>{name}</h1><p>The {noun} · {state}{standing}</p><p>{description}</p>\
+        "<h1>{name}</h1><p>The {noun} · {state}</p>{standing}<p>{description}</p>\
          <h2>Overview</h2><div class=\"page\">{overview}</div><p class=\"hint\">{used}</p>\
          <h2>{drawn}</h2>{picture}\
          <h2>Its page</h2>{shown_page}\
@@ -105,4 +108,9 @@ pub fn render(f: &Frame, def: &Value, drawing: &Drawing, runs: &Value, thread: &
 fn ledger_of(org: &str, playbook: &str, kind: &str, name: &str) -> String {
     let path = studio::ledger("", org, playbook, None);
     format!("{path}?definition={}", studio::seg(&format!("{kind}/{name}")))
+}
+
+/// How a definition's runs stand, in the sentence `get_definition` answers.
+pub fn standing(def: &Value) -> Option<&str> {
+    def.pointer("/standing/says").and_then(Value::as_str).or(def["standing"].as_str())
 }

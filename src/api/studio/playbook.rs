@@ -17,9 +17,9 @@ pub struct OfType<'a> {
     pub listed: &'a Value,
 }
 
-/// `playbook` is `get_playbook`'s answer; `glances` each workflow's `glance` by name, where
-/// `get_definition` answers one.
-pub fn render(f: &Frame, playbook: &Value, types: &[OfType], glances: &[(String, Value)], thread: &Thread) -> String {
+/// `playbook` is `get_playbook`'s answer; `reads` each definition's `get_definition` answer by
+/// `type/name`, for its standing and a workflow's glance, where it was read.
+pub fn render(f: &Frame, playbook: &Value, types: &[OfType], reads: &[(String, Value)], thread: &Thread) -> String {
     let id = text(playbook, "/id");
     let own = match text(playbook, "/page") {
         "" => "<p class=\"hint\">It has no page yet.</p>".to_string(),
@@ -31,7 +31,7 @@ pub fn render(f: &Frame, playbook: &Value, types: &[OfType], glances: &[(String,
         if list.is_empty() {
             continue;
         }
-        let rows: String = list.iter().map(|d| row(f, id, t.kind, d, glances)).collect();
+        let rows: String = list.iter().map(|d| row(f, id, t.kind, d, reads)).collect();
         defs.push_str(&format!(
             "<h3>{}</h3><table><thead><tr><th>Name</th><th>What it does</th><th>Version</th><th>Standing</th><th>Changed</th></tr></thead><tbody>{rows}</tbody></table>",
             escape(&heading(t.kind))
@@ -55,15 +55,21 @@ pub fn render(f: &Frame, playbook: &Value, types: &[OfType], glances: &[(String,
     page(f, text(playbook, "/name"), &[], Tab::Playbook, &body)
 }
 
-fn row(f: &Frame, playbook: &str, kind: &str, d: &Value, glances: &[(String, Value)]) -> String {
+fn row(f: &Frame, playbook: &str, kind: &str, d: &Value, reads: &[(String, Value)]) -> String {
     let name = text(d, "/name");
-    let glance = glances.iter().find(|(n, _)| n == name).map(|(_, g)| glance(g)).unwrap_or_default();
+    let key = format!("{kind}/{name}");
+    let read = reads.iter().find(|(k, _)| *k == key).map(|(_, r)| r);
+    let glance = read.and_then(|r| r.get("glance")).filter(|g| !g.is_null()).map(glance).unwrap_or_default();
+    let standing = read
+        .and_then(super::definition::standing)
+        .map(|s| format!("<p class=\"hint\">{}</p>", escape(s)))
+        .unwrap_or_default();
     format!(
-        "<tr><td>{}</td><td>{}{glance}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+        "<tr><td>{}</td><td>{}{glance}</td><td>{}</td><td>{}{standing}</td><td>{}</td></tr>",
         link(&studio::definition("", f.org, playbook, kind, name), name),
         escape(text(d, "/description")),
         d["version"].as_u64().unwrap_or_default(),
-        status(d["standing"].as_str().unwrap_or(text(d, "/status"))),
+        status(text(d, "/status")),
         moment(text(d, "/updated_at")),
     )
 }
@@ -84,6 +90,10 @@ fn glance(g: &Value) -> String {
                 .collect()
         })
         .unwrap_or_default();
+    if let Some(error) = g.get("error") {
+        let why = error["detail"].as_str().unwrap_or("it could not be rendered");
+        return format!("<p class=\"hint\">Its glance cannot be shown: {}</p>", escape(why));
+    }
     let attention = match &g["attention"] {
         Value::Null | Value::Bool(false) => String::new(),
         Value::String(s) if s.is_empty() => String::new(),

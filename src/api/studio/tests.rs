@@ -73,11 +73,12 @@ fn every_page_shows_what_someone_wrote_as_text() {
     let glance =
         json!({ "headline": HOSTILE, "figures": [{ "label": HOSTILE, "value": HOSTILE }], "attention": HOSTILE });
     let types = [OfType { kind: "workflow", listed: &defs }];
-    assert_inert(&playbook::render(&f, &pb, &types, &[(HOSTILE.to_string(), glance)], &thread));
+    let read = json!({ "glance": glance, "standing": { "says": HOSTILE } });
+    assert_inert(&playbook::render(&f, &pb, &types, &[(format!("workflow/{HOSTILE}"), read)], &thread));
 
     let def = json!({
         "type": "reasoning", "name": HOSTILE, "version": 1, "status": "active", "description": HOSTILE,
-        "document": HOSTILE, "overview": HOSTILE, "diagram": HOSTILE, "standing": HOSTILE,
+        "document": HOSTILE, "overview": HOSTILE, "diagram": HOSTILE, "standing": { "says": HOSTILE },
         "used_by": [{ "type": "workflow", "name": HOSTILE }], "created_by": { "name": HOSTILE },
         "page": { "markdown": HOSTILE, "over": "runs" }
     });

@@ -19,6 +19,8 @@ use crate::core::{studio, Problem};
 
 /// How many of a run's events one page of its history shows.
 const HISTORY_PAGE: usize = 100;
+/// How many definitions a playbook's page reads for their standing and glance.
+const READS_MAX: usize = 40;
 /// How many large events of one page are read whole with `get_event`.
 const WHOLE_EVENTS_MAX: usize = 25;
 
@@ -78,18 +80,15 @@ async fn show_playbook(v: &Visit<'_>, id: &str) -> worker::Result<Response> {
             Err(p) => return refusal(v, "This playbook's definitions cannot be listed", &p),
         }
     }
-    // A workflow says how it stands at a glance where the runtime renders glances.
-    let mut glances = Vec::new();
-    if Visit::takes("get_definition", "render") {
-        let workflows = listed.iter().filter(|(k, _)| *k == "workflow").flat_map(|(_, l)| l["definitions"].as_array());
-        for d in workflows.flatten().take(20) {
-            let name = d["name"].as_str().unwrap_or_default();
-            let args = json!({ "playbook": id, "type": "workflow", "name": name, "render": true });
-            if let Ok(out) = v.run("get_definition", args).await {
-                if let Some(g) = out.value.get("glance").filter(|g| !g.is_null()) {
-                    glances.push((name.to_string(), g.clone()));
-                }
-            }
+    // Each definition's read says how its runs stand, and a workflow's its glance.
+    let mut reads = Vec::new();
+    let all =
+        listed.iter().flat_map(|(kind, l)| l["definitions"].as_array().into_iter().flatten().map(move |d| (*kind, d)));
+    for (kind, d) in all.take(READS_MAX) {
+        let name = d["name"].as_str().unwrap_or_default();
+        let args = json!({ "playbook": id, "type": kind, "name": name });
+        if let Ok(out) = v.run("get_definition", args).await {
+            reads.push((format!("{kind}/{name}"), out.value));
         }
     }
     let types: Vec<OfType> = listed.iter().map(|(kind, l)| OfType { kind, listed: l }).collect();
@@ -98,7 +97,7 @@ async fn show_playbook(v: &Visit<'_>, id: &str) -> worker::Result<Response> {
     let name = pb["name"].as_str().unwrap_or(id);
     let f = v.frame(Some((id, name)));
     let thread = Thread { comments: said.view(), address: "playbook", back: &here };
-    v.html(200, playbook::render(&f, &pb, &types, &glances, &thread))
+    v.html(200, playbook::render(&f, &pb, &types, &reads, &thread))
 }
 
 async fn show_definition(v: &Visit<'_>, id: &str, kind: &str, name: &str) -> worker::Result<Response> {
