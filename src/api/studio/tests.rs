@@ -277,3 +277,20 @@ fn a_run_takes_comments_on_its_result_and_each_step() {
     let html = run::render(&frame(false), &run_value(), &Pictures::default(), &[], None, &none);
     assert!(!html.contains("name=\"address\""), "{html}");
 }
+
+#[test]
+fn a_playbook_shows_each_definitions_standing_and_a_workflows_glance() {
+    let said = json!({ "comments": [] });
+    let thread = Thread { comments: Comments::Listed(&said), address: "playbook", back: "/studio/acme/playbooks/pb_1" };
+    let pb = json!({ "id": "pb_1", "name": "Orders", "status": "active", "page": "" });
+    let defs = json!({ "definitions": [{ "type": "workflow", "name": "price", "version": 3, "status": "active" }] });
+    let read = json!({
+        "standing": { "says": "4 runs: 3 succeeded, 1 failed." },
+        "glance": { "headline": "The last order came to 60", "figures": [{ "label": "Orders", "value": 4 }], "attention": true }
+    });
+    let types = [OfType { kind: "workflow", listed: &defs }];
+    let html = playbook::render(&frame(true), &pb, &types, &[("workflow/price".to_string(), read)], &thread);
+    for part in ["4 runs: 3 succeeded, 1 failed.", "The last order came to 60", "<dt>Orders</dt><dd>4</dd>", "Needs attention.", "It has no page yet."] {
+        assert!(html.contains(part), "{part}: {html}");
+    }
+}
