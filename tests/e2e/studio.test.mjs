@@ -196,7 +196,7 @@ describe('Studio as the local developer', { timeout: 180_000 }, () => {
     await open(page, pb(`/runs/${flowRun.run_id}`), 'workflow run');
     const step = `runs/${flowRun.run_id}/steps/price`;
     const form = `form:has(input[name=address][value="${step}"])`;
-    await page.click(`details:has(${form}) summary`);
+    await page.$eval(`input[name=address][value="${step}"]`, (el) => el.closest('details').querySelector('summary').click());
     await page.type(`${form} textarea[name=body]`, 'Is 20% the right rate here?');
     await Promise.all([page.waitForNavigation(), page.click(`${form} button[type=submit]`)]);
     const onStep = await call('list_comments', { under: `runs/${flowRun.run_id}` });
