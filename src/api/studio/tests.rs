@@ -290,7 +290,13 @@ fn a_playbook_shows_each_definitions_standing_and_a_workflows_glance() {
     });
     let types = [OfType { kind: "workflow", listed: &defs }];
     let html = playbook::render(&frame(true), &pb, &types, &[("workflow/price".to_string(), read)], &thread);
-    for part in ["4 runs: 3 succeeded, 1 failed.", "The last order came to 60", "<dt>Orders</dt><dd>4</dd>", "Needs attention.", "It has no page yet."] {
+    for part in [
+        "4 runs: 3 succeeded, 1 failed.",
+        "The last order came to 60",
+        "<dt>Orders</dt><dd>4</dd>",
+        "Needs attention.",
+        "It has no page yet.",
+    ] {
         assert!(html.contains(part), "{part}: {html}");
     }
 }
