@@ -226,28 +226,44 @@ thread_local! {
 
 /// Checks a document of `kind`, reporting every problem found at once.
 pub fn check_document(kind: Kind, source: &str) -> Result<Checked, Problem> {
-    checked(kind, source).map(|(c, _)| c)
+    checked(kind, source, Pages::Checked).map(|(c, _)| c)
 }
 
-/// The spec of a document of `kind`, refused as `check_document` refuses it.
+/// The spec of a document of `kind` as its runs follow it, refused as `check_document` refuses
+/// it but for its page and glance: they present results and run nothing, so a page saved before
+/// its format was checked never stops the definition's runs.
 pub fn spec(kind: Kind, source: &str) -> Result<Spec, Problem> {
-    checked(kind, source).map(|(_, s)| s)
+    checked(kind, source, Pages::Skipped).map(|(_, s)| s)
 }
 
-fn checked(kind: Kind, source: &str) -> Result<(Checked, Spec), Problem> {
+/// Whether a check reads the page and the glance.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pages {
+    Checked,
+    Skipped,
+}
+
+fn checked(kind: Kind, source: &str, pages: Pages) -> Result<(Checked, Spec), Problem> {
     if !kind.served() {
         return Err(kind.not_served());
     }
-    let key = format!("{}\n{source}", kind.as_str());
-    CHECKED.with(|memo| memo.get_or_try(&key, || check_anew(kind, source)))
+    let mark = if pages == Pages::Checked { "" } else { "-run" };
+    let key = format!("{}{mark}\n{source}", kind.as_str());
+    CHECKED.with(|memo| memo.get_or_try(&key, || check_anew(kind, source, pages)))
 }
 
-fn check_anew(kind: Kind, source: &str) -> Result<(Checked, Spec), Problem> {
+fn check_anew(kind: Kind, source: &str, pages: Pages) -> Result<(Checked, Spec), Problem> {
     let doc = Document::parse(source)?;
     let mut f = Findings::new(&doc);
     let description = f.description();
-    let page = page::check_page(&mut f).map(str::to_string);
-    let glance = if kind == Kind::Workflow { page::check_glance(&mut f) } else { None };
+    let page = match pages {
+        Pages::Checked => page::check_page(&mut f).map(str::to_string),
+        Pages::Skipped => f.get("/page").and_then(serde_json::Value::as_str).map(str::to_string),
+    };
+    let glance = match (kind, pages) {
+        (Kind::Workflow, Pages::Checked) => page::check_glance(&mut f),
+        _ => None,
+    };
     let spec = match kind {
         Kind::Reasoning => reasoning::check(&mut f).map(Spec::Reasoning),
         Kind::Lookup => lookup::check(&mut f).map(Spec::Lookup),

@@ -231,3 +231,11 @@ fn calls_are_checked_against_the_playbook() {
     assert!(check_calls(&plan(EXAMPLE).unwrap(), &fine).is_ok());
     assert!(matches!(p.steps[0].action, Action::Call { .. }));
 }
+
+#[test]
+fn a_page_that_fails_its_check_is_refused_at_save_but_never_stops_a_run() {
+    let doc = EXAMPLE.replacen("---\n", "---\npage: \"{{ nowhere.to_be_found }}\"\n", 1);
+    let p = check_document(Kind::Workflow, &doc).unwrap_err();
+    assert!(p.errors.iter().all(|e| e.pointer == "/page"), "{:?}", p.errors);
+    assert!(super::spec(Kind::Workflow, &doc).is_ok(), "a run follows the steps, whatever the page says");
+}
