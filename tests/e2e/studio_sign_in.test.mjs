@@ -191,6 +191,7 @@ describe('Studio where people sign in', { timeout: 180_000 }, () => {
     for (const path of ['', '/ledger', '/requests', `/runs/${flowRun}`, '/comments']) {
       const res = await visit('nobody', pb(path));
       assert.equal(res.status(), 403, path);
+      assertStudioHeaders(res.headers(), `refused ${path}`);
       assert.match(await pages.nobody.page.content(), /hold no role in the org acme/);
     }
     const home = await visit('nobody', `${base}/studio`);

@@ -15,7 +15,7 @@ use super::env::Settings;
 use super::page_caller::{self, caller_of};
 use super::page_forms;
 use super::page_session;
-use super::sign_in::{redirect, stop};
+use super::sign_in::redirect;
 use crate::api::studio::comments::Comments;
 use crate::api::studio::frame::Frame;
 use crate::api::studio::route::{self, Page};
@@ -190,6 +190,11 @@ pub(super) fn html(status: u16, body: String, cookie: Option<String>) -> worker:
     let mut resp = page_forms::html(status, body, cookie)?;
     resp.headers_mut().set("content-security-policy", CSP)?;
     Ok(resp)
+}
+
+/// A page that says why Studio stops here, with Studio's headers like its other pages.
+fn stop(status: u16, title: &str, words: &str) -> worker::Result<Response> {
+    html(status, crate::api::sign_in_pages::message(title, words), None)
 }
 
 /// After a form: back to a page with `GET` (303), so a reload does not post again.
