@@ -12,8 +12,6 @@ use crate::core::studio;
 /// What the page could read of its comments.
 #[derive(Debug, Clone)]
 pub enum Comments<'a> {
-    /// This runtime has no comment tools yet.
-    Unavailable,
     /// `list_comments` refused, in its words.
     Refused(&'a str),
     /// `list_comments`' answer.
@@ -45,9 +43,6 @@ pub fn section(f: &Frame, t: &Thread) -> String {
 
 fn body(f: &Frame, t: &Thread) -> String {
     let listed = match &t.comments {
-        Comments::Unavailable => {
-            return "<p class=\"hint\">Comments are not available on this runtime yet.</p>".to_string();
-        }
         Comments::Refused(words) => format!("<p class=\"notice refused\" role=\"alert\">{}</p>", escape(words)),
         Comments::Listed(answer) => {
             let list = answer["comments"].as_array().map(Vec::as_slice).unwrap_or_default();
@@ -137,8 +132,5 @@ pub fn page_of(f: &Frame, t: &Thread) -> String {
 /// A comment on one part of a page's thing (a run's result, a step), folded until the person
 /// opens it; nothing where comments are not available.
 pub fn on_part(f: &Frame, t: &Thread, address: &str, label: &str) -> String {
-    if matches!(t.comments, Comments::Unavailable) {
-        return String::new();
-    }
     format!("<details class=\"say\"><summary>{}</summary>{}</details>", escape(label), leave(f, address, t.back))
 }

@@ -19,10 +19,8 @@ pub enum Drawing<'a> {
         src: String,
         alt: String,
     },
-    /// A diagram this runtime does not draw (yet): its Mermaid source.
+    /// A diagram the pictures do not draw (a kind they do not know, or too large): its source.
     Source(&'a str),
-    /// A workflow, on a runtime that does not draw workflows yet.
-    NotYet,
     None,
 }
 
@@ -38,27 +36,24 @@ pub fn render(f: &Frame, def: &Value, drawing: &Drawing, runs: &Value, thread: &
             format!("<figure><img src=\"{}\" alt=\"{}\"></figure>", escape(src), escape(alt))
         }
         Drawing::Source(source) => format!(
-            "<p class=\"hint\">This runtime does not draw this diagram yet; its Mermaid source:</p><pre><code>{}</code></pre>",
+            "<p class=\"hint\">This diagram is not drawn; its Mermaid source:</p><pre><code>{}</code></pre>",
             escape(source)
         ),
-        Drawing::NotYet => "<p class=\"hint\">This runtime does not draw workflows yet.</p>".to_string(),
         Drawing::None => "<p class=\"hint\">It has no diagram.</p>".to_string(),
     };
-    let shown_page = match (def.get("page"), def["has_page"].as_bool()) {
-        (Some(page), _) if page.is_object() => match page["markdown"].as_str() {
-            Some(markdown) => {
-                let over = match text(page, "/over") {
-                    "sample_output" => {
-                        "<p class=\"hint\">Shown over a made-up run of its sample output: it has no run yet.</p>"
-                    }
-                    _ => "<p class=\"hint\">Rendered now, over its runs.</p>",
-                };
-                format!("{over}<div class=\"page\">{}</div>", to_html(markdown))
-            }
-            None => format!("<p class=\"hint\">{}</p>", escape(page["says"].as_str().unwrap_or("It has no page yet."))),
-        },
-        (_, Some(true)) => "<p class=\"hint\">It has a page; this runtime does not render pages yet.</p>".into(),
-        _ => "<p class=\"hint\">It has no page yet.</p>".into(),
+    let shown_page = match def["page"]["markdown"].as_str() {
+        Some(markdown) => {
+            let over = match text(def, "/page/over") {
+                "sample_output" => {
+                    "<p class=\"hint\">Shown over a made-up run of its sample output: it has no run yet.</p>"
+                }
+                _ => "<p class=\"hint\">Rendered now, over its runs.</p>",
+            };
+            format!("{over}<div class=\"page\">{}</div>", to_html(markdown))
+        }
+        None => {
+            format!("<p class=\"hint\">{}</p>", escape(def["page"]["says"].as_str().unwrap_or("It has no page yet.")))
+        }
     };
     let used_by: Vec<String> = def["used_by"]
         .as_array()

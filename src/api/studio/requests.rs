@@ -27,8 +27,7 @@ pub fn render(f: &Frame, listed: &Value, refusal: Option<&Refusal>, more: Option
     let playbook = f.playbook.map(|(id, _)| id).unwrap_or_default();
     let here = studio::requests("", f.org, playbook);
     let list = listed["requests"].as_array().map(Vec::as_slice).unwrap_or_default();
-    let commentable = !matches!(comments, Comments::Unavailable);
-    let items: String = list.iter().map(|r| request(f, playbook, &here, r, refusal, commentable)).collect();
+    let items: String = list.iter().map(|r| request(f, playbook, &here, r, refusal)).collect();
     let items = match list.is_empty() {
         true => "<p>No request is waiting.</p>".to_string(),
         false => items,
@@ -42,7 +41,7 @@ pub fn render(f: &Frame, listed: &Value, refusal: Option<&Refusal>, more: Option
     page(f, "Open requests", &[(String::new(), "Requests".into())], Tab::Requests, &body)
 }
 
-fn request(f: &Frame, playbook: &str, here: &str, r: &Value, refusal: Option<&Refusal>, commentable: bool) -> String {
+fn request(f: &Frame, playbook: &str, here: &str, r: &Value, refusal: Option<&Refusal>) -> String {
     let run_id = text(r, "/run_id");
     let kind = text(r, "/definition/type");
     let name = text(r, "/definition/name");
@@ -78,6 +77,6 @@ fn request(f: &Frame, playbook: &str, here: &str, r: &Value, refusal: Option<&Re
         asked = moment(text(r, "/asked_at")),
         run = link(&studio::run("", f.org, playbook, run_id), run_id),
         question = to_html(text(r, "/question")),
-        comment = if commentable { leave(f, &format!("requests/{run_id}"), here) } else { String::new() },
+        comment = leave(f, &format!("requests/{run_id}"), here),
     )
 }

@@ -30,23 +30,14 @@ pub fn render(
     let id = text(run, "/run_id");
     let playbook = f.playbook.map(|(p, _)| p).unwrap_or_default();
     let steps = run["steps"].as_array().map(|s| steps_table(f, playbook, s, thread)).unwrap_or_default();
-    let drawn = match (&pictures.run, &pictures.timeline) {
-        (None, None) if run["steps"].is_array() => {
-            "<p class=\"hint\">This runtime does not draw runs yet; the steps below say how each went.</p>".to_string()
-        }
-        (run_pic, timeline) => {
-            let img = |src: &Option<String>, alt: &str| {
-                src.as_ref()
-                    .map(|s| format!("<figure><img src=\"{}\" alt=\"{alt}\"></figure>", escape(s)))
-                    .unwrap_or_default()
-            };
-            format!(
-                "{}{}",
-                img(run_pic, "The workflow, each step coloured by how it went"),
-                img(timeline, "The timeline of its steps")
-            )
-        }
+    let img = |src: &Option<String>, alt: &str| {
+        src.as_ref().map(|s| format!("<figure><img src=\"{}\" alt=\"{alt}\"></figure>", escape(s))).unwrap_or_default()
     };
+    let drawn = format!(
+        "{}{}",
+        img(&pictures.run, "The workflow, each step coloured by how it went"),
+        img(&pictures.timeline, "The timeline of its steps")
+    );
     let record = match run.get("record") {
         Some(r) if !r.is_null() => format!("<h2>Record</h2>{}", json_block(r)),
         _ => String::new(),

@@ -127,7 +127,8 @@ fn a_run_shows_its_input_output_error_and_page() {
 #[test]
 fn links_are_studios_addresses() {
     let f = Frame { playbook: None, ..frame(true) };
-    let thread = Thread { comments: Comments::Unavailable, address: "org", back: "/studio/acme" };
+    let none = json!({ "comments": [] });
+    let thread = Thread { comments: Comments::Listed(&none), address: "org", back: "/studio/acme" };
     let playbooks = json!({ "playbooks": [{ "id": "pb_9", "name": "Campaigns", "status": "active" }] });
     let html = home::render(&f, &playbooks, None, &thread);
     assert!(html.contains(&format!("href=\"{}\"", studio::playbook("", "acme", "pb_9"))), "{html}");
@@ -170,24 +171,16 @@ fn a_request_is_answered_in_the_shape_of_its_schema() {
     let asked = json!({ "requests": [{ "run_id": "run_1", "definition": { "type": "interaction", "name": "approve" },
         "question": "Approve?", "asked_at": "2026-12-05T09:00:00Z",
         "answer_schema": { "type": "object", "properties": { "verdict": { "type": "string", "enum": ["approve", "revise"] } }, "required": ["verdict"] } }] });
-    let html = requests::render(&frame(true), &asked, None, None, Comments::Unavailable);
+    let none = json!({ "comments": [] });
+    let html = requests::render(&frame(true), &asked, None, None, Comments::Listed(&none));
     assert!(html.contains("type=\"radio\" name=\"verdict\" value=\"approve\""), "{html}");
     let errors = [("/verdict".to_string(), "is required".to_string())];
     let refusal = Refusal { run_id: "run_1", words: "The answer does not fit.", errors: &errors, values: None };
-    let html = requests::render(&frame(true), &asked, Some(&refusal), None, Comments::Unavailable);
+    let html = requests::render(&frame(true), &asked, Some(&refusal), None, Comments::Listed(&none));
     assert!(html.contains("The answer does not fit.") && html.contains("is required"), "{html}");
     let other = Refusal { run_id: "run_2", ..refusal };
-    let html = requests::render(&frame(true), &asked, Some(&other), None, Comments::Unavailable);
+    let html = requests::render(&frame(true), &asked, Some(&other), None, Comments::Listed(&none));
     assert!(!html.contains("The answer does not fit."), "a refusal shows beside its own request alone: {html}");
-}
-
-#[test]
-fn without_comment_tools_a_page_says_so_and_offers_no_form() {
-    let thread =
-        Thread { comments: Comments::Unavailable, address: "ledger", back: "/studio/acme/playbooks/pb_1/ledger" };
-    let html = ledger::render(&frame(true), None, None, &Filters::default(), None, &thread);
-    assert!(html.contains("Comments are not available on this runtime yet."), "{html}");
-    assert!(!html.contains("name=\"body\""), "{html}");
 }
 
 #[test]
@@ -273,9 +266,6 @@ fn a_run_takes_comments_on_its_result_and_each_step() {
     for address in ["runs/run_1", "runs/run_1/result", "runs/run_1/steps/s"] {
         assert!(html.contains(&format!("name=\"address\" value=\"{address}\"")), "{address}: {html}");
     }
-    let none = Thread { comments: Comments::Unavailable, ..thread };
-    let html = run::render(&frame(false), &run_value(), &Pictures::default(), &[], None, &none);
-    assert!(!html.contains("name=\"address\""), "{html}");
 }
 
 #[test]
@@ -299,4 +289,18 @@ fn a_playbook_shows_each_definitions_standing_and_a_workflows_glance() {
     ] {
         assert!(html.contains(part), "{part}: {html}");
     }
+}
+
+#[test]
+fn comments_list_comments_refuses_are_said_in_its_words() {
+    let thread = Thread {
+        comments: Comments::Refused("Reading comments needs playbook:read."),
+        address: "ledger",
+        back: "/studio/acme/playbooks/pb_1/ledger",
+    };
+    let html = ledger::render(&frame(true), None, None, &Filters::default(), None, &thread);
+    assert!(
+        html.contains("<p class=\"notice refused\" role=\"alert\">Reading comments needs playbook:read.</p>"),
+        "{html}"
+    );
 }

@@ -46,11 +46,6 @@ impl Visit<'_> {
         page_caller::run(self.env, &self.caller, &self.base, name, args).await
     }
 
-    /// Whether the runtime offers the operation, and whether it takes `argument`.
-    fn takes(name: &str, argument: &str) -> bool {
-        crate::tools::find(name).is_some_and(|t| (t.input_schema)()["properties"].get(argument).is_some())
-    }
-
     fn frame<'v>(&'v self, playbook: Option<(&'v str, &'v str)>) -> Frame<'v> {
         Frame {
             org: &self.caller.org,
@@ -78,9 +73,6 @@ impl Visit<'_> {
 
     /// The comments of a place: `address` exactly, or everything `under` it.
     async fn comments(&self, playbook: Option<&str>, place: Place<'_>) -> Said {
-        if crate::tools::find("list_comments").is_none() {
-            return Said::Unavailable;
-        }
         let mut args = serde_json::json!({ "open": false, "limit": 100 });
         if let Some(pb) = playbook {
             args["playbook"] = pb.into();
@@ -107,7 +99,6 @@ enum Place<'a> {
 
 /// The comments a page read, owned.
 enum Said {
-    Unavailable,
     Refused(String),
     Read(Value),
 }
@@ -115,7 +106,6 @@ enum Said {
 impl Said {
     fn view(&self) -> Comments<'_> {
         match self {
-            Said::Unavailable => Comments::Unavailable,
             Said::Refused(w) => Comments::Refused(w),
             Said::Read(v) => Comments::Listed(v),
         }

@@ -105,21 +105,17 @@ async fn show_definition(v: &Visit<'_>, id: &str, kind: &str, name: &str) -> wor
         Ok(pb) => pb,
         Err(p) => return refusal(v, "This playbook cannot be shown", &p),
     };
-    let mut args = json!({ "playbook": id, "type": kind, "name": name });
-    if Visit::takes("get_definition", "render") {
-        args["render"] = true.into();
-    }
+    let args = json!({ "playbook": id, "type": kind, "name": name, "render": true });
     let def = match v.run("get_definition", args).await {
         Ok(out) => out.value,
         Err(p) => return refusal(v, "This definition cannot be shown", &p),
     };
     let diagram = def["diagram"].as_str().filter(|d| !d.trim().is_empty());
     let drawing = match (kind, diagram) {
-        ("workflow", _) if Visit::takes("get_definition", "picture") => Drawing::Image {
+        ("workflow", _) => Drawing::Image {
             src: studio::definition_picture("", &v.caller.org, id, name),
             alt: format!("The workflow {name}, drawn from its steps"),
         },
-        ("workflow", _) => Drawing::NotYet,
         (_, Some(source)) => super::pictures::mermaid(source),
         (_, None) => Drawing::None,
     };
@@ -210,7 +206,7 @@ async fn show_run(v: &Visit<'_>, id: &str, run_id: &str) -> worker::Result<Respo
     }
     let here = studio::run("", &v.caller.org, id, run_id);
     let more = next.map(|c| format!("{here}?events={}", studio::seg(&c)));
-    let pictures = match run["steps"].is_array() && Visit::takes("get_run", "picture") {
+    let pictures = match run["steps"].is_array() {
         true => Pictures {
             run: Some(studio::run_picture("", &v.caller.org, id, run_id)),
             timeline: super::pictures::timeline(&run),

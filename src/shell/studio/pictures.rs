@@ -22,9 +22,6 @@ pub(super) async fn run(v: &Visit<'_>, playbook: &str, run_id: &str) -> worker::
 }
 
 async fn serve(v: &Visit<'_>, tool: &str, args: Value) -> worker::Result<Response> {
-    if !Visit::takes(tool, "picture") {
-        return super::stop(404, "No picture", "This runtime does not draw pictures yet.");
-    }
     let answer = match v.run(tool, args).await {
         Ok(out) => out.value,
         Err(p) => return super::stop(p.status(), "No picture", &super::said(&p)),
