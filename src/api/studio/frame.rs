@@ -53,7 +53,7 @@ table{border-collapse:collapse;width:100%;font-size:.95rem}th,td{text-align:left
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}dt{color:var(--soft)}dd{margin:0;overflow-wrap:anywhere}\
 .notice{border-left:4px solid;padding:.5rem .75rem;margin:0 0 1.25rem}.done{border-color:var(--good)}.caution{border-color:var(--warn)}.refused{border-color:var(--bad)}\
 .hint{color:var(--soft);font-size:.94rem;margin:.25rem 0}.page{border:1px solid var(--line);padding:0 1rem;margin:.5rem 0}\
-.st{display:inline-block;padding:0 .45rem;border-radius:3px;font-size:.85rem;border:1px solid var(--line)}\
+.st{display:inline-block;white-space:nowrap;padding:0 .45rem;border-radius:3px;font-size:.85rem;border:1px solid var(--line)}\
 .st-succeeded,.st-active,.st-open{color:var(--good)}.st-failed,.st-cancelled,.st-retired{color:var(--bad)}.st-started,.st-paused{color:var(--warn)}\
 .split{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1.5rem}@media (max-width:50rem){.split{grid-template-columns:1fr}}\
 figure{margin:.5rem 0}figure img{max-width:100%;border:1px solid var(--line);background:#fff}\
