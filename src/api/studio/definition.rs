@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::comments::{section, Thread};
+use super::comments::{on_part, section, Thread};
 use super::frame::{actor, link, moment, page, status, text, Frame, Tab};
 use super::runs_table;
 use crate::api::markdown::to_html;
@@ -81,10 +81,10 @@ pub fn render(f: &Frame, def: &Value, drawing: &Drawing, runs: &Value, thread: &
         "<h1>{name}</h1><p>The {noun} · {state}</p>{standing}<p>{description}</p>\
          <h2>Overview</h2><div class=\"page\">{overview}</div><p class=\"hint\">{used}</p>\
          <h2>{drawn}</h2>{picture}\
-         <h2>Its page</h2>{shown_page}\
+         <h2>Its page</h2>{shown_page}{on_page}\
          <h2>Versions</h2>{versions}\
          <h2>Runs</h2>{runs}<p>{ledger}</p>\
-         <h2>Document</h2><pre><code>{document}</code></pre>{section}",
+         <h2>Document</h2><pre><code>{document}</code></pre>{on_document}{section}",
         name = escape(name),
         noun = escape(&noun),
         state = status(text(def, "/status")),
@@ -94,6 +94,8 @@ pub fn render(f: &Frame, def: &Value, drawing: &Drawing, runs: &Value, thread: &
         runs = runs_table(f, runs, None),
         ledger = link(&ledger_of(f.org, playbook, kind, name), "Its runs in the Ledger"),
         document = escape(text(def, "/document")),
+        on_page = on_part(f, thread, &format!("{}/page", thread.address), "Comment on its page"),
+        on_document = on_part(f, thread, &format!("{}/document", thread.address), "Comment on its document"),
         section = section(f, thread),
     );
     page(f, name, &[(String::new(), format!("{noun} {name}"))], Tab::Playbook, &body)

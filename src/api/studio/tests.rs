@@ -304,3 +304,20 @@ fn comments_list_comments_refuses_are_said_in_its_words() {
         "{html}"
     );
 }
+
+#[test]
+fn a_definition_takes_comments_on_its_page_and_document() {
+    let said = json!({ "comments": [] });
+    let address = "definitions/workflow/price";
+    let thread = Thread {
+        comments: Comments::Listed(&said),
+        address,
+        back: "/studio/acme/playbooks/pb_1/definitions/workflow/price",
+    };
+    let def = json!({ "type": "workflow", "name": "price", "version": 1, "status": "active", "page": { "markdown": "# Prices", "over": "runs" } });
+    let html = definition::render(&frame(false), &def, &Drawing::None, &json!({ "runs": [] }), &thread);
+    for part in [address.to_string(), format!("{address}/page"), format!("{address}/document")] {
+        assert!(html.contains(&format!("name=\"address\" value=\"{part}\"")), "{part}: {html}");
+    }
+    assert!(html.contains("<h1>Prices</h1>"), "its page rendered: {html}");
+}
