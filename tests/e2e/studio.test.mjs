@@ -91,7 +91,9 @@ describe('Studio as the local developer', { timeout: 180_000 }, () => {
     const body = await text();
     assert.ok(body.includes('Adds 20% VAT'), body);
     const drawn = await page.$('figure img');
-    assert.ok(drawn || body.includes('A[net] --> B[vat = net x 0.2]'), 'the diagram, drawn or as its source');
+    assert.ok(drawn, 'the diagram, drawn');
+    assert.match(await drawn.evaluate((el) => el.getAttribute('src')), /^data:image\/svg\+xml;base64,/, 'drawn into the page');
+    assert.ok(await drawn.evaluate((el) => el.complete && el.naturalWidth > 0), 'and shown');
     assert.ok(body.includes(vatRun.run_id), body);
     await screenshot(page, 'definition-function');
   });
