@@ -363,3 +363,15 @@ export async function publicMcp(path, method, params = {}, { key, id = 1 } = {})
   }
   return { status: res.status, text: res.text, json };
 }
+
+/**
+ * An answer that carries `studio` (create_playbook, create_definition, update_definition,
+ * run_definition), checked to be a page of this runtime's Studio under `path` when given, and
+ * returned without it, as the reads of the same thing answer it.
+ */
+export function withoutStudio(value, path = '') {
+  const { studio, ...rest } = value;
+  assert.equal(typeof studio, 'string', `studio is answered: ${JSON.stringify(value).slice(0, 200)}`);
+  assert.ok(new URL(studio).pathname.startsWith(`/studio/local${path}`), `a Studio page: ${studio}`);
+  return rest;
+}
