@@ -202,7 +202,8 @@ fn playbook(with_page: bool) -> Value {
     });
     if with_page {
         schema["properties"]["page"] = text("The Markdown source of the playbook's page; empty when it has none.");
-        schema["properties"]["studio"] = text("From create_playbook: the playbook's page in Studio, the link to give the person.");
+        schema["properties"]["studio"] =
+            text("From create_playbook: the playbook's page in Studio, the link to give the person.");
         schema["required"] = json!(["id", "name", "description", "status", "created_at", "updated_at", "page"]);
     }
     schema
