@@ -61,12 +61,15 @@ const CRATE_ALIASES = { serde_core: 'serde', regex_automata: 'regex', regex_synt
 /**
  * The crate a function is charged to, from its demangled name: the first crate its path names that
  * is not the standard library (`<serde_json::de::Deserializer<R> as serde::Deserializer>::…` is
- * serde_json's; `core::ptr::drop_in_place<minijinja::value::Value>` is minijinja's), else "std".
+ * serde_json's; `core::ptr::drop_in_place::<minijinja::value::Value>` is minijinja's,
+ * `<Vec<playbook_runtime::core::event::Event>>::…` ours), else "std". scripts/build asks for Rust's
+ * v0 symbol names, which keep the type arguments of generic functions.
  * The async handlers the runtime exports are compiled into wasm-bindgen-futures' closures around
  * them, so those are named apart rather than charged to js_sys.
  */
 export function crateOf(name) {
-  if (/^js_sys::futures::future_to_promise::\{\{closure\}\}|^wasm_bindgen_futures::/.test(name)) {
+  name = name.replace(/\[[0-9a-f]+\]/g, ''); // v0 names say crate[hash]::…
+  if (/^js_sys::futures::future_to_promise::\{|^wasm_bindgen_futures::/.test(name)) {
     return 'async entry points (handlers inlined)';
   }
   for (const [, crate] of name.matchAll(/(?<![\w:])([A-Za-z_]\w*)::/g)) {
@@ -209,11 +212,18 @@ export function contributors(path = NAMED_WASM) {
     entry.chunks.push(bytes);
     crates.set(group, entry);
   };
+  const modules = new Map();
   const code = all.find((s) => s.id === 10);
   readVec(code, (i, p) => {
     const [size, q] = code.leb(p);
     const name = (names.get(imported + i) ?? `function[${imported + i}]`).replace(/::h[0-9a-f]{16}$/, '');
-    add(crateOf(name), wasm.subarray(q, q + size));
+    const crate = crateOf(name);
+    add(crate, wasm.subarray(q, q + size));
+    if (crate === 'playbook_runtime') {
+      // The module of the runtime's own code the function is charged to, two levels deep.
+      const module = name.replace(/\[[0-9a-f]+\]/g, '').match(/(?<![\w:])playbook_runtime((?:::[a-z_][a-z0-9_]*){1,2})/)?.[1] ?? '';
+      modules.set(module, (modules.get(module) ?? 0) + size);
+    }
     return q + size;
   });
   const data = all.find((s) => s.id === 11);
@@ -245,7 +255,8 @@ export function contributors(path = NAMED_WASM) {
     gzip: gz(rest.map((s) => wasm.subarray(s.start, s.end))),
   });
   rows.sort((a, b) => b.gzip - a.gzip);
-  return { rows, functions: names.size };
+  const own = [...modules].map(([module, raw]) => ({ module: `playbook_runtime${module}`, raw })).sort((a, b) => b.raw - a.raw);
+  return { rows, own, functions: names.size };
 }
 
 const KiB = (n) => `${(n / 1024).toFixed(1)} KiB`;
@@ -264,7 +275,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1
     rmSync(outdir, { recursive: true, force: true });
   }
   const top = Number(process.env.TOP ?? 25);
-  const { rows } = contributors();
+  const { rows, own } = contributors();
   const total = rows.reduce((t, r) => t + r.gzip, 0);
   console.log(`\nwhat the wasm is made of (each group gzip-compressed alone; shares of their sum, ${KiB(total)}):`);
   console.log(`${'gzip'.padStart(10)} ${'share'.padStart(6)} ${'raw'.padStart(10)}  group`);
@@ -272,4 +283,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1
     console.log(`${KiB(r.gzip).padStart(10)} ${`${(100 * r.gzip / total).toFixed(1)}%`.padStart(6)} ${KiB(r.raw).padStart(10)}  ${r.group}${r.kind === 'code' ? '' : ` (${r.kind})`}`);
   }
   if (rows.length > top) console.log(`  … and ${rows.length - top} more (TOP=${rows.length} shows all)`);
+  console.log('\nthe runtime\'s own code by module (raw bytes):');
+  for (const m of own.slice(0, 12)) console.log(`${KiB(m.raw).padStart(10)}  ${m.module}`);
 }
