@@ -65,7 +65,8 @@ function summarize(profile, n = 25) {
   const names = functionNames();
   // V8 calls a wasm function with no name `$func<index>` (older: `wasm-function[<index>]`).
   const named = (fn) => names.get(Number(fn.match(/^(?:\$func(\d+)|wasm-function\[(\d+)\])$/)?.slice(1).find(Boolean) ?? NaN)) ?? fn;
-  const name = (node) => named(node.callFrame.functionName || '(anonymous)').replace(/::h[0-9a-f]{16}$/, '');
+  // Rust's v0 names say crate[hash]::…; the hashes are left out.
+  const name = (node) => named(node.callFrame.functionName || '(anonymous)').replace(/::h[0-9a-f]{16}$/, '').replace(/\[[0-9a-f]{5,}\]/g, '');
   const own = new Map();
   const within = new Map();
   for (const [id, count] of hits) {

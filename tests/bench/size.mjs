@@ -68,7 +68,7 @@ const CRATE_ALIASES = { serde_core: 'serde', regex_automata: 'regex', regex_synt
  * them, so those are named apart rather than charged to js_sys.
  */
 export function crateOf(name) {
-  name = name.replace(/\[[0-9a-f]+\]/g, ''); // v0 names say crate[hash]::…
+  name = name.replace(/\[[0-9a-f]{5,}\]/g, ''); // v0 names say crate[hash]::…
   if (/^js_sys::futures::future_to_promise::\{|^wasm_bindgen_futures::/.test(name)) {
     return 'async entry points (handlers inlined)';
   }
@@ -221,7 +221,7 @@ export function contributors(path = NAMED_WASM) {
     add(crate, wasm.subarray(q, q + size));
     if (crate === 'playbook_runtime') {
       // The module of the runtime's own code the function is charged to, two levels deep.
-      const module = name.replace(/\[[0-9a-f]+\]/g, '').match(/(?<![\w:])playbook_runtime((?:::[a-z_][a-z0-9_]*){1,2})/)?.[1] ?? '';
+      const module = name.replace(/\[[0-9a-f]{5,}\]/g, '').match(/(?<![\w:])playbook_runtime((?:::[a-z_][a-z0-9_]*){1,2})/)?.[1] ?? '';
       modules.set(module, (modules.get(module) ?? 0) + size);
     }
     return q + size;
