@@ -11,6 +11,7 @@ pub mod directory;
 pub mod error;
 pub mod event;
 pub mod ids;
+pub mod markup;
 pub mod memo;
 pub mod migration;
 pub mod model;

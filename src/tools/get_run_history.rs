@@ -6,9 +6,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::schema::{cursor_arg, limit_arg, playbook_arg};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{args, list_playbook_events, Ctx, Door, Hints, Method, Output, Reach, Tool};
 use crate::core::caller::Scope;
-use crate::core::event::{decode_cursor, EventQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX};
+use crate::core::event::{LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX};
 use crate::core::Problem;
 
 pub const TOOL: Tool = Tool {
@@ -51,9 +51,12 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
     // An unknown run is not_found, rather than a history with nothing in it.
     ctx.backend.get_run(&ctx.caller.org, &a.playbook, &a.run_id).await?;
-    let after = a.cursor.as_deref().map(decode_cursor).transpose()?;
-    let query = EventQuery { run_id: Some(a.run_id), kind: None, limit: a.limit.unwrap_or(LIST_LIMIT_DEFAULT), after };
-    let page = ctx.backend.list_events(&ctx.caller.org, &a.playbook, query).await?;
-    let said = super::list_playbook_events::summary(page.events.len(), true, page.next_cursor.is_some());
-    Ok(Output::ok(said, crate::core::error::encoded(&page)?))
+    let events = list_playbook_events::Args {
+        playbook: a.playbook,
+        run_id: Some(a.run_id),
+        kind: None,
+        limit: a.limit,
+        cursor: a.cursor,
+    };
+    list_playbook_events::page(ctx, events).await
 }

@@ -375,3 +375,14 @@ export function withoutStudio(value, path = '') {
   assert.ok(new URL(studio).pathname.startsWith(`/studio/local${path}`), `a Studio page: ${studio}`);
   return rest;
 }
+
+/** An HTTP request to `url` as JSON with a bearer credential; answers {status, headers, json}. */
+export async function api(method, url, credential, body) {
+  const headers = { authorization: `Bearer ${credential}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  let json;
+  try { json = JSON.parse(text); } catch { json = undefined; }
+  return { status: res.status, headers: res.headers, text, json };
+}

@@ -12,32 +12,12 @@ import { after, before, describe, test } from 'node:test';
 
 import { launchBrowser } from './browser.mjs';
 import { freePort, panicLines, startRuntime } from './harness.mjs';
-import { PEOPLE, startOidcProvider } from './oidc_provider.mjs';
+import { api } from './helpers.mjs';
+import { PEOPLE, signInAtTeam, startOidcProvider } from './oidc_provider.mjs';
 import { assertStudioHeaders, DEFINITIONS, HOSTILE, screenshot, submit, watchedPage } from './studio_pages.mjs';
 
 const ADMIN = `admin-${'s'.repeat(40)}`;
 const ORG = 'acme';
-
-async function api(method, url, credential, body) {
-  const headers = { authorization: `Bearer ${credential}` };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let json;
-  try { json = JSON.parse(text); } catch { json = undefined; }
-  return { status: res.status, text, json };
-}
-
-/** Signs a Chromium page in at the team's provider as `who`, wherever its pages ask. */
-async function signInAtTeam(page, who) {
-  for (let step = 0; step < 4 && page.url().includes('/interaction/'); step += 1) {
-    if (await page.$('input[name=login]')) {
-      await page.type('input[name=login]', PEOPLE[who].sub);
-      await page.type('input[name=password]', 'any');
-    }
-    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
-  }
-}
 
 describe('Studio where people sign in', { timeout: 180_000 }, () => {
   let oidc; let runtime; let stateDir; let base; let key;
