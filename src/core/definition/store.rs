@@ -284,7 +284,8 @@ mod tests {
     fn a_definition_takes_no_version_past_its_limit() {
         let SaveDecision::Keep(def, v1) = decide_save(&save("a"), Mode::Create, None, &[]).unwrap() else { panic!() };
         let below = Definition { version: VERSIONS_MAX - 1, ..def.clone() };
-        let SaveDecision::Keep(last, _) = decide_save(&save("b"), Mode::Update, Some((&below, &v1)), &[]).unwrap() else {
+        let SaveDecision::Keep(last, _) = decide_save(&save("b"), Mode::Update, Some((&below, &v1)), &[]).unwrap()
+        else {
             panic!()
         };
         assert_eq!(last.version, VERSIONS_MAX);
