@@ -12,8 +12,11 @@ use super::{Draft, Schema, SchemaError, MOST_DEPTH};
 const MOST_PATTERN_BYTES: usize = 1 << 20;
 const MOST_PATTERN_NESTING: u32 = 64;
 
-pub fn compile(root: &Value) -> Result<Schema, SchemaError> {
-    let draft = draft_of(root)?;
+pub fn compile(schema: &Value) -> Result<Schema, SchemaError> {
+    let draft = draft_of(schema)?;
+    // The schema's own copy, boxed so that no value in it moves: each `$ref` is then known by
+    // its address, which tells apart the same words said in two resources of one document.
+    let root = Box::new(schema.clone());
     let mut compiler = Compiler {
         draft,
         patterns: HashMap::new(),
@@ -21,30 +24,37 @@ pub fn compile(root: &Value) -> Result<Schema, SchemaError> {
         ids: HashMap::new(),
         anchors: HashMap::new(),
         walked: HashSet::new(),
+        base: String::new(),
+        resource: String::new(),
     };
-    compiler.walk(root, String::new(), 0)?;
-    let base = base_id(root, draft);
+    compiler.walk(&root, String::new(), 0)?;
     let mut refs = HashMap::new();
     let mut i = 0;
     // A reference may lead to a part of the document no keyword walks (under an unknown
     // keyword); that part is checked too, and its own references resolved in turn.
     while i < compiler.refs.len() {
-        let (reference, at) = compiler.refs[i].clone();
+        let met = compiler.refs[i].clone();
         i += 1;
-        if refs.contains_key(&reference) {
-            continue;
-        }
-        let target = compiler
-            .resolve(root, base.as_deref(), &reference)
-            .map_err(|message| SchemaError { pointer: at.clone(), message })?;
+        let target =
+            compiler.resolve(&root, &met).map_err(|message| SchemaError { pointer: met.at.clone(), message })?;
         if let Some(found) = root.pointer(&target) {
             if !compiler.walked.contains(&target) {
                 compiler.walk(found, target.clone(), 0)?;
             }
         }
-        refs.insert(reference, target);
+        refs.insert(met.address, target);
     }
-    Ok(Schema { root: root.clone(), draft, patterns: compiler.patterns, refs })
+    Ok(Schema { root, draft, patterns: compiler.patterns, refs })
+}
+
+/// A `$ref` as the walk met it: where, and in which resource of the document.
+#[derive(Clone)]
+struct Met {
+    address: usize,
+    reference: String,
+    at: String,
+    base: String,
+    resource: String,
 }
 
 fn draft_of(root: &Value) -> Result<Draft, SchemaError> {
@@ -69,19 +79,17 @@ fn draft_of(root: &Value) -> Result<Draft, SchemaError> {
     })
 }
 
-fn base_id(root: &Value, draft: Draft) -> Option<String> {
-    let key = if draft == Draft::Four { "id" } else { "$id" };
-    root.get(key).and_then(Value::as_str).map(|id| id.split('#').next().unwrap_or_default().to_string())
-}
-
 struct Compiler {
     draft: Draft,
     patterns: HashMap<String, regex_lite::Regex>,
-    /// Each `$ref` met, with the pointer of the keyword.
-    refs: Vec<(String, String)>,
+    refs: Vec<Met>,
+    /// Each `$id`, read against the ids around it, with the pointer of its schema.
     ids: HashMap<String, String>,
     anchors: HashMap<String, String>,
     walked: HashSet<String>,
+    /// The id the walk is under, and the pointer of the schema that gave it.
+    base: String,
+    resource: String,
 }
 
 fn refuse<T>(pointer: &str, message: String) -> Result<T, SchemaError> {
@@ -90,6 +98,10 @@ fn refuse<T>(pointer: &str, message: String) -> Result<T, SchemaError> {
 
 fn not_of_type<T>(pointer: &str, value: &Value, name: &str) -> Result<T, SchemaError> {
     refuse(pointer, format!("{value} is not of type \"{name}\""))
+}
+
+fn any_of(value: &Value) -> String {
+    format!("{value} is not valid under any of the schemas listed in the 'anyOf' keyword")
 }
 
 fn not_a_schema<T>(pointer: &str, value: &Value) -> Result<T, SchemaError> {
@@ -107,16 +119,39 @@ impl Compiler {
             other => return not_a_schema(&at, other),
         };
         self.walked.insert(at.clone());
+        let id_key = if self.draft == Draft::Four { "id" } else { "$id" };
+        let id = object.get(id_key).and_then(Value::as_str).map(|id| id.split('#').next().unwrap_or_default());
+        let outer = match id.filter(|id| !id.is_empty()) {
+            Some(id) => {
+                let base = join(&self.base, id);
+                self.ids.insert(base.clone(), at.clone());
+                self.ids.entry(id.to_string()).or_insert_with(|| at.clone());
+                Some((std::mem::replace(&mut self.base, base), std::mem::replace(&mut self.resource, at.clone())))
+            }
+            None => None,
+        };
+        let walked = self.keywords(object, &at, depth);
+        if let Some((base, resource)) = outer {
+            self.base = base;
+            self.resource = resource;
+        }
+        walked
+    }
+
+    fn keywords(&mut self, object: &serde_json::Map<String, Value>, at: &str, depth: usize) -> Result<(), SchemaError> {
+        let at = at.to_string();
         for (keyword, value) in object {
             let here = push(&at, keyword);
             self.keyword(keyword, value, &here, &at)?;
-            if ONE_SCHEMA.contains(&keyword.as_str()) {
-                match value {
-                    Value::Array(list) if keyword == "items" && self.draft < Draft::Twenty => {
-                        self.schema_list(list, &here, depth, false)?
-                    }
-                    _ => self.walk(value, here, depth + 1)?,
-                }
+            if keyword == "items" && self.draft < Draft::Twenty {
+                // A schema or a list of them: the meta-schema says either misfits as the whole.
+                let walked = match value {
+                    Value::Array(list) => self.schema_list(list, &here, depth, false),
+                    _ => self.walk(value, here.clone(), depth + 1),
+                };
+                walked.or_else(|_| refuse(&here, any_of(value)))?;
+            } else if ONE_SCHEMA.contains(&keyword.as_str()) {
+                self.walk(value, here, depth + 1)?;
             } else if SCHEMA_LISTS.contains(&keyword.as_str()) {
                 let Value::Array(list) = value else { return not_of_type(&here, value, "array") };
                 self.schema_list(list, &here, depth, true)?;
@@ -129,14 +164,15 @@ impl Compiler {
                     }
                     self.walk(sub, there, depth + 1)?;
                 }
-            } else if keyword == "dependencies" && self.draft < Draft::Nineteen {
+            } else if keyword == "dependencies" {
                 let Value::Object(map) = value else { return not_of_type(&here, value, "object") };
                 for (name, sub) in map {
                     let there = push(&here, name);
-                    match sub {
-                        Value::Array(names) => self.names(names, &there)?,
-                        _ => self.walk(sub, there, depth + 1)?,
-                    }
+                    let walked = match sub {
+                        Value::Array(names) => self.names(names, &there),
+                        _ => self.walk(sub, there.clone(), depth + 1),
+                    };
+                    walked.or_else(|_| refuse(&there, any_of(sub)))?;
                 }
             }
         }
@@ -158,35 +194,31 @@ impl Compiler {
         let draft = self.draft;
         let four = draft == Draft::Four;
         match keyword {
-            "type" if type_names(value).is_none() => {
-                return refuse(
-                    here,
-                    format!("{value} is not valid under any of the schemas listed in the 'anyOf' keyword"),
-                )
-            }
+            "type" if type_names(value).is_none() => return refuse(here, any_of(value)),
             "$schema" | "$comment" | "title" | "description" | "format" | "contentEncoding" | "contentMediaType"
-            | "$dynamicAnchor"
                 if !value.is_string() =>
             {
                 return not_of_type(here, value, "string")
             }
             "$ref" | "$dynamicRef" | "$recursiveRef" => {
                 let Some(reference) = value.as_str() else { return not_of_type(here, value, "string") };
-                self.refs.push((reference.to_string(), here.to_string()));
+                self.refs.push(Met {
+                    address: value as *const Value as usize,
+                    reference: reference.to_string(),
+                    at: here.to_string(),
+                    base: self.base.clone(),
+                    resource: self.resource.clone(),
+                });
             }
             "$id" | "id" if keyword == "$id" || four => {
                 let Some(id) = value.as_str() else { return not_of_type(here, value, "string") };
-                match id.strip_prefix('#') {
-                    Some(anchor) if !anchor.is_empty() && draft < Draft::Nineteen => {
-                        self.anchors.insert(anchor.to_string(), at.to_string());
-                    }
-                    _ => {
-                        let resource = id.split('#').next().unwrap_or_default();
-                        if !resource.is_empty() {
-                            self.ids.insert(resource.to_string(), at.to_string());
-                        }
-                    }
+                if let Some(anchor) = id.strip_prefix('#').filter(|a| !a.is_empty() && draft < Draft::Nineteen) {
+                    self.anchors.insert(anchor.to_string(), at.to_string());
                 }
+            }
+            "$dynamicAnchor" => {
+                let Some(anchor) = value.as_str() else { return not_of_type(here, value, "string") };
+                self.anchors.entry(anchor.to_string()).or_insert_with(|| at.to_string());
             }
             "$anchor" => {
                 let Some(anchor) = value.as_str() else { return not_of_type(here, value, "string") };
@@ -274,25 +306,18 @@ impl Compiler {
     }
 
     /// The pointer into the document a `$ref` leads to, or why it leads nowhere.
-    fn resolve(&self, root: &Value, base: Option<&str>, reference: &str) -> Result<String, String> {
-        let (resource, fragment) = match reference.split_once('#') {
-            Some((r, f)) => (r, f),
-            None => (reference, ""),
-        };
+    fn resolve(&self, root: &Value, met: &Met) -> Result<String, String> {
+        let (resource, fragment) = met.reference.split_once('#').unwrap_or((&met.reference, ""));
         let start = if resource.is_empty() {
-            String::new()
+            met.resource.clone()
         } else {
-            let absolute = join(base, resource);
-            if base == Some(absolute.as_str()) {
-                String::new()
-            } else {
-                match self.ids.get(&absolute).or_else(|| self.ids.get(resource)) {
-                    Some(at) => at.clone(),
-                    None => {
-                        return Err(format!(
-                            "Resource '{absolute}' is not present in this schema; schemas elsewhere are not fetched"
-                        ))
-                    }
+            let absolute = join(&met.base, resource);
+            match self.ids.get(&absolute).or_else(|| self.ids.get(resource)) {
+                Some(at) => at.clone(),
+                None => {
+                    return Err(format!(
+                        "Resource '{absolute}' is not present in this schema; schemas elsewhere are not fetched"
+                    ))
                 }
             }
         };
@@ -319,13 +344,13 @@ fn is_anchor(anchor: &str) -> bool {
 
 /// `resource` read against `base`, as far as one document's ids need: absolute as it is,
 /// otherwise in place of the base's last segment.
-fn join(base: Option<&str>, resource: &str) -> String {
-    match base {
-        Some(base) if !resource.contains("://") => match base.rfind('/') {
-            Some(end) => format!("{}/{}", &base[..end], resource.trim_start_matches("./")),
-            None => resource.to_string(),
-        },
-        _ => resource.to_string(),
+fn join(base: &str, resource: &str) -> String {
+    if resource.contains("://") {
+        return resource.to_string();
+    }
+    match base.rfind('/') {
+        Some(end) => format!("{}/{}", &base[..end], resource.trim_start_matches("./")),
+        None => resource.to_string(),
     }
 }
 

@@ -7,9 +7,9 @@ pub fn fits(format: &str, text: &str) -> bool {
         "time" => time(text),
         "date-time" => date_time(text),
         "email" => email(text, false),
-        "idn-email" => email(text, true),
+
         "hostname" => hostname(text, false),
-        "idn-hostname" => hostname(text, true),
+
         "ipv4" => ipv4(text),
         "ipv6" => ipv6(text),
         "uri" => uri(text, false) && scheme(text).is_some(),
@@ -119,7 +119,6 @@ fn email(text: &str, international: bool) -> bool {
 
 /// Labels of letters, digits and inner hyphens, each at most 63 characters, at most 253 in all.
 fn hostname(text: &str, international: bool) -> bool {
-    let text = text.strip_suffix('.').unwrap_or(text);
     !text.is_empty()
         && text.len() <= 253
         && text.split('.').all(|label| {

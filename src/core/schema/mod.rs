@@ -45,10 +45,11 @@ enum Draft {
 /// A schema that compiled: the document itself, with its patterns compiled and its `$ref`s
 /// resolved to pointers into it.
 pub struct Schema {
-    root: Value,
+    /// Never changed once compiled: `refs` knows each `$ref` in it by the address of its value.
+    root: Box<Value>,
     draft: Draft,
     patterns: HashMap<String, regex_lite::Regex>,
-    refs: HashMap<String, String>,
+    refs: HashMap<usize, String>,
 }
 
 /// Why a schema does not compile: where in the schema, and what is wrong there.

@@ -81,7 +81,7 @@ impl<'s, 'o> Walk<'s, 'o> {
 
     /// The schema a `$ref` leads to, if the compile resolved it.
     fn target(&self, reference: &Value) -> Option<(String, &'s Value)> {
-        let pointer = self.schema.refs.get(reference.as_str()?)?;
+        let pointer = self.schema.refs.get(&(reference as *const Value as usize))?;
         Some((pointer.clone(), self.schema.root.pointer(pointer)?))
     }
 
@@ -204,6 +204,9 @@ impl<'s, 'o> Walk<'s, 'o> {
                     }
                 }
             }
+            ("propertyNames", Value::Object(fields)) if rule == &Value::Bool(false) && !fields.is_empty() => {
+                self.misfit(at, format!("False schema does not allow {value}"))
+            }
             ("propertyNames", Value::Object(fields)) => {
                 for name in fields.keys() {
                     let mut inner = Vec::new();
@@ -244,7 +247,7 @@ impl<'s, 'o> Walk<'s, 'o> {
                     }
                 }
             }
-            ("dependencies", Value::Object(fields)) if draft < Draft::Nineteen => {
+            ("dependencies", Value::Object(fields)) => {
                 for (name, need) in rule.as_object().into_iter().flatten() {
                     if fields.contains_key(name) {
                         match need {
