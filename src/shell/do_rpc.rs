@@ -2,11 +2,14 @@
 //! in `calls`), sent as JSON, and a reply that is the value its type names or the problem document
 //! of a refusal.
 
+use std::future::Future;
+use std::pin::Pin;
+
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use worker::js_sys::Reflect;
 use worker::wasm_bindgen::JsValue;
-use worker::{Method, Request, RequestInit, Response, Stub};
+use worker::{Method, Request, RequestInit, Response, ResponseBuilder, Stub};
 
 use crate::core::Problem;
 
@@ -24,8 +27,19 @@ pub async fn send<C: Call>(stub: &Stub, request: &C) -> Result<C::Reply, Problem
 
 /// Reads a typed request the object's endpoint was sent.
 pub async fn read<C: Call>(req: &mut Request) -> Result<C, Problem> {
-    let text = req.text().await.map_err(|e| Problem::internal(format!("could not read a call: {e}")))?;
-    serde_json::from_str(&text).map_err(|e| Problem::internal(format!("a call could not be read: {e}")))
+    let text = body(req).await?;
+    serde_json::from_str(&text).map_err(unreadable)
+}
+
+/// The text of a call: one future for every endpoint, boxed so that each endpoint's `read` calls
+/// it rather than carrying a copy.
+fn body(req: &mut Request) -> Pin<Box<dyn Future<Output = Result<String, Problem>> + '_>> {
+    Box::pin(async move { req.text().await.map_err(|e| Problem::internal(format!("could not read a call: {e}"))) })
+}
+
+#[inline(never)]
+fn unreadable(e: serde_json::Error) -> Problem {
+    Problem::internal(format!("a call could not be read: {e}"))
 }
 
 /// The object side of one endpoint: reads the request, has `handle` answer it, and replies with
@@ -87,8 +101,16 @@ fn unavailable(e: worker::Error) -> Problem {
 
 /// The object side: a value, or a refusal as the problem it is.
 pub fn reply<T: Serialize>(result: Result<T, Problem>) -> worker::Result<Response> {
+    answer(result.map(|v| serde_json::to_string(&v)))
+}
+
+/// All of `reply` but the encoding of its value, out of line: each endpoint of each object has a
+/// `reply` of its own, and this part is the same for all of them.
+#[inline(never)]
+fn answer(result: Result<serde_json::Result<String>, Problem>) -> worker::Result<Response> {
     match result {
-        Ok(v) => Response::from_json(&v),
+        Ok(Ok(json)) => Ok(ResponseBuilder::new().with_header("content-type", "application/json")?.fixed(json.into())),
+        Ok(Err(_)) => Err(worker::Error::Json(("Failed to encode data to json".into(), 500))),
         Err(p) => {
             if p.reason == crate::core::Reason::Internal {
                 worker::console_error!("internal, in an object: {}", p.detail);
