@@ -2,9 +2,7 @@
 //! in `calls`), sent as JSON, and a reply that is the value its type names or the problem document
 //! of a refusal.
 
-use std::future::Future;
-use std::pin::Pin;
-
+use futures::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use worker::js_sys::Reflect;
@@ -33,7 +31,7 @@ pub async fn read<C: Call>(req: &mut Request) -> Result<C, Problem> {
 
 /// The text of a call: one future for every endpoint, boxed so that each endpoint's `read` calls
 /// it rather than carrying a copy.
-fn body(req: &mut Request) -> Pin<Box<dyn Future<Output = Result<String, Problem>> + '_>> {
+fn body(req: &mut Request) -> LocalBoxFuture<'_, Result<String, Problem>> {
     Box::pin(async move { req.text().await.map_err(|e| Problem::internal(format!("could not read a call: {e}"))) })
 }
 
@@ -59,19 +57,28 @@ pub async fn serve<C: Call>(
 /// outbox (until it sends its writes as `Call`s) use it.
 async fn call<T: DeserializeOwned>(stub: &Stub, endpoint: &str, body: &impl Serialize) -> Result<T, Problem> {
     let text = serde_json::to_string(body).map_err(|e| Problem::internal(format!("could not encode a call: {e}")))?;
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post).with_body(Some(text.into()));
-    let req = Request::new_with_init(&format!("https://object{endpoint}"), &init).map_err(unavailable)?;
-    let mut resp = stub.fetch_with_request(req).await.map_err(cut_off)?;
-    let status = resp.status_code();
-    let reply = resp.text().await.map_err(cut_off)?;
-    if status == 200 {
-        serde_json::from_str(&reply)
-            .map_err(|e| Problem::internal(format!("an object answered what could not be read: {e}")))
-    } else {
-        Err(serde_json::from_str::<Problem>(&reply)
-            .unwrap_or_else(|_| Problem::unavailable("Storage did not answer just now; try again.")))
-    }
+    let reply = exchange(stub, endpoint, text).await?;
+    serde_json::from_str(&reply).map_err(|e| Problem::internal(format!("an object answered what could not be read: {e}")))
+}
+
+/// The part of `call` that is the same for every type: the request, the object's answer, and a
+/// refusal read as the problem it is. Boxed, so that each `call::<T>` calls it rather than
+/// carrying a copy.
+fn exchange<'a>(stub: &'a Stub, endpoint: &'a str, text: String) -> LocalBoxFuture<'a, Result<String, Problem>> {
+    Box::pin(async move {
+        let mut init = RequestInit::new();
+        init.with_method(Method::Post).with_body(Some(text.into()));
+        let req = Request::new_with_init(&format!("https://object{endpoint}"), &init).map_err(unavailable)?;
+        let mut resp = stub.fetch_with_request(req).await.map_err(cut_off)?;
+        let status = resp.status_code();
+        let reply = resp.text().await.map_err(cut_off)?;
+        if status == 200 {
+            Ok(reply)
+        } else {
+            Err(serde_json::from_str::<Problem>(&reply)
+                .unwrap_or_else(|_| Problem::unavailable("Storage did not answer just now; try again.")))
+        }
+    })
 }
 
 /// A call that did not come back whole. workerd marks the error of an object reset while it held
