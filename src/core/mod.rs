@@ -10,6 +10,7 @@ pub mod definition;
 pub mod directory;
 pub mod error;
 pub mod event;
+pub mod generation;
 pub mod ids;
 pub mod memo;
 pub mod migration;
