@@ -213,7 +213,16 @@ fn unknown_tools_and_methods_are_protocol_errors() {
     let modern = Era::Modern { capabilities: json!({}) };
     let r = block_on(answer(&ctx, &Endpoint::Root, &modern, &json!(3), "tools/list", &None));
     assert_eq!(r["result"]["resultType"], "complete");
+    assert_eq!(r["result"]["tools"].as_array().map(Vec::len), Some(39));
+    // The directory listing leaves out list_generation_models, and a call to it is an unknown tool there.
+    let r = block_on(answer(&ctx, &Endpoint::Directory, &modern, &json!(4), "tools/list", &None));
     assert_eq!(r["result"]["tools"].as_array().map(Vec::len), Some(38));
+    let call = json!({ "name": "list_generation_models", "arguments": {} });
+    let r = block_on(answer(&ctx, &Endpoint::Directory, &modern, &json!(5), "tools/call", &Some(call.clone())));
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    let r = block_on(answer(&ctx, &Endpoint::Root, &modern, &json!(6), "tools/call", &Some(call)));
+    let text = r["result"]["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.starts_with("No generation function can run until whoever runs the server configures"), "{r}");
 }
 
 #[test]

@@ -9,12 +9,14 @@ use crate::core::directory::unknown_playbook;
 use crate::core::{Caller, Problem};
 use crate::tools::{self, Reach, Tool};
 
+/// The tools of generation functions, which the directory listing does not list (spec: Endpoints).
+pub const DIRECTORY_LEAVES_OUT: &[&str] = &["list_generation_models"];
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Endpoint {
     Root,
     /// The directory listing: the caller's own org, as `/mcp`, less what a directory leaves out
-    /// (generation functions and tool servers that handle money, neither of which this version
-    /// serves).
+    /// (generation functions and tool servers that handle money).
     Directory,
     Org {
         org: String,
@@ -57,9 +59,11 @@ impl Endpoint {
         }
     }
 
-    /// The tools this endpoint lists to this caller.
+    /// The tools this endpoint lists to this caller; the directory listing leaves out those of
+    /// generation functions.
     pub fn tools<'c>(&'c self, caller: &'c Caller) -> impl Iterator<Item = &'static Tool> + 'c {
         tools::offered(caller).filter(move |t| match (self, t.reach) {
+            (Endpoint::Directory, _) if DIRECTORY_LEAVES_OUT.contains(&t.name) => false,
             (Endpoint::Root | Endpoint::Directory, _) | (_, Reach::Anywhere) => true,
             (Endpoint::Org { .. }, reach) => reach == Reach::Org,
             (Endpoint::Playbook { .. }, reach) => reach == Reach::Playbook,
@@ -148,5 +152,18 @@ mod tests {
         assert!(schema["properties"].get("playbook").is_none());
         assert!(!schema["required"].as_array().unwrap().contains(&"playbook".into()));
         assert!(Endpoint::Org { org: "other".into() }.admit(&caller).is_err());
+    }
+
+    #[test]
+    fn the_directory_lists_no_generation_tool() {
+        let caller = Caller::local(None);
+        let names = |e: Endpoint| e.tools(&caller).map(|t| t.name).collect::<Vec<_>>();
+        let (root, directory) = (names(Endpoint::Root), names(Endpoint::Directory));
+        assert!(root.contains(&"list_generation_models") && !directory.contains(&"list_generation_models"));
+        assert!(names(Endpoint::Org { org: "local".into() }).contains(&"list_generation_models"));
+        let playbook = Endpoint::Playbook { org: "local".into(), playbook: "pb".into() };
+        assert!(!names(playbook).contains(&"list_generation_models"));
+        let rest: Vec<&str> = root.into_iter().filter(|t| !DIRECTORY_LEAVES_OUT.contains(t)).collect();
+        assert_eq!(rest, directory);
     }
 }

@@ -33,6 +33,7 @@ mod list_comments;
 mod list_connection_tools;
 mod list_connections;
 mod list_definitions;
+mod list_generation_models;
 mod list_interactions;
 mod list_keys;
 mod list_models;
@@ -194,7 +195,7 @@ pub struct Tool {
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> &'static [Tool] {
-    static TOOLS: [Tool; 59] = [
+    static TOOLS: [Tool; 60] = [
         create_playbook::TOOL,
         list_playbooks::TOOL,
         get_playbook::TOOL,
@@ -220,6 +221,7 @@ pub fn all() -> &'static [Tool] {
         list_playbook_events::TOOL,
         get_event::TOOL,
         list_models::TOOL,
+        list_generation_models::TOOL,
         search::TOOL,
         list_comments::TOOL,
         resolve_comment::TOOL,

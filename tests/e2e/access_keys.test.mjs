@@ -208,7 +208,9 @@ describe('API keys on a host that is not loopback', () => {
       const directory = await connectV1(full.key, '/directory');
       try {
         assert.ok(directory.getInstructions().includes(ACTS_AS(full)));
-        assert.deepEqual(offeredNames((await directory.listTools()).tools), Object.keys(TOOL_HINTS).sort());
+        // The directory listing leaves out the tools of generation functions.
+        const listed = Object.keys(TOOL_HINTS).filter((name) => name !== 'list_generation_models').sort();
+        assert.deepEqual(offeredNames((await directory.listTools()).tools), listed);
       } finally {
         await directory.close();
       }

@@ -77,6 +77,7 @@ function argsFor(ids) {
     list_playbook_events: { playbook },
     get_event: { playbook, event_id },
     list_models: {},
+    list_generation_models: {},
     get_guide: { guide: 'start' },
     create_key: { name: 'intruder', scopes: ['org:read'] },
     list_keys: {},
