@@ -4,6 +4,7 @@
 pub mod check;
 pub mod computation;
 mod document;
+pub mod generation;
 pub mod interaction;
 pub mod lookup;
 mod overview;
