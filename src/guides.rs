@@ -133,6 +133,26 @@ mod worked_examples {
         }
     }
 
+    /// The generation guide is not served until generation functions are, so it is read from its
+    /// file here; its worked example passes the generation checker as written.
+    #[test]
+    fn the_generation_guide_example_passes_its_checker_as_written() {
+        let guide = include_str!("../guides/generation-function.md");
+        let source = block(guide, "markdown").expect("a markdown block");
+        let overview = block(guide, "text").expect("a text block");
+        let diagram = block(guide, "mermaid").expect("a mermaid block");
+        let spec = match crate::core::definition::generation::check_source(source) {
+            Ok(spec) => spec,
+            Err(p) => panic!("the worked example is refused: {:?}", p.errors),
+        };
+        assert_eq!((spec.model().model, spec.parameter("size")), ("openai/gpt-image-2", Some("1024x1536")));
+        if let Err(p) = check_extras(true, overview.trim(), Some(diagram)) {
+            panic!("the overview or diagram is refused: {}", p.detail);
+        }
+        assert!(super::split_front_matter(guide).is_some());
+        assert!(super::find("generation-function").is_none(), "registered: see the guide truth tests");
+    }
+
     #[test]
     fn the_keep_recipe_keeper_passes_the_checks_as_written() {
         let recipe = super::find("keep").expect("the keep recipe").text;
