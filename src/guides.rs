@@ -149,7 +149,9 @@ mod worked_examples {
         if let Err(p) = check_extras(true, overview.trim(), Some(diagram)) {
             panic!("the overview or diagram is refused: {}", p.detail);
         }
-        assert!(super::split_front_matter(guide).is_some());
+        let (yaml, body) = super::split_front_matter(guide).expect("front matter");
+        let fm: super::FrontMatter = serde_saphyr::from_str(yaml).expect("a title and a description");
+        assert!(!fm.title.is_empty() && fm.description.chars().count() <= 160 && body.len() > 200);
         assert!(super::find("generation-function").is_none(), "registered: see the guide truth tests");
     }
 
