@@ -338,3 +338,58 @@ fn a_workflow_answers_its_glance_and_its_runs_their_page() {
     assert!(function.get("glance").is_none(), "a function has no glance");
     assert_eq!(function["standing"]["runs"], 1, "the step's run is a run of the function");
 }
+
+/// An operation served over HTTP alone, called as its route calls it.
+fn http(w: &World, second: u32, name: &str, mut args: Value) -> Result<Value, playbook_runtime::core::Problem> {
+    args["playbook"] = json!(w.pb);
+    let caller = playbook_runtime::core::Caller::local(Some("ada".into()));
+    let ctx = common::ctx(&caller, &w.m, second, second as u8);
+    let tool = playbook_runtime::tools::find(name).unwrap_or_else(|| panic!("no operation {name}"));
+    futures::executor::block_on(playbook_runtime::tools::call(&ctx, tool, args)).map(|o| o.value)
+}
+
+#[test]
+fn what_studio_presents_over_http_agrees_with_what_agents_read() {
+    let w = World::new();
+    ok(w.call(2, "update_playbook", json!({ "page": "# Invoices\n\nPriced as they come." })));
+    ok(w.define(3, "computation", "add-vat", &block(PAGE_GUIDE, "## Worked example", 0)));
+    ok(w.call(4, "create_definition", json!({ "type": "workflow", "name": "price-invoices", "source": PRICE_INVOICES, "overview": "Prices each invoice it is given with its VAT, by running the add-vat computation." })));
+    w.run(5, "inv-1", 100);
+    w.run(6, "inv-2", 250);
+
+    let add_vat = json!({ "type": "computation", "name": "add-vat" });
+    let now = http(&w, 7, "render_page", add_vat.clone()).expect("render_page");
+    let read = ok(w.call(7, "get_definition", json!({ "type": "computation", "name": "add-vat", "render": true })));
+    assert_eq!(now, read["page"], "render_page is get_definition's render");
+    let mut first = add_vat.clone();
+    first["run_id"] = json!("inv-1");
+    let as_it_stood = http(&w, 8, "render_page", first).expect("render_page of a run");
+    let run = ok(w.call(8, "get_run", json!({ "run_id": "inv-1" })));
+    assert_eq!((&as_it_stood["markdown"], &as_it_stood["over"]), (&run["page"]["result"], &json!("run")));
+    let mut other = json!({ "type": "workflow", "name": "price-invoices" });
+    other["run_id"] = json!("inv-1");
+    let refused = http(&w, 8, "render_page", other).expect_err("a run of another definition");
+    assert_eq!(refused.errors[0].pointer, "/run_id");
+
+    let presented = http(&w, 9, "render_playbook_page", json!({})).expect("render_playbook_page");
+    assert_eq!(presented["markdown"], "# Invoices\n\nPriced as they come.");
+    let rows: Vec<(&str, &str)> = presented["definitions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|d| (d["type"].as_str().unwrap_or_default(), d["name"].as_str().unwrap_or_default()))
+        .collect();
+    assert_eq!(rows, [("computation", "add-vat"), ("workflow", "price-invoices")]);
+    assert_eq!(presented["definitions"][0]["standing"], read["standing"]);
+    assert_eq!(presented["definitions"][1]["glance"]["headline"], "No invoice priced yet");
+
+    let figures = http(&w, 10, "get_playbook_analytics", json!({})).expect("get_playbook_analytics");
+    assert_eq!((figures["totals"]["runs"].as_u64(), figures["totals"]["succeeded"].as_u64()), (Some(2), Some(2)));
+    assert_eq!(figures["more"], false);
+
+    let history = http(&w, 11, "get_run_history", json!({ "run_id": "inv-1" })).expect("get_run_history");
+    let events = ok(w.call(11, "list_playbook_events", json!({ "run_id": "inv-1" })));
+    assert_eq!(history, events, "a run's history is list_playbook_events with its run_id");
+    let unknown = http(&w, 12, "get_run_history", json!({ "run_id": "nowhere" })).expect_err("an unknown run");
+    assert_eq!(unknown.status(), 404);
+}

@@ -7,6 +7,7 @@ pub mod markdown;
 pub mod openapi;
 pub mod schema_form;
 pub mod sign_in_pages;
+pub mod studio;
 
 use serde_json::{json, Map, Value};
 
@@ -218,7 +219,7 @@ fn from_query(schema: &Value, name: &str, raw: &str) -> Result<Value, Problem> {
     }
 }
 
-fn percent_decode(s: &str) -> Option<String> {
+pub(crate) fn percent_decode(s: &str) -> Option<String> {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

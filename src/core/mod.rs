@@ -12,6 +12,7 @@ pub mod error;
 pub mod event;
 pub mod generation;
 pub mod ids;
+pub mod markup;
 pub mod memo;
 pub mod migration;
 pub mod model;

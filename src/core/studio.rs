@@ -7,7 +7,7 @@ pub const ROOT: &str = "/studio";
 
 /// A path segment as a URL carries it: ids and names are kept to safe characters by their own
 /// rules, so this only guards against a value that was never checked.
-fn seg(text: &str) -> String {
+pub fn seg(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for b in text.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {

@@ -7,10 +7,8 @@
 use serde_json::{json, Value};
 use worker::{Env, Method, Request, Response, Url};
 
-use super::access::NAME;
-use super::backend::Objects;
-use super::do_rpc;
-use super::env::{Settings, ACCESS};
+use super::env::Settings;
+use super::page_caller::{caller_of, run};
 use super::page_forms;
 use super::page_session;
 use super::sign_in::{redirect_with, stop};
@@ -18,13 +16,10 @@ use crate::api::connect_page::{
     self as view, ended, finished, Asked, Asks, ConnectView, Ended, Finish, Key, Notice, OwnClient, Playbooks,
 };
 use crate::core::access::csrf::{self, Jar, SameSite};
-use crate::core::access::oauth::person::Person;
 use crate::core::access::session::PagePerson;
-use crate::core::access::store::RolesOf;
 use crate::core::caller::{Caller, Principal};
 use crate::core::service_auth::CALLBACK_PATH;
-use crate::core::{Problem, Reason};
-use crate::tools::{self, Output};
+use crate::core::Reason;
 
 /// The cookie that carries a consent's link from `start` to the callback, in the same browser.
 const FLOW_COOKIE: &str = "connect-flow";
@@ -255,48 +250,6 @@ async fn callback(
             Ok(resp)
         }
     }
-}
-
-/// Runs one operation as `caller`, as its JSON route would.
-async fn run(env: &Env, caller: &Caller, base: &str, name: &str, args: Value) -> Result<Output, Problem> {
-    let tool = tools::find(name).ok_or_else(|| Problem::internal(format!("no operation {name}")))?;
-    let backend = Objects { env };
-    let mut ctx = backend.context(caller)?;
-    if ctx.connections.base.is_empty() {
-        ctx.connections.base = base.to_string();
-    }
-    tools::call(&ctx, tool, args).await
-}
-
-/// The caller a page acts as in `org`: the local developer in local mode, else the person with
-/// the scopes of the role they hold there.
-async fn caller_of(env: &Env, settings: &Settings, person: &PagePerson, org: &str) -> Result<Caller, Problem> {
-    if settings.public_url.is_none() {
-        let caller = Caller::local(settings.local_user.clone());
-        if org != caller.org {
-            return Err(Problem::not_found(format!("In local mode the only org is local; the org {org} is not here.")));
-        }
-        return Ok(caller);
-    }
-    let sub = person.id.strip_prefix("person:").unwrap_or(&person.id).to_string();
-    let who = Person { sub, name: person.name.clone(), email: person.email.clone() };
-    let stub = env
-        .durable_object(ACCESS)
-        .and_then(|ns| ns.get_by_name(NAME))
-        .map_err(|_| Problem::unavailable("Storage is not reachable just now; try again."))?;
-    let roles =
-        do_rpc::send(&stub, &RolesOf { person: who, owners: settings.owners.clone(), now: super::env::instant() })
-            .await?;
-    let role = roles.into_iter().find(|(o, _)| o == org).map(|(_, r)| r).ok_or_else(|| {
-        Problem::forbidden(format!("You hold no role in the org {org}, so its connections are not yours to approve."))
-    })?;
-    Ok(Caller {
-        id: person.id.clone(),
-        principal: Principal::Person { name: person.name.clone(), email: person.email.clone() },
-        org: org.to_string(),
-        scopes: role.scopes().to_vec(),
-        playbooks: None,
-    })
 }
 
 fn page(state: Ended) -> worker::Result<Response> {

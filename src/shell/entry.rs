@@ -4,7 +4,7 @@ use worker::{event, Context, Env, Request, Response};
 
 use super::backend::Objects;
 use super::env::Settings;
-use super::{caller, connect_page, cors, debug_page, mcp_http, page_forms, page_session, sign_in};
+use super::{caller, connect_page, cors, debug_page, mcp_http, page_forms, page_session, sign_in, studio};
 use crate::api::{self, HttpRequest, Reply};
 use crate::core::Problem;
 use crate::mcp::endpoint::Endpoint;
@@ -30,7 +30,7 @@ async fn route(mut req: Request, env: &Env, settings: &Settings, origin: Option<
     let own = url.origin().ascii_serialization();
     if !origin_allowed(origin, &own, &settings.allowed_origins) {
         // A person's browser shows the refusal of a page's request: a page that may not be framed.
-        if connect_page::owns(url.path()) || page_session::owns(url.path()) {
+        if connect_page::owns(url.path()) || page_session::owns(url.path()) || studio::owns(url.path()) {
             return page_forms::from_another_site();
         }
         return send(Reply::problem(&Problem::forbidden(format!(
@@ -55,6 +55,9 @@ async fn route(mut req: Request, env: &Env, settings: &Settings, origin: Option<
     }
     if connect_page::owns(url.path()) {
         return connect_page::route(req, env, settings, &url).await;
+    }
+    if studio::owns(url.path()) {
+        return studio::route(req, env, settings, &url).await;
     }
     let authorization = req.headers().get("authorization").ok().flatten();
     let caller = match caller::resolve(env, settings, &url, authorization.as_deref()).await {

@@ -40,16 +40,20 @@ fn input_schema() -> Value {
 }
 
 #[derive(Deserialize)]
-struct Args {
-    playbook: String,
-    run_id: Option<String>,
-    kind: Option<String>,
-    limit: Option<usize>,
-    cursor: Option<String>,
+pub(super) struct Args {
+    pub(super) playbook: String,
+    pub(super) run_id: Option<String>,
+    pub(super) kind: Option<String>,
+    pub(super) limit: Option<usize>,
+    pub(super) cursor: Option<String>,
 }
 
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+    page(ctx, args::parse(args)?).await
+}
+
+/// One page of the playbook's events, or of one run's (`get_run_history` reads it too).
+pub(super) async fn page(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let after = a.cursor.as_deref().map(decode_cursor).transpose()?;
     let one_run = a.run_id.is_some();
     let query = EventQuery { run_id: a.run_id, kind: a.kind, limit: a.limit.unwrap_or(LIST_LIMIT_DEFAULT), after };

@@ -25,7 +25,9 @@ mod get_definition;
 mod get_event;
 mod get_guide;
 mod get_playbook;
+mod get_playbook_analytics;
 mod get_run;
+mod get_run_history;
 mod give_client;
 mod give_credential;
 mod introspect;
@@ -46,6 +48,7 @@ mod make_comment;
 mod page_view;
 mod pause_definition;
 mod picture;
+mod playbook_results;
 mod publish_event;
 mod query_connection;
 mod read_link;
@@ -54,6 +57,8 @@ mod reconnect_connection;
 mod recorded;
 mod remove_connection;
 mod remove_connection_signing_secret;
+mod render_page;
+mod render_playbook_page;
 mod reopen_comment;
 mod resolve_comment;
 mod restore_definition;
@@ -195,7 +200,7 @@ pub struct Tool {
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> &'static [Tool] {
-    static TOOLS: [Tool; 60] = [
+    static TOOLS: [Tool; 64] = [
         create_playbook::TOOL,
         list_playbooks::TOOL,
         get_playbook::TOOL,
@@ -205,6 +210,7 @@ pub fn all() -> &'static [Tool] {
         create_definition::TOOL,
         list_definitions::TOOL,
         get_definition::TOOL,
+        render_page::TOOL,
         update_definition::TOOL,
         pause_definition::TOOL,
         resume_definition::TOOL,
@@ -212,6 +218,7 @@ pub fn all() -> &'static [Tool] {
         restore_definition::TOOL,
         run_definition::TOOL,
         get_run::TOOL,
+        get_run_history::TOOL,
         list_runs::TOOL,
         cancel_run::TOOL,
         send_run_event::TOOL,
@@ -220,6 +227,8 @@ pub fn all() -> &'static [Tool] {
         publish_event::TOOL,
         list_playbook_events::TOOL,
         get_event::TOOL,
+        render_playbook_page::TOOL,
+        get_playbook_analytics::TOOL,
         list_models::TOOL,
         list_generation_models::TOOL,
         search::TOOL,

@@ -1,7 +1,8 @@
 // Where the Worker spends its time under load: starts the runtime in local workerd, loads one
 // operation with autocannon while V8's sampling profiler runs in the Worker's isolate (through
 // wrangler's inspector), writes the profile for Chrome DevTools, and prints the functions that
-// took the most time, Rust ones by their own names (the wasm keeps its name section).
+// took the most time, Rust ones by their own names (the uploaded wasm has no name section; they are
+// read from build/index_bg.names.wasm, which scripts/build keeps beside it).
 //
 //   node tests/bench/profile.mjs [run_definition|get_playbook|tools/list|list_runs|create_playbook] [seconds] [connections]
 //
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { buildIfStale, RUNTIME_INPUTS } from '../e2e/build.mjs';
 import { ROOT, startRuntime } from '../e2e/harness.mjs';
 import { load } from './load.mjs';
+import { functionNames } from './size.mjs';
 import { MCP_HEADERS, mcpFailed, playbookWithAddVat, rpcBody, toolBody } from './mcp.mjs';
 
 const [operation = 'run_definition', seconds = '5', connections = '8'] = process.argv.slice(2);
@@ -60,7 +62,11 @@ function summarize(profile, n = 25) {
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const hits = new Map();
   for (const id of profile.samples) hits.set(id, (hits.get(id) ?? 0) + 1);
-  const name = (node) => (node.callFrame.functionName || '(anonymous)').replace(/::h[0-9a-f]{16}$/, '');
+  const names = functionNames();
+  // V8 calls a wasm function with no name `$func<index>` (older: `wasm-function[<index>]`).
+  const named = (fn) => names.get(Number(fn.match(/^(?:\$func(\d+)|wasm-function\[(\d+)\])$/)?.slice(1).find(Boolean) ?? NaN)) ?? fn;
+  // Rust's v0 names say crate[hash]::…; the hashes are left out.
+  const name = (node) => named(node.callFrame.functionName || '(anonymous)').replace(/::h[0-9a-f]{16}$/, '').replace(/\[[0-9a-f]{5,}\]/g, '');
   const own = new Map();
   const within = new Map();
   for (const [id, count] of hits) {

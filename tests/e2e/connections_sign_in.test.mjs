@@ -20,25 +20,14 @@ import { browser as formBrowser, forms } from './browse.mjs';
 import { launchBrowser } from './browser.mjs';
 import { standinProviders } from './connect_flow.mjs';
 import { freePort, panicLines, startRuntime } from './harness.mjs';
-import { assertToolFailure, assertToolSuccess } from './helpers.mjs';
-import { PEOPLE, startOidcProvider } from './oidc_provider.mjs';
+import { api, assertToolFailure, assertToolSuccess } from './helpers.mjs';
+import { PEOPLE, signInAtTeam, startOidcProvider } from './oidc_provider.mjs';
 import { signInAtService, startStandinService } from './standin_service.mjs';
 
 const ADMIN = `admin-${'s'.repeat(40)}`;
 const CALLBACK = 'http://127.0.0.1:1/callback'; // the agent's redirect URI: its browser stops there
 const ORG = 'acme';
 
-
-/** An HTTP request to `url` as JSON with a bearer credential; answers {status, headers, json}. */
-async function api(method, url, credential, body) {
-  const headers = { authorization: `Bearer ${credential}` };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let json;
-  try { json = JSON.parse(text); } catch { json = undefined; }
-  return { status: res.status, headers: res.headers, text, json };
-}
 
 /** A person's agent: the SDK client, signed in as `who` through the runtime's own OAuth. */
 async function agentOf(base, who) {
@@ -76,17 +65,6 @@ async function agentOf(base, who) {
   const client = new Client({ name: `${who}-agent`, version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(endpoint, { authProvider }));
   return { client, token: () => kept.tokens.access_token };
-}
-
-/** Signs a Chromium page in at the team's provider as `who`, wherever its pages ask. */
-async function signInAtTeam(page, who) {
-  for (let step = 0; step < 4 && page.url().includes('/interaction/'); step += 1) {
-    if (await page.$('input[name=login]')) {
-      await page.type('input[name=login]', PEOPLE[who].sub);
-      await page.type('input[name=password]', 'any');
-    }
-    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
-  }
 }
 
 /** The answer's headers that keep a page out of frames. */

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { assertToolFailure, assertToolSuccess, pointers, runtimeUrl, uniqueName } from './helpers.mjs';
+import { assertToolFailure, assertToolSuccess, pointers, runtimeUrl, uniqueName, withoutStudio } from './helpers.mjs';
 
 const OVERVIEW = 'Takes a small input, works on it as its type does, and answers the result to the caller.';
 const DIAGRAM = 'flowchart TD\n  A[Input] --> B[Work] --> C[Answer]';
@@ -329,14 +329,14 @@ describe('definitions over the HTTP API', () => {
     assert.equal(created.status, 201, created.text);
     assert.match(created.type, /^application\/json/);
     assert.deepEqual(Object.keys(created.json).sort(), ['created_at', 'created_by', 'description', 'diagram', 'document',
-      'has_page', 'name', 'overview', 'status', 'type', 'updated_at', 'updated_by', 'used_by', 'version']);
+      'has_page', 'name', 'overview', 'status', 'studio', 'type', 'updated_at', 'updated_by', 'used_by', 'version']);
     assert.deepEqual([created.json.type, created.json.name, created.json.version, created.json.status, created.json.document],
       ['computation', 'add-vat', 1, 'active', DOCS.computation]);
 
     const read = await request('GET', `${defs}/computation/add-vat`);
     assert.equal(read.status, 200, read.text);
     const { runs, standing, ...definition } = read.json;
-    assert.deepEqual(definition, created.json);
+    assert.deepEqual(definition, withoutStudio(created.json, `/playbooks/${pb.json.id}/definitions/computation/add-vat`));
     assert.deepEqual([runs, standing.runs, standing.says], [[], 0, 'It has not run yet.'], 'a read adds its page\'s runs and standing');
     const client = await connect();
     try {

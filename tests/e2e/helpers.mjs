@@ -364,3 +364,26 @@ export async function publicMcp(path, method, params = {}, { key, id = 1 } = {})
   }
   return { status: res.status, text: res.text, json };
 }
+
+/**
+ * An answer that carries `studio` (create_playbook, create_definition, update_definition,
+ * run_definition), checked to be a page of this runtime's Studio under `path` when given, and
+ * returned without it, as the reads of the same thing answer it.
+ */
+export function withoutStudio(value, path = '') {
+  const { studio, ...rest } = value;
+  assert.equal(typeof studio, 'string', `studio is answered: ${JSON.stringify(value).slice(0, 200)}`);
+  assert.ok(new URL(studio).pathname.startsWith(`/studio/local${path}`), `a Studio page: ${studio}`);
+  return rest;
+}
+
+/** An HTTP request to `url` as JSON with a bearer credential; answers {status, headers, json}. */
+export async function api(method, url, credential, body) {
+  const headers = { authorization: `Bearer ${credential}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  let json;
+  try { json = JSON.parse(text); } catch { json = undefined; }
+  return { status: res.status, headers: res.headers, text, json };
+}

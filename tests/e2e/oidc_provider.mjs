@@ -54,3 +54,14 @@ export async function startOidcProvider(runtimeUrl) {
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+/** Signs a Chromium page in at the team's provider as `who`, wherever its pages ask. */
+export async function signInAtTeam(page, who) {
+  for (let step = 0; step < 4 && page.url().includes('/interaction/'); step += 1) {
+    if (await page.$('input[name=login]')) {
+      await page.type('input[name=login]', PEOPLE[who].sub);
+      await page.type('input[name=password]', 'any');
+    }
+    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+  }
+}

@@ -255,6 +255,15 @@ describe('GET /v1/openapi.json', { timeout: 120_000 }, () => {
     await call('list_playbook_events', { params: { playbook }, query: { limit: 10 } });
     await call('list_playbook_events', { params: { playbook }, query: { run_id: workflow.run_id } });
     await call('get_event', { params: { playbook, event_id: event.event_id } });
+    const history = await call('get_run_history', { params: { playbook, run_id: workflow.run_id } });
+    assert.ok(history.events.length > 0, JSON.stringify(history));
+    const rendered = await call('render_page', { params: computation, query: { run_id: priced.run_id } });
+    assert.deepEqual([rendered.over, rendered.run_id], ['run', priced.run_id]);
+    const presented = await call('render_playbook_page', { params: { playbook } });
+    assert.equal(presented.markdown, '# The OpenAPI check');
+    assert.ok(presented.definitions.some((d) => d.name === 'wait-then-price'), JSON.stringify(presented.definitions));
+    const figures = await call('get_playbook_analytics', { params: { playbook } });
+    assert.ok(figures.totals.runs >= 4, JSON.stringify(figures.totals));
 
     // The tool servers run.mjs started (tool_servers.mjs): a search, a tool read, checked and called.
     const echo = { playbook, server: 'fixture', tool: 'echo' };

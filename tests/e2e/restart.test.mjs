@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { panicLines, startRuntime } from './harness.mjs';
-import { assertToolSuccess, WELCOME_START, withClient } from './helpers.mjs';
+import { assertToolSuccess, WELCOME_START, withClient, withoutStudio } from './helpers.mjs';
 
 describe('a runtime of its own', { timeout: 300_000 }, () => {
   const stateDir = mkdtempSync(join(tmpdir(), 'runtime-restart-'));
@@ -47,8 +47,8 @@ describe('a runtime of its own', { timeout: 300_000 }, () => {
   test('a playbook survives a restart on the same state directory', async () => {
     const first = runtimes[0];
     assert.ok(first, 'the first runtime started');
-    created = await withClient(first.url, async (call) => assertToolSuccess(await call('create_playbook',
-      { name: 'Survives restarts', description: 'Kept in the Durable Object.', page: '# Kept' })));
+    created = await withClient(first.url, async (call) => withoutStudio(assertToolSuccess(await call('create_playbook',
+      { name: 'Survives restarts', description: 'Kept in the Durable Object.', page: '# Kept' })), '/playbooks/'));
     waiting = await withClient(first.url, async (call) => {
       assertToolSuccess(await call('create_definition', {
         playbook: created.id, type: 'interaction', name: 'confirm',

@@ -38,7 +38,7 @@ impl Notice {
         ))
     }
 
-    pub(super) fn html(&self) -> String {
+    pub(crate) fn html(&self) -> String {
         // A refusal interrupts a screen reader; the others wait their turn.
         let (class, role) = match self.tone {
             Tone::Done => ("notice done", "status"),

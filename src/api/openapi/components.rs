@@ -82,6 +82,8 @@ pub fn schemas() -> Map<String, Value> {
     put("Standing", super::pages::standing());
     put("RenderedPage", super::pages::rendered_page());
     put("Glance", super::pages::glance());
+    put("PlaybookPresented", super::pages::playbook_page());
+    put("PlaybookAnalytics", super::pages::analytics());
     put("RunPageResult", super::pages::run_page());
     put("Run", runs::run());
     put("StartedRun", runs::started_run());

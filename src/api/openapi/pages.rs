@@ -42,7 +42,8 @@ pub(super) fn rendered_page() -> Value {
         "description": "The definition's page rendered now (get_definition with render: true). markdown is null where it has no page or did not render; says then gives the words.",
         "properties": {
             "markdown": { "type": ["string", "null"], "description": "The page's Markdown." },
-            "over": { "type": "string", "enum": ["runs", "sample_output"], "description": "What it was rendered over." },
+            "over": { "type": "string", "enum": ["runs", "sample_output", "run"], "description": "What it was rendered over: its runs, sample_output, or (render_page with run_id) the runs as they stood when that run ended." },
+            "run_id": text("With render_page's run_id: the run whose page it is."),
             "says": text("Where there is no Markdown: why."),
             "error": failed()
         },
@@ -80,5 +81,51 @@ pub(super) fn run_page() -> Value {
             "error": failed()
         },
         "required": ["result"]
+    })
+}
+
+/// A definition as `render_playbook_page` and `get_playbook_analytics` list it.
+fn standing_row() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "type": super::components::reference("Kind"),
+            "name": text("Its name."),
+            "version": { "type": "integer", "minimum": 1 },
+            "description": text("What it does."),
+            "status": { "type": "string", "enum": ["active", "paused"] },
+            "standing": super::components::reference("Standing"),
+            "glance": super::components::reference("Glance")
+        },
+        "required": ["type", "name", "version", "description", "status", "standing"]
+    })
+}
+
+pub(super) fn playbook_page() -> Value {
+    json!({
+        "type": "object",
+        "description": "A playbook's page as Studio presents it.",
+        "properties": {
+            "playbook": { "type": "object", "description": "Its id, name, description and status." },
+            "markdown": text("The Markdown of the playbook's page; empty where it has none."),
+            "definitions": { "type": "array", "maxItems": 100, "items": standing_row(), "description": "Its active and paused definitions, by type, each with its standing; a workflow with its glance." },
+            "more": { "type": "boolean", "description": "Whether more definitions were left out than the 100 shown." }
+        },
+        "required": ["playbook", "markdown", "definitions", "more"]
+    })
+}
+
+pub(super) fn analytics() -> Value {
+    json!({
+        "type": "object",
+        "description": "How the playbook's runs stand, by definition and together.",
+        "properties": {
+            "totals": { "type": "object", "description": "runs, succeeded, failed, cancelled and running, of every definition together." },
+            "definitions": { "type": "array", "maxItems": 100, "items": standing_row() },
+            "window": text("Which runs are counted."),
+            "more": { "type": "boolean", "description": "Whether more definitions were left out than the 100 counted." },
+            "as_of": text("When it was counted.")
+        },
+        "required": ["totals", "definitions", "window", "more", "as_of"]
     })
 }

@@ -4,24 +4,7 @@
 
 use super::layout::{Direction, Point};
 
-/// Text as XML character data or an attribute value: markup characters escaped, and characters
-/// XML 1.0 cannot hold at all (the control characters but tab and line breaks) left out.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::core::markup::escape_xml as escape;
 
 /// A coordinate, to the whole pixel, so the same picture is always the same text.
 pub fn num(v: f64) -> String {
