@@ -18,13 +18,19 @@ pub fn is_key_id(s: &str) -> bool {
     s.strip_prefix("key_").is_some_and(|rest| rest.len() == RANDOM_CHARS && rest.bytes().all(|b| ALPHABET.contains(&b)))
 }
 
-fn prefixed(prefix: &str, random: [u8; RANDOM_CHARS]) -> String {
+/// `prefix` followed by 16 base32 characters drawn from `random`.
+pub fn prefixed(prefix: &str, random: [u8; RANDOM_CHARS]) -> String {
     let mut id = String::with_capacity(prefix.len() + RANDOM_CHARS);
     id.push_str(prefix);
     for b in random {
         id.push(ALPHABET[(b & 31) as usize] as char);
     }
     id
+}
+
+/// Whether `s` is `prefix` followed by 16 base32 characters, as `prefixed` mints them.
+pub fn is_prefixed(prefix: &str, s: &str) -> bool {
+    s.strip_prefix(prefix).is_some_and(|rest| rest.len() == RANDOM_CHARS && rest.bytes().all(|b| ALPHABET.contains(&b)))
 }
 
 /// Whether `s` has the shape of a playbook id; anything else cannot name a playbook.

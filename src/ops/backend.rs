@@ -6,6 +6,7 @@ use futures::future::LocalBoxFuture;
 use crate::core::access::key::{KeyRecord, KeyView, RevokeKey};
 use crate::core::access::role::RoleAssignment;
 use crate::core::access::store::SetRole;
+use crate::core::asset::Asset;
 use crate::core::comment::{Comment, CommentPage, ListComments, WriteComment};
 use crate::core::connection::store::{ChangeConnection, ConnectionPage, GetConnection, ListConnections};
 use crate::core::connection::Connection;
@@ -160,6 +161,25 @@ pub trait Backend {
     fn comment(&self, write: WriteComment) -> LocalBoxFuture<'_, Result<Comment, Problem>>;
     /// A page of a playbook's comments, or of the organization's own, newest first.
     fn list_comments(&self, list: ListComments) -> LocalBoxFuture<'_, Result<CommentPage, Problem>>;
+    /// Puts an asset's bytes in the asset bucket under `key`, replacing what was there.
+    fn put_asset_bytes<'a>(
+        &'a self,
+        key: &'a str,
+        media_type: &'a str,
+        bytes: Vec<u8>,
+    ) -> LocalBoxFuture<'a, Result<(), Problem>>;
+    /// The bytes the asset bucket holds under `key`, none where it holds nothing.
+    fn asset_bytes<'a>(&'a self, key: &'a str) -> LocalBoxFuture<'a, Result<Option<Vec<u8>>, Problem>>;
+    /// Keeps an asset's record in its playbook's object (`ops::assets::record`); answers the
+    /// record kept.
+    fn keep_asset(&self, asset: Asset) -> LocalBoxFuture<'_, Result<Asset, Problem>>;
+    /// One asset's record, from its playbook's object.
+    fn get_asset<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        asset_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Asset, Problem>>;
     /// The kept lists of the model providers named, each read again where it is due.
     fn model_lists(
         &self,

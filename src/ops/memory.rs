@@ -12,6 +12,7 @@ use chrono::{DateTime, Utc};
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
 
+use super::assets::memory::{MemAssets, MemBucket};
 use super::comments::{self, memory::MemComments};
 use super::connections::{self, memory::MemConnections};
 use super::memory_tools::ToolServer;
@@ -24,6 +25,7 @@ use super::{triggers, Backend};
 use crate::core::access::key::{KeyRecord, KeyView, RevokeKey};
 use crate::core::access::role::RoleAssignment;
 use crate::core::access::store::SetRole;
+use crate::core::asset::{unknown_asset, Asset};
 use crate::core::comment::{Among, Comment, CommentPage, ListComments, WriteComment};
 use crate::core::connection::store::{ChangeConnection, ConnectionPage, GetConnection, ListConnections};
 use crate::core::connection::Connection;
@@ -48,6 +50,7 @@ pub const T0: i64 = 1_796_205_600_000;
 #[derive(Default)]
 pub struct Shelf {
     pub tables: MemPlaybook,
+    pub assets: MemAssets,
     pub triggers: MemTriggers,
     pub comments: MemComments,
     pub alarm: Cell<Option<i64>>,
@@ -91,6 +94,8 @@ pub struct Runtime {
     pub connections: RefCell<BTreeMap<String, Rc<MemConnections>>>,
     /// Each org's own comments, as its object keeps them; each table can be told to fail.
     pub org_comments: RefCell<BTreeMap<String, Rc<MemComments>>>,
+    /// The asset bucket, which can be told to fail.
+    pub bucket: MemBucket,
 }
 
 impl Default for Runtime {
@@ -110,6 +115,7 @@ impl Default for Runtime {
             tool_server: ToolServer::default(),
             connections: RefCell::default(),
             org_comments: RefCell::default(),
+            bucket: MemBucket::default(),
         }
     }
 }
@@ -661,6 +667,38 @@ impl Backend for Runtime {
     fn list_connections(&self, query: ListConnections) -> LocalBoxFuture<'_, Result<ConnectionPage, Problem>> {
         let table = self.connections_of(&query.org);
         ready(connections::list(&*table, query))
+    }
+
+    fn put_asset_bytes<'a>(
+        &'a self,
+        key: &'a str,
+        media_type: &'a str,
+        bytes: Vec<u8>,
+    ) -> LocalBoxFuture<'a, Result<(), Problem>> {
+        ready(self.bucket.put(key, media_type, bytes))
+    }
+
+    fn asset_bytes<'a>(&'a self, key: &'a str) -> LocalBoxFuture<'a, Result<Option<Vec<u8>>, Problem>> {
+        ready(Ok(self.bucket.get(key)))
+    }
+
+    fn keep_asset(&self, asset: Asset) -> LocalBoxFuture<'_, Result<Asset, Problem>> {
+        ready(
+            self.kept(&asset.org, &asset.playbook)
+                .and_then(|_| super::assets::record(&self.shelf(&asset.org, &asset.playbook).assets, asset)),
+        )
+    }
+
+    fn get_asset<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        asset_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Asset, Problem>> {
+        ready(self.kept(org, playbook).and_then(|_| {
+            use super::assets::AssetStore;
+            self.shelf(org, playbook).assets.get(asset_id)?.ok_or_else(|| unknown_asset(asset_id))
+        }))
     }
 
     fn model_lists(

@@ -5,6 +5,7 @@
 //! store trait the object implements.
 
 pub mod api_client;
+pub mod assets;
 mod backend;
 pub mod comments;
 pub mod connections;

@@ -8,6 +8,7 @@ use super::env::{ACCESS, CATALOG, ORGANIZATIONS, PLAYBOOKS, RUNS};
 use crate::core::access::key::{KeyRecord, KeyView, ListKeys, MakeKey, RevokeKey};
 use crate::core::access::role::RoleAssignment;
 use crate::core::access::store::{ListRoles, SetRole};
+use crate::core::asset::{Asset, GetAsset, KeepAsset};
 use crate::core::comment::{Comment, CommentPage, ListComments, WriteComment};
 use crate::core::connection::store::{ChangeConnection, ConnectionPage, GetConnection, ListConnections};
 use crate::core::connection::Connection;
@@ -273,6 +274,38 @@ impl Backend for Objects<'_> {
         Box::pin(async move {
             let read = ReadRuns { playbook: pb.to_string(), definition, limit };
             do_rpc::send(&playbook(self.env, org, pb)?, &read).await
+        })
+    }
+
+    fn put_asset_bytes<'a>(
+        &'a self,
+        key: &'a str,
+        media_type: &'a str,
+        bytes: Vec<u8>,
+    ) -> LocalBoxFuture<'a, Result<(), Problem>> {
+        Box::pin(super::assets::put(self.env, key, media_type, bytes))
+    }
+
+    fn asset_bytes<'a>(&'a self, key: &'a str) -> LocalBoxFuture<'a, Result<Option<Vec<u8>>, Problem>> {
+        Box::pin(super::assets::get(self.env, key))
+    }
+
+    fn keep_asset(&self, asset: Asset) -> LocalBoxFuture<'_, Result<Asset, Problem>> {
+        Box::pin(async move {
+            let object = playbook(self.env, &asset.org, &asset.playbook)?;
+            do_rpc::send(&object, &KeepAsset { playbook: asset.playbook.clone(), asset }).await
+        })
+    }
+
+    fn get_asset<'a>(
+        &'a self,
+        org: &'a str,
+        pb: &'a str,
+        asset_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Asset, Problem>> {
+        Box::pin(async move {
+            let get = GetAsset { playbook: pb.to_string(), asset_id: asset_id.to_string() };
+            do_rpc::send(&playbook(self.env, org, pb)?, &get).await
         })
     }
 

@@ -16,6 +16,7 @@ use crate::core::access::store::{
     BeginSignIn, Consent, GetClient, IssueToken, ListRoles, Pending, PutClient, PutConsent, RevokeToken, RolesOf,
     SaveGrant, SetRole, TakeConsent, TakePending, Verified, VerifyToken,
 };
+use crate::core::asset::{Asset, GetAsset, KeepAsset};
 use crate::core::comment::{Comment, CommentPage, ListComments, WriteComment};
 use crate::core::connection::store::{ChangeConnection, ConnectionPage, GetConnection, ListConnections};
 use crate::core::connection::Connection;
@@ -93,6 +94,8 @@ to_playbook!(
     ReadRuns,
     WriteRequests,
     ListRequests,
+    KeepAsset,
+    GetAsset,
 );
 
 calls! {
@@ -108,6 +111,8 @@ calls! {
     ReadRuns => "/runs/read", Vec<Run>;
     WriteRequests => "/requests", ();
     ListRequests => "/requests/list", RequestPage;
+    KeepAsset => "/assets/keep", Asset;
+    GetAsset => "/assets/get", Asset;
 }
 
 // The Access object: keys, roles, and the authorization server's state.

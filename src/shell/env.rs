@@ -11,6 +11,8 @@ pub const PLAYBOOKS: &str = "PLAYBOOKS";
 pub const RUNS: &str = "RUNS";
 pub const CATALOG: &str = "CATALOG";
 pub const ACCESS: &str = "ACCESS";
+/// The R2 bucket of assets' bytes, never public: the Worker serves them.
+pub const ASSETS: &str = "ASSETS";
 
 pub struct Settings {
     pub local_user: Option<String>,

@@ -2,6 +2,7 @@
 //! caller, hands pure code what it needs (time, randomness, storage), and writes responses.
 
 mod access;
+mod assets;
 mod backend;
 mod caller;
 mod calls;

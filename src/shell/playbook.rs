@@ -6,6 +6,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
+use super::assets::{self, SqlAssets};
 use super::backend::Objects;
 use super::calls::ToPlaybook;
 use super::comments::{self, SqlComments};
@@ -16,6 +17,7 @@ use super::migrate;
 use super::requests::{self, Requests};
 use super::runs_index::{self, RunsIndex};
 use super::triggers::{self, Triggers};
+use crate::core::asset::{unknown_asset, GetAsset, KeepAsset};
 use crate::core::comment::{Among, ListComments, WriteComment};
 use crate::core::definition::store::{GetDefinition, ListDefinitions, WriteDefinition};
 use crate::core::directory::{unknown_playbook, GetPlaybook, Save};
@@ -32,7 +34,7 @@ const RETRY_MILLIS: i64 = 10_000;
 /// The playbook's tables, one step at a time: append only, since a step's place is its version.
 /// The record is one JSON row; the tables of its definitions, runs, events, open requests and
 /// triggers sit beside it, and the steps after the first six add what later releases needed:
-/// the last, its comments.
+/// its comments, then its assets' records.
 const STEPS: &[Step] = &[
     Step::Sql("CREATE TABLE IF NOT EXISTS playbook (id TEXT PRIMARY KEY, record TEXT NOT NULL);"),
     Step::Sql(definitions::SCHEMA),
@@ -47,6 +49,7 @@ const STEPS: &[Step] = &[
     runs_index::WITHIN,
     requests::EXPIRES,
     comments::TABLE,
+    assets::TABLE,
 ];
 
 #[durable_object]
@@ -140,6 +143,19 @@ impl DurableObject for PlaybookObject {
             ListRequests::PATH => {
                 self.serve_kept(req, async |_, l: ListRequests| self.tables(|t| t.list_requests(l.limit, l.before)))
                     .await
+            }
+            KeepAsset::PATH => {
+                self.serve_kept(req, async |_, k: KeepAsset| {
+                    crate::ops::assets::record(&SqlAssets { sql: &self.sql }, k.asset)
+                })
+                .await
+            }
+            GetAsset::PATH => {
+                self.serve_kept(req, async |_, g: GetAsset| {
+                    use crate::ops::assets::AssetStore;
+                    SqlAssets { sql: &self.sql }.get(&g.asset_id)?.ok_or_else(|| unknown_asset(&g.asset_id))
+                })
+                .await
             }
             WriteComment::PATH => {
                 serve(req, async |w: WriteComment| {

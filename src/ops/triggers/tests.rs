@@ -256,6 +256,35 @@ impl Backend for Runtime {
         elsewhere()
     }
 
+    fn put_asset_bytes<'a>(
+        &'a self,
+        _key: &'a str,
+        _media: &'a str,
+        _b: Vec<u8>,
+    ) -> LocalBoxFuture<'a, Result<(), Problem>> {
+        elsewhere()
+    }
+
+    fn asset_bytes<'a>(&'a self, _key: &'a str) -> LocalBoxFuture<'a, Result<Option<Vec<u8>>, Problem>> {
+        elsewhere()
+    }
+
+    fn keep_asset(
+        &self,
+        _asset: crate::core::asset::Asset,
+    ) -> LocalBoxFuture<'_, Result<crate::core::asset::Asset, Problem>> {
+        elsewhere()
+    }
+
+    fn get_asset<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<crate::core::asset::Asset, Problem>> {
+        elsewhere()
+    }
+
     fn model_lists(
         &self,
         _providers: Vec<String>,
