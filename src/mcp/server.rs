@@ -53,8 +53,8 @@ async fn dispatch(
         "tools/call" => call_tool(ctx, endpoint, era, &p).await,
         "prompts/list" => Ok(prompts::list(&listed)),
         "prompts/get" => prompts::get(&listed, &p),
-        "resources/list" => Ok(resources::list()),
-        "resources/read" => resources::read(&p, modern),
+        "resources/list" => Ok(resources::list(ctx.directory)),
+        "resources/read" => resources::read(&p, modern, ctx.directory),
         "resources/templates/list" => Ok(json!({ "resourceTemplates": [] })),
         _ => Err(RpcError::method_not_found(method)),
     }
@@ -159,6 +159,13 @@ async fn call_tool(
         Some(a @ Value::Object(_)) => a.clone(),
         Some(_) => return Err(RpcError::invalid_params("arguments must be an object.")),
     };
+    if *endpoint == Endpoint::Directory && super::endpoint::names_generation(&args) {
+        let p = crate::core::Problem::not_found(
+            "The directory listing serves no generation function, so it finds none here; through /mcp the same call works.",
+        )
+        .with_field("/type", "names a type the directory listing does not serve");
+        return Ok(result::failure(&p));
+    }
     if let (Some(playbook), Some(map)) = (endpoint.fixes_playbook(tool), args.as_object_mut()) {
         if map.contains_key("playbook") {
             let p = crate::core::Problem::invalid(

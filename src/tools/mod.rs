@@ -16,7 +16,7 @@ mod create_key;
 mod create_playbook;
 mod definition_change;
 mod definition_tools;
-mod definition_words;
+pub(crate) mod definition_words;
 mod dry_run;
 mod execute_connection;
 mod finish;

@@ -85,7 +85,8 @@ const IMAGE_QUALITIES: &[&str] = &["auto", "low", "medium", "high"];
 const IMAGE_REFERENCES: &[&str] = &["image/png", "image/jpeg", "image/webp"];
 /// Sixteen images of at most 50 MiB each, as the Images API takes for an edit.
 const IMAGE_REFERENCE_LIMITS: References = References { most: 16, bytes: 50 * 1024 * 1024 };
-const SPEECH_FORMATS: &[&str] = &["mp3", "opus", "aac", "flac", "wav", "pcm"];
+/// The Audio API's formats but raw `pcm`, which has no media type an asset may have.
+const SPEECH_FORMATS: &[&str] = &["mp3", "opus", "aac", "flac", "wav"];
 /// The most characters `audio/speech` reads aloud in one call.
 const SPEECH_CHARACTERS: usize = 4096;
 const NONE: &[&str] = &[];
@@ -322,7 +323,7 @@ mod tests {
         let audio = list(&[], Some(Kind::Audio));
         assert_eq!(audio["data"].as_array().unwrap().len(), 3);
         assert_eq!(audio["data"][0]["media_types"], json!([]));
-        assert_eq!(audio["data"][0]["limits"]["formats"], json!(["mp3", "opus", "aac", "flac", "wav", "pcm"]));
+        assert_eq!(audio["data"][0]["limits"]["formats"], json!(["mp3", "opus", "aac", "flac", "wav"]));
         assert!(audio["data"][0]["limits"].get("references").is_none());
     }
 

@@ -69,7 +69,6 @@ pub fn audio_type(format: &str) -> &'static str {
         "aac" => "audio/aac",
         "flac" => "audio/flac",
         "wav" => "audio/wav",
-        "pcm" => "audio/pcm",
         _ => "audio/mpeg",
     }
 }

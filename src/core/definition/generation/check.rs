@@ -59,7 +59,7 @@ fn keys(f: &mut Findings<'_>) {
         if key == "output" {
             f.error(
                 "/output",
-                "is not written: a generation function answers the assets it made, each with its id, media_type, bytes and sha256",
+                "is not written: a generation function answers the assets it made, each with its asset_id, media_type, size and sha256",
             );
         } else if !KEYS.contains(&key.as_str()) {
             f.error(

@@ -2,21 +2,22 @@
 //! prompt the body renders, with the parameters its limits allow and, where it takes them, assets
 //! given as references. Its run answers the assets it made.
 //!
-//! Only the checker is here: this runtime does not save or run generation functions yet, so
-//! `Kind::Generation` stays unserved and nothing calls [`check_source`] but its tests and the
-//! guide's.
+//! The checker builds its spec; `run` writes what one run asks its model. The gateway's wire is
+//! `core::generation::wire`, and the run's I/O is `ops::run::generation`.
 
 mod check;
+pub mod run;
 #[cfg(test)]
 mod tests;
 
-pub use check::check_source;
+pub use check::{check, check_source};
+pub use run::{prepare, MadeAsset, Prepared, Referenced};
 
 use serde_json::{json, Value};
 
 use crate::core::generation::{Kind as Makes, Model};
 
-/// A generation function as its runs would follow it; only its checker makes one.
+/// A generation function as its runs follow it; only its checker makes one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GenerationSpec {
     /// The gateway that is sent the call, as the function names it before the model.
@@ -82,7 +83,6 @@ impl GenerationSpec {
                 "aac" => "audio/aac",
                 "flac" => "audio/flac",
                 "wav" => "audio/wav",
-                "pcm" => "audio/pcm",
                 _ => "audio/mpeg",
             },
         }
@@ -105,12 +105,12 @@ pub fn output_schema() -> Value {
                 "items": {
                     "type": "object",
                     "properties": {
-                        "id": { "type": "string", "description": "The asset's id, which get_asset reads." },
+                        "asset_id": { "type": "string", "description": "The asset's id, which get_asset reads, with an address to its bytes." },
                         "media_type": { "type": "string" },
-                        "bytes": { "type": "integer", "minimum": 1 },
+                        "size": { "type": "integer", "minimum": 1, "description": "Bytes." },
                         "sha256": { "type": "string", "pattern": "^[0-9a-f]{64}$" }
                     },
-                    "required": ["id", "media_type", "bytes", "sha256"],
+                    "required": ["asset_id", "media_type", "size", "sha256"],
                     "additionalProperties": false
                 }
             }
