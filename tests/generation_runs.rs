@@ -260,3 +260,56 @@ fn a_retired_model_is_refused_at_save_naming_its_replacement() {
         "{errors}"
     );
 }
+
+/// One request to `/directory`, as the local developer: its JSON-RPC result.
+fn directory(world: &World, method: &str, params: Value) -> Value {
+    use playbook_runtime::mcp::endpoint::Endpoint;
+    use playbook_runtime::mcp::server::answer;
+    use playbook_runtime::mcp::transport::Era;
+    let caller = playbook_runtime::core::Caller::local(Some("ada".into()));
+    let mut ctx = common::ctx(&caller, &world.m, 9, 9);
+    ctx.directory = true;
+    let era = Era::Legacy { version: "2025-11-25".into() };
+    let reply = block_on(answer(&ctx, &Endpoint::Directory, &era, &json!(1), method, &Some(params)));
+    reply["result"].clone()
+}
+
+fn call(world: &World, name: &str, arguments: Value) -> Value {
+    directory(world, "tools/call", json!({ "name": name, "arguments": arguments }))
+}
+
+#[test]
+fn the_directory_hides_every_piece_of_a_generation_function() {
+    let world = World::new();
+    world.answers(image_answer(PNG));
+    let run = world.start("poster", "img-dir", json!({ "title": "Spring" })).unwrap();
+    assert!(matches!(run.status, RunStatus::Succeeded { .. }));
+
+    let tools = directory(&world, "tools/list", json!({}));
+    let create = tools["tools"].as_array().unwrap().iter().find(|t| t["name"] == "create_definition").unwrap();
+    let kinds = create["inputSchema"]["properties"]["type"]["enum"].to_string();
+    assert!(!kinds.contains("generation") && kinds.contains("computation"), "{kinds}");
+    assert!(!tools.to_string().contains("generation-function"));
+    assert!(!tools.to_string().contains("list_generation_models"));
+
+    let got = call(&world, "get_definition", json!({ "playbook": world.pb, "type": "generation", "name": "poster" }));
+    assert_eq!(got["isError"], true);
+    assert!(got.to_string().contains("not_found"), "{got}");
+    let got = call(&world, "get_run", json!({ "playbook": world.pb, "run_id": "img-dir" }));
+    assert!(got["isError"] == true && got.to_string().contains("not_found"), "{got}");
+    let runs = call(&world, "list_runs", json!({ "playbook": world.pb }));
+    assert!(!runs.to_string().contains("img-dir"), "{runs}");
+    let events = call(&world, "list_playbook_events", json!({ "playbook": world.pb }));
+    assert_eq!(events["isError"], false, "{events}");
+    assert!(!events.to_string().contains("img-dir"), "{events}");
+    let guide = call(&world, "get_guide", json!({ "guide": "generation-function" }));
+    assert!(guide["isError"] == true && guide.to_string().contains("not_found"), "{guide}");
+    let terminology = call(&world, "get_guide", json!({ "guide": "terminology" }));
+    assert!(!terminology["structuredContent"]["text"].as_str().unwrap().to_lowercase().contains("generation"));
+    let resources = directory(&world, "resources/list", json!({}));
+    assert!(!resources.to_string().contains("guide://generation-function"));
+
+    // Through /mcp the same reads find it.
+    let got = common::tool(&world.m, 10, "get_run", json!({ "playbook": world.pb, "run_id": "img-dir" }));
+    assert_eq!(got["isError"], false, "{got}");
+}
