@@ -213,8 +213,9 @@ fn unknown_tools_and_methods_are_protocol_errors() {
     let modern = Era::Modern { capabilities: json!({}) };
     let r = block_on(answer(&ctx, &Endpoint::Root, &modern, &json!(3), "tools/list", &None));
     assert_eq!(r["result"]["resultType"], "complete");
-    assert_eq!(r["result"]["tools"].as_array().map(Vec::len), Some(39));
-    // The directory listing leaves out list_generation_models, and a call to it is an unknown tool there.
+    assert_eq!(r["result"]["tools"].as_array().map(Vec::len), Some(40));
+    // The directory listing leaves out list_generation_models and get_asset, and a call to one is
+    // an unknown tool there.
     let r = block_on(answer(&ctx, &Endpoint::Directory, &modern, &json!(4), "tools/list", &None));
     assert_eq!(r["result"]["tools"].as_array().map(Vec::len), Some(38));
     let call = json!({ "name": "list_generation_models", "arguments": {} });

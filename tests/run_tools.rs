@@ -330,3 +330,69 @@ fn a_connected_connection_serves_a_runs_tools_as_a_server_of_the_settings_does()
     let m = &world.m;
     assert_eq!(m.tool_server.calls.borrow()[0]["name"], "read_text_file");
 }
+
+/// A tool's answer of a line of text and one image block.
+fn with_image(media_type: &str, bytes: &[u8]) -> Result<Value, Unanswered> {
+    use base64::Engine;
+    let data = base64::engine::general_purpose::STANDARD.encode(bytes);
+    Ok(json!({ "content": [
+        { "type": "text", "text": "The chart:" },
+        { "type": "image", "mimeType": media_type, "data": data },
+    ] }))
+}
+
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01";
+
+#[test]
+fn a_tools_image_is_kept_as_an_asset_which_the_event_and_the_model_name() {
+    let world = World::new(FILES);
+    world.m.answers.borrow_mut().extend([asks_to_read("chart.png"), says("A chart.")]);
+    world.m.tool_server.answers.borrow_mut().push_back(with_image("image/png", PNG));
+    let run = world.start("t-image", "chart.png").unwrap();
+    assert_eq!(run.status.word(), "succeeded", "{run:?}");
+
+    let answered = world.events("t-image").into_iter().find(|(k, _)| k == "tool_call_answered").unwrap().1;
+    let asset = &answered["assets"][0];
+    let id = asset["asset_id"].as_str().expect("the event names the asset");
+    assert_eq!((asset["media_type"].as_str(), asset["size"].as_u64()), (Some("image/png"), Some(PNG.len() as u64)));
+    let text = answered["answer"]["text"].as_str().unwrap();
+    assert_eq!(text, format!("The chart:\n[image image/png, {} bytes, kept as the asset {id}]", PNG.len()));
+    assert!(!answered.to_string().contains("iVBOR"), "no base64 in the event: {answered}");
+
+    let second = world.m.asked.borrow()[1].body.clone().unwrap();
+    let told = second["messages"].as_array().unwrap().last().unwrap()["content"].clone();
+    assert_eq!(told, json!(text), "the model reads the asset named");
+
+    let kept = block_on(playbook_runtime::ops::assets::content(&world.m, ORG, &world.pb, id)).expect("kept");
+    assert_eq!(kept.1, PNG);
+    assert_eq!(
+        serde_json::to_value(&kept.0.made_by).unwrap(),
+        json!({ "kind": "tool", "run_id": "t-image", "tool": "files/read_text_file" })
+    );
+}
+
+#[test]
+fn an_image_that_is_not_what_it_says_or_cannot_be_kept_stays_described_and_the_run_goes_on() {
+    let world = World::new(FILES);
+    world.m.answers.borrow_mut().extend([asks_to_read("a.png"), says("Nothing to see.")]);
+    world.m.tool_server.answers.borrow_mut().push_back(with_image("image/png", b"<html>not a picture</html>"));
+    let run = world.start("t-lie", "a.png").unwrap();
+    assert_eq!(run.status.word(), "succeeded", "{run:?}");
+    let answered = world.events("t-lie").into_iter().find(|(k, _)| k == "tool_call_answered").unwrap().1;
+    assert!(answered.get("assets").is_none(), "{answered}");
+    let text = answered["answer"]["text"].as_str().unwrap();
+    assert!(
+        text.contains("[image image/png, about ") && text.contains("(not kept: The bytes given as image/png"),
+        "{text}"
+    );
+
+    world.m.answers.borrow_mut().extend([asks_to_read("b.png"), says("Nothing kept.")]);
+    world.m.tool_server.answers.borrow_mut().push_back(with_image("image/png", PNG));
+    world.m.bucket.down.set(1);
+    let run = world.start("t-down", "b.png").unwrap();
+    assert_eq!(run.status.word(), "succeeded", "{run:?}");
+    let answered = world.events("t-down").into_iter().find(|(k, _)| k == "tool_call_answered").unwrap().1;
+    assert!(answered.get("assets").is_none(), "{answered}");
+    assert!(answered["answer"]["text"].as_str().unwrap().contains("(not kept: The asset bucket did not answer"));
+    assert_eq!(world.m.shelf(ORG, &world.pb).assets.rows.borrow().len(), 0, "no record names bytes not kept");
+}

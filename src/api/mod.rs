@@ -15,6 +15,17 @@ use crate::core::{Problem, Reason};
 use crate::guides;
 use crate::tools::{self, Ctx, Method, Tool};
 
+/// The route of an asset's bytes, which the shell serves as bytes after `tools::asset_content`
+/// checks the caller as `get_asset` does.
+pub const ASSET_CONTENT: &str = "/v1/orgs/{org}/playbooks/{playbook}/assets/{asset_id}/content";
+
+/// The org, playbook and asset a path to an asset's bytes names, if it is one.
+pub fn asset_content_path(path: &str) -> Option<(String, String, String)> {
+    let params = match_path(ASSET_CONTENT, path)?;
+    let get = |name: &str| params.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone());
+    Some((get("org")?, get("playbook")?, get("asset_id")?))
+}
+
 /// An answer, ready for the shell to send.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reply {

@@ -10,7 +10,7 @@ use crate::core::{Caller, Problem};
 use crate::tools::{self, Reach, Tool};
 
 /// The tools of generation functions, which the directory listing does not list (spec: Endpoints).
-pub const DIRECTORY_LEAVES_OUT: &[&str] = &["list_generation_models"];
+pub const DIRECTORY_LEAVES_OUT: &[&str] = &["list_generation_models", "get_asset"];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Endpoint {
@@ -193,5 +193,14 @@ mod tests {
         assert!(!names(playbook).contains(&"list_generation_models"));
         let rest: Vec<&str> = root.into_iter().filter(|t| !DIRECTORY_LEAVES_OUT.contains(t)).collect();
         assert_eq!(rest, directory);
+    }
+
+    #[test]
+    fn the_directory_does_not_list_get_asset() {
+        let caller = Caller::local(None);
+        let names = |e: Endpoint| e.tools(&caller).map(|t| t.name).collect::<Vec<_>>();
+        assert!(names(Endpoint::Root).contains(&"get_asset") && !names(Endpoint::Directory).contains(&"get_asset"));
+        assert!(!names(Endpoint::Org { org: "local".into() }).contains(&"get_asset"));
+        assert!(names(Endpoint::Playbook { org: "local".into(), playbook: "pb".into() }).contains(&"get_asset"));
     }
 }

@@ -118,7 +118,7 @@ pub async fn call(
         Ok(request) => request,
         Err(why) => {
             let text = format!("The call to {} was not sent: {why}.", op.tool.name);
-            return Ok(Answered { text, structured: None, is_error: true });
+            return Ok(Answered { text, structured: None, is_error: true, images: Vec::new() });
         }
     };
     let hidden = hidden(credential);

@@ -75,7 +75,13 @@ pub async fn call(registry: &Registry<'_>, tool: &Bound, arguments: &Map<String,
     };
     match registry.call(server, &tool.tool, &tool.offer.input_schema, &Value::Object(arguments.clone()), timeout).await
     {
-        Ok(a) => Called::Answered { text: a.text, structured: a.structured, is_error: a.is_error },
+        Ok(a) => Called::Answered {
+            text: a.text,
+            structured: a.structured,
+            is_error: a.is_error,
+            images: a.images,
+            assets: Vec::new(),
+        },
         Err(f) => Called::Failed { because: f.because.as_str().to_string(), detail: f.detail },
     }
 }

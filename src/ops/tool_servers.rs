@@ -316,7 +316,7 @@ impl<'a> Registry<'a> {
                 let listing = self.listing(server, entry, (self.clock)() / 1000).await?;
                 let Some(op) = listing.operation(tool) else {
                     let text = format!("The API's document offers no operation {tool} now.");
-                    return Ok(Answered { text, structured: None, is_error: true });
+                    return Ok(Answered { text, structured: None, is_error: true, images: Vec::new() });
                 };
                 api_client::call(self.transport, op, base_url, credential, arguments, timeout).await
             }

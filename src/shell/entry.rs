@@ -75,6 +75,9 @@ async fn route(mut req: Request, env: &Env, settings: &Settings, origin: Option<
         }
         return mcp_http::serve(req, env.clone(), settings, caller, endpoint).await;
     }
+    if let Some(named) = api::asset_content_path(&path) {
+        return super::assets::serve(&req, env, settings, &caller, named).await;
+    }
     match path.as_str() {
         "/" => send(Reply::json(200, &index())),
         p if p.starts_with("/v1/") => {
@@ -141,7 +144,7 @@ pub async fn read_limited(req: &mut Request, max: usize) -> Result<Vec<u8>, Prob
 }
 
 /// A refusal with the challenge that tells a client how to authenticate, if it has one.
-fn challenged(reply: Reply, challenge: Option<String>) -> worker::Result<Response> {
+pub fn challenged(reply: Reply, challenge: Option<String>) -> worker::Result<Response> {
     let mut resp = send(reply)?;
     if let Some(challenge) = challenge {
         resp.headers_mut().set("www-authenticate", &challenge)?;

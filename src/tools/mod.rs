@@ -20,6 +20,7 @@ pub(crate) mod definition_words;
 mod dry_run;
 mod execute_connection;
 mod finish;
+mod get_asset;
 mod get_connection;
 mod get_definition;
 mod get_event;
@@ -84,6 +85,7 @@ mod words;
 
 pub use crate::ops::{Backend, Ctx};
 pub use args::check_args;
+pub use get_asset::content as asset_content;
 
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
@@ -200,7 +202,7 @@ pub struct Tool {
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> &'static [Tool] {
-    static TOOLS: [Tool; 64] = [
+    static TOOLS: [Tool; 65] = [
         create_playbook::TOOL,
         list_playbooks::TOOL,
         get_playbook::TOOL,
@@ -222,6 +224,7 @@ pub fn all() -> &'static [Tool] {
         list_runs::TOOL,
         cancel_run::TOOL,
         send_run_event::TOOL,
+        get_asset::TOOL,
         list_interactions::TOOL,
         answer_interaction::TOOL,
         publish_event::TOOL,

@@ -99,6 +99,8 @@ pub fn schemas() -> Map<String, Value> {
     put("Event", runs::event());
     put("ListedEvent", runs::listed_event());
     put("EventPage", runs::event_page());
+    put("Asset", asset());
+    put("AssetSummary", asset_summary());
     put("Model", model());
     put("ModelList", model_list());
     put("GenerationModel", generation_model());
@@ -297,6 +299,47 @@ fn definition_page() -> Value {
             "next_cursor": page_cursor()
         },
         "required": ["definitions", "next_cursor"]
+    })
+}
+
+fn asset_properties() -> Value {
+    json!({
+        "asset_id": text("The asset's id, ast_ and 16 characters."),
+        "media_type": { "type": "string", "enum": crate::core::asset::MEDIA_TYPES },
+        "size": { "type": "integer", "minimum": 1, "description": "Bytes." },
+        "sha256": { "type": "string", "pattern": "^[0-9a-f]{64}$", "description": "SHA-256 of the bytes, lowercase hex." },
+        "url": text("Where the runtime serves the bytes, to a caller who may read the playbook, with the same credential.")
+    })
+}
+
+fn asset_summary() -> Value {
+    json!({
+        "type": "object",
+        "description": "An asset as a run's output or an event names it.",
+        "properties": asset_properties(),
+        "required": ["asset_id", "media_type", "size", "sha256", "url"]
+    })
+}
+
+fn asset() -> Value {
+    let mut properties = asset_properties();
+    properties["playbook"] = text("The playbook that keeps it.");
+    properties["made_by"] = json!({
+        "type": "object",
+        "description": "What made it: a generation run (kind generation), or a tool a reasoning run called (kind tool, the tool as server/tool).",
+        "properties": {
+            "kind": { "type": "string", "enum": ["generation", "tool"] },
+            "run_id": text("The run that made it."),
+            "tool": text("The tool, as server/tool.")
+        },
+        "required": ["kind", "run_id"]
+    });
+    properties["created_at"] = time("When it was kept.");
+    json!({
+        "type": "object",
+        "description": "A file a generation function made or a tool answered, kept once: its record, and the address of its bytes.",
+        "properties": properties,
+        "required": ["asset_id", "playbook", "media_type", "size", "sha256", "made_by", "created_at", "url"]
     })
 }
 

@@ -41,6 +41,7 @@ pub fn document() -> Value {
             item[tool.method.as_str().to_ascii_lowercase()] = op;
         }
     }
+    paths.insert(crate::api::ASSET_CONTENT.into(), json!({ "get": get_asset_content() }));
     paths.insert("/v1/guides".into(), json!({ "get": list_guides() }));
     paths.insert("/v1/openapi.json".into(), json!({ "get": get_openapi() }));
     json!({
@@ -252,4 +253,29 @@ fn get_openapi() -> Value {
         "Read this document",
         "The OpenAPI 3.1 document of every route of the HTTP API, generated from the same registry the routes and the MCP tools are.",
     )
+}
+
+/// The bytes at an asset's `url`: a route of the HTTP door alone, checked as `get_asset` is.
+fn get_asset_content() -> Value {
+    let schema = |media_type: &str| json!({ "schema": { "type": "string", "contentMediaType": media_type } });
+    let content: Map<String, Value> =
+        crate::core::asset::MEDIA_TYPES.iter().map(|t| (t.to_string(), schema(t))).collect();
+    let mut responses = responses("get_asset_content", &["401", "403", "404", "503"]);
+    responses["200"] = json!({
+        "description": "The asset's bytes, as its media type, shown inline, with X-Content-Type-Options: nosniff and a Content-Security-Policy that runs nothing.",
+        "content": content
+    });
+    let id = json!({ "type": "string", "minLength": 1, "maxLength": 32 });
+    json!({
+        "operationId": "get_asset_content",
+        "summary": "Read an asset's bytes",
+        "description": "The bytes of an asset, at the url get_asset answers, for a caller who may read the playbook: the same credential and permission as get_asset.",
+        "parameters": [
+            org_parameter(),
+            { "name": "playbook", "in": "path", "required": true, "description": "The playbook's id.", "schema": { "type": "string", "minLength": 1 } },
+            { "name": "asset_id", "in": "path", "required": true, "description": "The asset's id.", "schema": id },
+        ],
+        "responses": responses,
+        "x-scope": Scope::PlaybookRead.as_str(),
+    })
 }

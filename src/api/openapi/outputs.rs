@@ -52,6 +52,7 @@ pub fn of(name: &str) -> Option<Success> {
         "answer_interaction" => ok("The run that asked, after it took the answer.", "Run"),
         "publish_event" => created("The event, recorded.", "Event"),
         "list_playbook_events" => ok("A page of the playbook's events.", "EventPage"),
+        "get_asset" => ok("The asset's record, with the address of its bytes.", "Asset"),
         "get_event" => ok("The event, every field in full.", "Event"),
         "list_models" => ok("The models a reasoning function may name.", "ModelList"),
         "list_generation_models" => ok("The models a generation function may name, from the catalogue this runtime ships.", "GenerationModelList"),

@@ -48,7 +48,7 @@ pub fn check(media_type: &str, bytes: &[u8]) -> Result<(), Problem> {
         return Err(Problem::invalid(
             "/bytes",
             format!(
-                "The bytes given as {media_type} do not begin as a {media_type} file does ({}), so they are not kept.",
+                "The bytes given as {media_type} do not begin as {media_type} files do ({}), so they are not kept.",
                 first(bytes)
             ),
         ));

@@ -81,11 +81,15 @@ pub fn ended(run: &Run, p: &Planned, called: &Called, duration_ms: u64, now: &st
     data.insert("duration_ms".into(), json!(duration_ms));
     let named = quote(&p.tool.named());
     match called {
-        Called::Answered { text, structured, is_error } => {
+        Called::Answered { text, structured, is_error, assets, .. } => {
             data.insert("size".into(), json!(text.len()));
             data.insert("is_error".into(), json!(is_error));
             if p.tool.record_content {
                 data.insert("answer".into(), answer(text, structured.as_ref()));
+            }
+            // The images the answer carried, kept as assets: the event names them, not their bytes.
+            if !assets.is_empty() {
+                data.insert("assets".into(), json!(assets));
             }
             let how = if *is_error { "answered an error" } else { "answered" };
             let words =
@@ -264,8 +268,13 @@ mod tests {
     #[test]
     fn a_lookup_answers_what_its_tool_read_and_fails_on_its_error() {
         let mut run = lookup();
-        let answered =
-            Called::Answered { text: "{\"id\":7}".into(), structured: Some(json!({"id": 7})), is_error: false };
+        let answered = Called::Answered {
+            text: "{\"id\":7}".into(),
+            structured: Some(json!({"id": 7})),
+            is_error: false,
+            images: vec![],
+            assets: vec![],
+        };
         take_end(&mut run, &planned(), &answered, 12, "t2");
         assert_eq!(
             run.status,
@@ -281,7 +290,13 @@ mod tests {
         take_end(
             &mut run,
             &planned(),
-            &Called::Answered { text: "not found".into(), structured: None, is_error: true },
+            &Called::Answered {
+                text: "not found".into(),
+                structured: None,
+                is_error: true,
+                images: vec![],
+                assets: vec![],
+            },
             1,
             "t2",
         );

@@ -490,6 +490,33 @@ pub struct Answered {
     pub text: String,
     pub structured: Option<Value>,
     pub is_error: bool,
+    /// The image blocks, in order, each shown in `text` by its words, which a run that keeps it
+    /// as an asset replaces (`named`).
+    pub images: Vec<Image>,
+}
+
+/// An image block of a tool's answer: its media type, its data (base64, as MCP carries it), and
+/// the words `text` shows it by.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Image {
+    pub media_type: String,
+    pub data: String,
+    pub shown: String,
+}
+
+/// `text` with each image's words replaced by those `names` gives it, in order; an image without
+/// a name keeps its words.
+pub fn named(text: &str, images: &[Image], names: &[String]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    for (image, name) in images.iter().zip(names) {
+        let Some(at) = rest.find(&image.shown) else { continue };
+        out.push_str(&rest[..at]);
+        out.push_str(name);
+        rest = &rest[at + image.shown.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// What a call whose server asks for input first (2026-07-28's `input_required`) fails with: the
@@ -502,9 +529,22 @@ pub fn read_call(result: &Value) -> Result<Answered, String> {
         return Err(ASKS_FOR_INPUT.into());
     }
     let content = result.get("content").and_then(Value::as_array).ok_or("its tools/call answer holds no content")?;
+    let mut images = Vec::new();
     let parts: Vec<String> = content
         .iter()
         .map(|block| match block.get("type").and_then(Value::as_str) {
+            Some("image") => {
+                let shown = described(block);
+                let media_type = block.get("mimeType").and_then(Value::as_str);
+                if let (Some(media_type), Some(data)) = (media_type, block.get("data").and_then(Value::as_str)) {
+                    images.push(Image {
+                        media_type: media_type.to_string(),
+                        data: data.to_string(),
+                        shown: shown.clone(),
+                    });
+                }
+                shown
+            }
             Some("text") => block.get("text").and_then(Value::as_str).unwrap_or("").to_string(),
             Some("resource") => block
                 .pointer("/resource/text")
@@ -518,6 +558,7 @@ pub fn read_call(result: &Value) -> Result<Answered, String> {
         text: parts.join("\n"),
         structured: result.get("structuredContent").cloned(),
         is_error: result.get("isError").and_then(Value::as_bool).unwrap_or(false),
+        images,
     })
 }
 

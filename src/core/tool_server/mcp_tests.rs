@@ -93,6 +93,16 @@ fn a_call_answers_text_or_a_tool_error() {
                      "structuredContent": { "lines": 1 } });
     let a = read_call(&ok).unwrap();
     assert_eq!(a.text, "Audience: finance leads\n[image image/png, about 3 bytes]");
+    assert_eq!(
+        a.images,
+        vec![Image {
+            media_type: "image/png".into(),
+            data: "AAAA".into(),
+            shown: "[image image/png, about 3 bytes]".into()
+        }]
+    );
+    assert_eq!(named(&a.text, &a.images, &["[the asset ast_1]".into()]), "Audience: finance leads\n[the asset ast_1]");
+    assert_eq!(named(&a.text, &a.images, &[]), a.text, "an image without a name keeps its words");
     assert_eq!((a.structured, a.is_error), (Some(json!({ "lines": 1 })), false));
     let err = json!({ "content": [{ "type": "text", "text": "ENOENT: no such file or directory" }], "isError": true });
     let e = read_call(&err).unwrap();

@@ -3,14 +3,20 @@
 //! answers it or it expires. The call is kept as started before it is made: a restart that cuts
 //! it off ends the run `interrupted`, and it is never made again.
 
+use base64::Engine;
+use serde_json::Value;
+
 use super::Runner;
 use crate::core::actor::Actor;
+use crate::core::asset::{seeded, MadeBy, NewAsset};
 use crate::core::definition::interaction;
 use crate::core::definition::reasoning::dialogue::{Called, Planned, CALL_SECONDS};
 use crate::core::definition::tool_call::ToolCallSpec;
 use crate::core::run::life::Input;
 use crate::core::run::{Request, Run, RunStatus};
+use crate::core::tool_server::mcp::{named, Image};
 use crate::core::Problem;
+use crate::ops::assets;
 use crate::ops::tool_binding;
 use crate::ops::tool_servers::Registry;
 
@@ -19,7 +25,8 @@ impl Runner<'_> {
     pub(super) async fn make_call(&self, run: Run, planned: Planned) -> Result<Run, Problem> {
         let connections = self.host.connections(&run.org).await;
         let renewal = super::host::Renewal { host: self.host, org: &run.org };
-        let (called, took) = self.call(&self.host.tool_servers().with(&connections).renewing(&renewal), &planned).await;
+        let registry = self.host.tool_servers().with(&connections).renewing(&renewal);
+        let (called, took) = self.call(&run, &registry, &planned).await;
         let input = Input::Called { planned: Box::new(planned), called, duration_ms: took };
         let run = self.input(&run.run_id, input)?;
         self.schedule_request(&run).await;
@@ -27,11 +34,71 @@ impl Runner<'_> {
     }
 
     /// Makes one call kept as started, within its deadline, with the alarm set past it: how it
-    /// ended and how long it took.
-    pub(super) async fn call(&self, registry: &Registry<'_>, p: &Planned) -> (Called, u64) {
+    /// ended and how long it took. The images it answered are kept as assets first.
+    pub(super) async fn call(&self, run: &Run, registry: &Registry<'_>, p: &Planned) -> (Called, u64) {
         let began = self.watch(CALL_SECONDS).await;
-        let called = tool_binding::call(registry, &p.tool, &p.arguments, CALL_SECONDS).await;
+        let mut called = tool_binding::call(registry, &p.tool, &p.arguments, CALL_SECONDS).await;
+        if let Called::Answered { text, images, assets, .. } = &mut called {
+            if !images.is_empty() && p.tool.record_content {
+                let (named, kept) = self.keep_images(run, p, text, std::mem::take(images)).await;
+                *text = named;
+                *assets = kept;
+            }
+        }
         (called, self.took(began))
+    }
+
+    /// Keeps each image a tool answered as an asset of the run's playbook: answers the answer's
+    /// text with each kept image named by its asset (media type, size and id) in place of its
+    /// bytes, and the kept assets' summaries, which the call's event names. The model reads the
+    /// text. An image that cannot be kept (not base64, not what its media type says, storage
+    /// down) stays described in words, with why, and the call's answer stands.
+    ///
+    /// An image's id is drawn from the run, the call and its place, so a call kept again keeps
+    /// the same asset. (A server whose entry keeps no content has no image kept, as it has no
+    /// answer kept.)
+    async fn keep_images(&self, run: &Run, p: &Planned, text: &str, images: Vec<Image>) -> (String, Vec<Value>) {
+        let mut names = Vec::with_capacity(images.len());
+        let mut kept = Vec::new();
+        let tool = p.tool.named();
+        for (place, image) in images.iter().enumerate() {
+            let name = match base64::engine::general_purpose::STANDARD.decode(image.data.trim()) {
+                Err(_) => format!("{} (not kept: its data is not base64)", image.shown),
+                Ok(bytes) => {
+                    let new = NewAsset {
+                        media_type: image.media_type.clone(),
+                        bytes,
+                        made_by: MadeBy::Tool { run_id: run.run_id.clone(), tool: tool.clone() },
+                    };
+                    let seed = format!("{}/{}/{}/{}/{place}", run.org, run.playbook, run.run_id, p.number);
+                    let backend = self.host.backend();
+                    match assets::keep(backend, &run.org, &run.playbook, new, self.host.now(), seeded(&seed)).await {
+                        Ok(asset) => {
+                            kept.push(asset.summary(""));
+                            format!(
+                                "[image {}, {} bytes, kept as the asset {}]",
+                                asset.media_type, asset.size, asset.id
+                            )
+                        }
+                        Err(problem) => {
+                            self.host.log(&format!(
+                                "run {}: an image of {tool} was not kept: {}",
+                                run.run_id, problem.detail
+                            ));
+                            // An internal failure's words are for the log, not for the model.
+                            let why = match (problem.reason, problem.errors.first()) {
+                                (crate::core::Reason::Internal, _) => "the runtime could not keep it just now",
+                                (_, Some(field)) => field.detail.as_str(),
+                                (_, None) => problem.detail.as_str(),
+                            };
+                            format!("{} (not kept: {why})", image.shown)
+                        }
+                    }
+                }
+            };
+            names.push(name);
+        }
+        (named(text, &images, &names), kept)
     }
 
     /// The alarm of a run without a model: a call a restart cut off ends the run; a request that
@@ -79,7 +146,7 @@ impl Runner<'_> {
         let renewal = super::host::Renewal { host: self.host, org: &run.org };
         let registry = self.host.tool_servers().with(&connections).renewing(&renewal);
         match tool_binding::call(&registry, reader, &arguments, CALL_SECONDS).await {
-            Called::Answered { text, structured, is_error: false } => {
+            Called::Answered { text, structured, is_error: false, .. } => {
                 match interaction::reply(request, structured.as_ref(), &text) {
                     Some(answer) => {
                         let by = Actor::tool(&through.replies);

@@ -105,7 +105,7 @@ impl Runner<'_> {
                 if !matches!(run.status, RunStatus::Started { .. }) {
                     return Ok(run);
                 }
-                let called = self.call(&registry, &p).await;
+                let called = self.call(&run, &registry, &p).await;
                 dialogue.answered(&p, &called.0);
                 run = self.input(
                     &run.run_id,

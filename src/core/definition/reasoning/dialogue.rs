@@ -87,8 +87,16 @@ pub struct Refused {
 /// How a call ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Called {
-    /// The tool answered; `is_error` where it said it failed, which the model reads.
-    Answered { text: String, structured: Option<Value>, is_error: bool },
+    /// The tool answered; `is_error` where it said it failed, which the model reads. `images`
+    /// are the image blocks `text` shows by words, until the run keeps them as assets, whose
+    /// summaries `assets` then holds and whose ids `text` names.
+    Answered {
+        text: String,
+        structured: Option<Value>,
+        is_error: bool,
+        images: Vec<crate::core::tool_server::mcp::Image>,
+        assets: Vec<Value>,
+    },
     /// The server gave no answer to read: the run fails, since whether the call acted is unknown.
     Failed { because: String, detail: String },
 }

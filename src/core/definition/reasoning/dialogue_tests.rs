@@ -54,7 +54,16 @@ fn a_call_is_planned_numbered_and_its_answer_read_back() {
     };
     assert!(refused.is_empty());
     assert_eq!((planned[0].number, planned[0].tool.named()), (1, "files/read_text_file".to_string()));
-    d.answered(&planned[0], &Called::Answered { text: "The brief".into(), structured: None, is_error: false });
+    d.answered(
+        &planned[0],
+        &Called::Answered {
+            text: "The brief".into(),
+            structured: None,
+            is_error: false,
+            images: vec![],
+            assets: vec![],
+        },
+    );
     let round = &d.talk.rounds[0];
     assert_eq!(round.said, "Let me look.");
     assert_eq!(round.results, vec![ToolResult { id: "u1".into(), text: "The brief".into(), is_error: false }]);
@@ -94,7 +103,10 @@ fn at_a_limit_the_model_must_answer_and_asking_again_fails_the_run() {
         let Next::Call { planned, .. } = d.take(&asks(&[("u", "files__read_text_file", json!({"path": "a"}))])) else {
             panic!("a call")
         };
-        d.answered(&planned[0], &Called::Answered { text: "x".into(), structured: None, is_error: false });
+        d.answered(
+            &planned[0],
+            &Called::Answered { text: "x".into(), structured: None, is_error: false, images: vec![], assets: vec![] },
+        );
     }
     d.before_asking(0);
     assert!(d.talk.last, "the last turn lets the model call nothing");
@@ -119,7 +131,10 @@ fn the_model_reads_a_bounded_part_of_long_answers() {
         let Next::Call { planned, .. } = d.take(&asks(&[("u", "files__read_text_file", json!({"path": "a"}))])) else {
             panic!("a call")
         };
-        d.answered(&planned[0], &Called::Answered { text: text.into(), structured: None, is_error: false });
+        d.answered(
+            &planned[0],
+            &Called::Answered { text: text.into(), structured: None, is_error: false, images: vec![], assets: vec![] },
+        );
         d.talk.rounds.last().unwrap().results[0].text.clone()
     };
     let long = "é".repeat(ANSWER_SHOWN_MAX);

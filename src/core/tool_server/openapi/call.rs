@@ -146,12 +146,22 @@ pub fn answered(status: u16, content_type: Option<&str>, body: &str) -> Answered
     let text = json.as_ref().map_or_else(|| body.to_string(), Value::to_string);
     let ok = (200..300).contains(&status);
     if text.trim().is_empty() {
-        return Answered { text: format!("HTTP {status}, with an empty body."), structured: None, is_error: !ok };
+        return Answered {
+            text: format!("HTTP {status}, with an empty body."),
+            structured: None,
+            is_error: !ok,
+            images: Vec::new(),
+        };
     }
     if ok {
-        Answered { text, structured: json.filter(Value::is_object), is_error: false }
+        Answered { text, structured: json.filter(Value::is_object), is_error: false, images: Vec::new() }
     } else {
-        Answered { text: format!("HTTP {status}: {}", cap(text.trim(), ERROR_SHOWN)), structured: None, is_error: true }
+        Answered {
+            text: format!("HTTP {status}: {}", cap(text.trim(), ERROR_SHOWN)),
+            structured: None,
+            is_error: true,
+            images: Vec::new(),
+        }
     }
 }
 
