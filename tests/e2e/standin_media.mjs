@@ -8,6 +8,7 @@
 //   { garbage: true }               answer 200 with a body that is no answer of the API
 //   { huge_bytes: n }               answer 200 with n bytes, streamed without a length
 //   { url_only: true }              answer an image as a url rather than as b64_json
+//   { lie: true }                   answer as b64_json bytes that are no PNG, JPEG or WEBP (a GIF)
 //   { delay_ms }                    wait first
 // and reads what it was sent through GET /__requests?model=…: the JSON body, or for images/edits
 // the form's fields and each file's name, filename, content type, size and sha256.
@@ -152,7 +153,7 @@ export async function answerMedia(req, res, path, raw, scripts, received) {
     return res.end(audio);
   }
   if (typeof body.prompt !== 'string' || !body.prompt) return openaiError(res, 400, 'invalid_request_error', "Missing required parameter: 'prompt'.");
-  const image = png(16, 16, body.prompt);
+  const image = script.lie ? Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1') : png(16, 16, body.prompt);
   const data = script.url_only ? [{ url: 'https://example.invalid/image.png' }] : [{ b64_json: image.toString('base64') }];
   res.writeHead(200, { 'content-type': 'application/json' });
   return res.end(JSON.stringify({ created: Math.floor(Date.now() / 1000), data, usage: { input_tokens: 20, output_tokens: 300 } }));
