@@ -121,7 +121,12 @@ fn describe(ctx: &Ctx<'_>, endpoint: &Endpoint, tool: &Tool, listed: &[&str]) ->
 /// recipes the connection can follow. `/debug` shows the same listing.
 pub fn listing(endpoint: &Endpoint, tool: &Tool, hints: tools::Hints, listed: &[&str]) -> Value {
     let description = if tool.name == "get_guide" {
-        format!("{} {}", tool.description, prompts::recipes_sentence(listed))
+        // The directory listing holds no generation guide, so only the others name it.
+        let generation = match endpoint {
+            Endpoint::Directory => "",
+            _ => " generation-function is the reference of a generation function's document.",
+        };
+        format!("{}{generation} {}", tool.description, prompts::recipes_sentence(listed))
     } else {
         tools::description(tool, endpoint.playbook().is_some())
     };

@@ -163,6 +163,32 @@ describe('generation functions through the gateway', () => {
     assert.deepEqual(sent.body, { model: 'openai/tts-1', input: 'Doors open at nine.', voice: 'nova', response_format: 'mp3' });
   });
 
+  test('a workflow step runs a generation function and reads its assets', async () => {
+    const workflow = `---
+description: Draws a campaign poster and hands its asset on
+input:
+  schema: { type: object, properties: { title: { type: string } }, required: [title] }
+steps:
+  - id: draw
+    function: generation/poster
+    input:
+      title: input.title
+output:
+  poster: steps.draw.output.assets
+---
+`;
+    assertToolSuccess(await call('create_definition', { type: 'workflow', name: 'draw-campaign', source: workflow, overview: OVERVIEW }));
+    let done = assertToolSuccess(await call('run_definition', { type: 'workflow', name: 'draw-campaign', input: { title: 'Winter' } }));
+    for (let i = 0; i < 40 && done.status === 'started'; i += 1) {
+      done = assertToolSuccess(await call('get_run', { run_id: done.run_id, wait_seconds: 5 }));
+    }
+    assert.equal(done.status, 'succeeded', JSON.stringify(done));
+    const [poster] = done.output.poster;
+    assert.equal(poster.media_type, 'image/png');
+    const { bytes } = await bytesOf(poster.asset_id);
+    assert.equal(sha256(bytes), poster.sha256);
+  });
+
   test('a retired model is refused at save, naming the model that replaces it', async () => {
     const result = await call('create_definition', {
       type: 'generation', name: 'old-poster', source: poster('openai/dall-e-3'), overview: OVERVIEW, diagram: DIAGRAM,
