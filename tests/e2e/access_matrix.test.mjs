@@ -1,4 +1,4 @@
-// The isolation matrix: two orgs, acme and globex, each with playbooks, a definition, a run and an event made
+// The isolation matrix: two orgs, acme and globex, each with playbooks, a definition, a run, an event and an asset made
 // by its own full key (and a person given a role in acme); then every HTTP route of the OpenAPI document and every MCP tool (on /mcp and on the
 // scoped endpoint it belongs to), naming acme's real ids, called as each caller that must not reach them:
 // a key of globex, a key of acme kept to another playbook, a read-only key of acme (for writes), a revoked
@@ -17,7 +17,9 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 
-import { ADD_VAT, ADD_VAT_DIAGRAM, ADD_VAT_OVERVIEW, addVat } from './fixtures.mjs';
+import {
+  ADD_VAT, ADD_VAT_DIAGRAM, ADD_VAT_OVERVIEW, addVat, scriptTinyImage, TINY_IMAGE_DIAGRAM, TINY_IMAGE_OVERVIEW, tinyImageFunction,
+} from './fixtures.mjs';
 import {
   adminToken, ALL_SCOPES, keyName, makeKey, publicMcp, publicRequest, READ_KEY_TOOLS, READ_SCOPES, revokeKey, runtimeUrl,
   TOOL_HINTS, uniqueName,
@@ -80,6 +82,8 @@ function argsFor(ids) {
     publish_event: { playbook, kind: 'intrusion' },
     list_playbook_events: { playbook },
     get_event: { playbook, event_id },
+    get_asset: { playbook, asset_id: ids.asset },
+    get_asset_content: { playbook, asset_id: ids.asset },
     list_models: {},
     list_generation_models: {},
     get_guide: { guide: 'start' },
@@ -193,9 +197,19 @@ describe('isolation matrix: nothing of acme is reached, or told of, by anyone bu
         { name: 'add-vat', source: ADD_VAT, overview: ADD_VAT_OVERVIEW, diagram: ADD_VAT_DIAGRAM });
       const run = await call('POST', `/playbooks/${pb.id}/definitions/computation/add-vat/run`, { input: { net: 100 }, run_id: 'matrix-run' });
       assert.equal(run.status, 'succeeded');
+      // An asset: the MCP logo a reasoning run's tool answered, kept by the runtime (assets.test.mjs).
+      const model = `gpt-4.1-matrix-${org}`;
+      await call('POST', `/playbooks/${pb.id}/definitions/reasoning`,
+        { name: 'logo', source: tinyImageFunction(model), overview: TINY_IMAGE_OVERVIEW, diagram: TINY_IMAGE_DIAGRAM });
+      await scriptTinyImage(model);
+      const drawn = await call('POST', `/playbooks/${pb.id}/definitions/reasoning/logo/run`, { input: { subject: 'the logo' } });
+      assert.equal(drawn.status, 'succeeded', JSON.stringify(drawn));
+      const history = await call('GET', `/playbooks/${pb.id}/events?run_id=${drawn.run_id}`);
+      const asset = history.events.find((e) => e.kind === 'tool_call_answered')?.data?.assets?.[0]?.asset_id;
+      assert.ok(asset, JSON.stringify(history.events));
       const event = await call('POST', `/playbooks/${pb.id}/events`, { kind: 'matrix_probe', data: {} });
       const other = await call('POST', '/playbooks', { name: uniqueName(`${org} other`) });
-      return { playbook: pb.id, name: 'add-vat', run_id: run.run_id, event_id: event.event_id, other: other.id, title: pb.name };
+      return { playbook: pb.id, name: 'add-vat', run_id: run.run_id, event_id: event.event_id, asset, other: other.id, title: pb.name };
     };
     const acme = await build(ACME, acmeFull.key);
     await build(GLOBEX, globexFull.key);
@@ -226,7 +240,7 @@ describe('isolation matrix: nothing of acme is reached, or told of, by anyone bu
     localConnection = connection;
     real = { ...acme, key: reader.id, person, connection, token, comment: 'cm_aaaaaaaaaaaaaaaa' };
     madeUp = {
-      playbook: 'pb_zzzzzzzzzzzzzzzz', name: 'no-such-function', run_id: 'no-such-run', event_id: 'ev_424242',
+      playbook: 'pb_zzzzzzzzzzzzzzzz', name: 'no-such-function', run_id: 'no-such-run', event_id: 'ev_424242', asset: 'ast_zzzzzzzzzzzzzzzz',
       key: 'key_zzzzzzzzzzzzzzzz', person: 'person:no-such-person',
       connection: 'con_zzzzzzzzzzzzzzzz', token: `cl_${'z'.repeat(32)}`, comment: 'cm_zzzzzzzzzzzzzzzz',
     };

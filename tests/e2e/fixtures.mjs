@@ -21,3 +21,29 @@ export const BRIEF_REVIEW = fixture('brief-review.md');
 
 /** The interaction step of review-and-approve, which the host tests run too. */
 export const APPROVE_CAMPAIGN_BRIEF = fixture('approve-campaign-brief.md');
+
+/** A reasoning function that asks server-everything's get-tiny-image for the MCP logo, a real PNG,
+ * which the runtime keeps as an asset; with the stand-in model `model` of the OpenAI API. */
+export const tinyImageFunction = (model) => `---
+description: Fetches the MCP logo through a tool and says what it shows
+model: openai/${model}
+input:
+  schema: { type: object, properties: { subject: { type: string } }, required: [subject] }
+tools: [everything/get-tiny-image]
+---
+{% system %}Fetch the image with the get-tiny-image tool, then say in one sentence what it shows.{% endsystem %}
+
+Subject: {{ input.subject }}
+`;
+export const TINY_IMAGE_OVERVIEW = 'Fetches the MCP logo through a tool, keeps it as an asset, and says what it shows.';
+export const TINY_IMAGE_DIAGRAM = 'flowchart LR\n  A[subject] --> B[get-tiny-image] --> C[one sentence]';
+export const TINY_IMAGE_SAYS = 'It shows the MCP logo.';
+
+/** Scripts the OpenAI stand-in's `model` to call get-tiny-image once, then answer TINY_IMAGE_SAYS. */
+export async function scriptTinyImage(model) {
+  const standin = process.env.STANDIN_OPENAI_URL;
+  if (!standin) throw new Error('STANDIN_OPENAI_URL is not set: run the suite with `node tests/e2e/run.mjs`');
+  const turns = [{ tool_calls: [{ name: 'get-tiny-image', input: {} }] }, { text: TINY_IMAGE_SAYS }];
+  const res = await fetch(`${standin}/__script`, { method: 'POST', body: JSON.stringify({ model, turns }) });
+  if (res.status !== 200) throw new Error(`the stand-in refused the script: ${await res.text()}`);
+}

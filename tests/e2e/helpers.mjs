@@ -62,6 +62,7 @@ export const TOOL_HINTS = {
   list_runs: [true, false, true, false],
   cancel_run: [false, true, true, false],
   send_run_event: [false, true, false, false],
+  get_asset: [true, false, true, false],
   list_interactions: [true, false, true, false],
   answer_interaction: [false, true, true, false],
   publish_event: [false, true, false, false],

@@ -35,7 +35,7 @@ describe('scoped MCP endpoints', () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
     assert.ok(names.includes('create_playbook') && names.includes('get_guide'), names.join());
     for (const tool of CONNECTION_TOOLS) assert.ok(names.includes(tool), `${tool} among ${names.join()}`);
-    assert.ok(!names.includes('create_definition'), names.join());
+    assert.ok(!names.includes('create_definition') && !names.includes('get_asset'), names.join());
     assert.match(client.getInstructions(), /acts on the playbooks of the org local/);
     await client.close();
   });
@@ -49,7 +49,7 @@ describe('scoped MCP endpoints', () => {
     const client = await connect(`/orgs/local/playbooks/${made.id}/mcp`);
     const tools = (await client.listTools()).tools;
     const names = tools.map((t) => t.name);
-    assert.ok(names.includes('create_definition') && !names.includes('create_playbook'), names.join());
+    assert.ok(names.includes('create_definition') && names.includes('get_asset') && !names.includes('create_playbook'), names.join());
     for (const tool of CONNECTION_TOOLS) assert.ok(!names.includes(tool), `${tool} on a playbook endpoint: ${names.join()}`);
     for (const t of tools) assert.equal(t.inputSchema.properties?.playbook, undefined, `${t.name} takes playbook`);
     assert.match(client.getInstructions(), new RegExp(`acts on one playbook, ${made.id}`));

@@ -12,7 +12,9 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
-import { ADD_VAT, ADD_VAT_DIAGRAM, ADD_VAT_OVERVIEW, addVat } from './fixtures.mjs';
+import {
+  ADD_VAT, ADD_VAT_DIAGRAM, ADD_VAT_OVERVIEW, addVat, scriptTinyImage, TINY_IMAGE_DIAGRAM, TINY_IMAGE_OVERVIEW, tinyImageFunction,
+} from './fixtures.mjs';
 import { runtimeUrl, uniqueName } from './helpers.mjs';
 import { toolServers } from './tool_servers.mjs';
 
@@ -215,6 +217,23 @@ describe('GET /v1/openapi.json', { timeout: 120_000 }, () => {
     const read = await call('get_run', { params: { playbook, run_id: priced.run_id }, query: { wait_seconds: 5 } });
     assert.equal(read.status, 'succeeded', JSON.stringify(read));
     await call('list_runs', { params: { playbook }, query: { type: 'computation', name: 'add-vat' } });
+
+    // A tool's image, kept as an asset: its record, and its bytes as the PNG they are.
+    const logo = { playbook, type: 'reasoning', name: 'logo' };
+    await call('create_definition', {
+      params: { playbook, type: 'reasoning' },
+      body: { name: 'logo', source: tinyImageFunction('gpt-4.1-openapi'), overview: TINY_IMAGE_OVERVIEW, diagram: TINY_IMAGE_DIAGRAM },
+    });
+    await scriptTinyImage('gpt-4.1-openapi');
+    const drawn = await call('run_definition', { params: logo, body: { input: { subject: 'the logo' } } });
+    assert.equal(drawn.status, 'succeeded', JSON.stringify(drawn));
+    const drawnEvents = await call('list_playbook_events', { params: { playbook }, query: { run_id: drawn.run_id } });
+    const assetId = drawnEvents.events.find((e) => e.kind === 'tool_call_answered')?.data?.assets?.[0]?.asset_id;
+    assert.ok(assetId, JSON.stringify(drawnEvents.events));
+    const asset = await call('get_asset', { params: { playbook, asset_id: assetId } });
+    assert.equal(asset.media_type, 'image/png');
+    assert.ok((await call('get_asset_content', { params: { playbook, asset_id: assetId } })).startsWith('\uFFFDPNG'));
+    await refuse('get_asset_content', { params: { playbook, asset_id: 'ast_aaaaaaaaaaaaaaaa' } }, 404);
 
     const interaction = { playbook, type: 'interaction', name: 'approve-order' };
     await call('create_definition', {

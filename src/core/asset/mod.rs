@@ -150,12 +150,9 @@ pub fn seeded(seed: &str) -> [u8; RANDOM_CHARS] {
     random
 }
 
+/// SHA-256 of `bytes`, lowercase hex, as an asset's record carries it.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    Sha256::digest(bytes).iter().fold(String::with_capacity(64), |mut hex, b| {
-        let _ = write!(hex, "{b:02x}");
-        hex
-    })
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The refusal of an asset id a playbook does not keep, or one not of an asset's shape.
