@@ -53,7 +53,7 @@ async function script(standin, reply) {
 }
 
 /** One good run: it succeeds, and the bytes at its asset's url match the SHA-256 it names. */
-async function goodRun(base, client, runId) {
+async function goodRun(base, client, playbook, runId) {
   const run = must(await client.post('/definitions/generation/poster/run', { input: { title: 'Good' }, run_id: runId }), 'good run');
   const asset = run.output?.assets?.[0];
   if (run.status !== 'succeeded' || !asset) return { ok: false, detail: JSON.stringify(run).slice(0, 300) };
@@ -61,7 +61,12 @@ async function goodRun(base, client, runId) {
   const res = await fetch(new URL(view.url, base));
   const bytes = Buffer.from(await res.arrayBuffer());
   const sha = createHash('sha256').update(bytes).digest('hex');
-  return { ok: res.status === 200 && sha === asset.sha256 && bytes.length === asset.size, detail: `${res.status} ${sha}` };
+  // The id is the one a faulty run's check looks for, so a 404 there means no record, not a wrong guess.
+  const seeded = asset.asset_id === seededAssetId('local', playbook, runId);
+  return {
+    ok: res.status === 200 && sha === asset.sha256 && bytes.length === asset.size && seeded,
+    detail: `${res.status} ${sha}; ${asset.asset_id} ${seeded ? 'is' : 'is not'} the seeded id`,
+  };
 }
 
 export async function generation({ say }) {
@@ -84,7 +89,7 @@ export async function generation({ say }) {
       diagram: 'flowchart LR\n  A[title] --> B[model draws] --> C[asset]',
     }), 'create generation/poster');
 
-    const before = await goodRun(rt.url, client, 'good-before');
+    const before = await goodRun(rt.url, client, playbook, 'good-before');
     const rows = [];
     const serverErrors = [];
     for (const fault of FAULTS) {
@@ -114,13 +119,13 @@ export async function generation({ say }) {
       say(`generation: ${fault.name}: ${row.status} ${row.reason} in ${row.seconds.toFixed(1)} s`);
     }
     await script(standin, {});
-    const after = await goodRun(rt.url, client, 'good-after');
+    const after = await goodRun(rt.url, client, playbook, 'good-after');
     await rt.stop();
     rt = null;
     const panicked = panics(logs);
     const check = (name, pass, detail = '') => ({ part: 'generation', name, ok: Boolean(pass), detail });
     const checks = [
-      check('a good run makes an image whose bytes match their SHA-256, before the faults', before.ok, before.detail),
+      check('a good run makes an image whose bytes match their SHA-256, kept under the id its run seeds, before the faults', before.ok, before.detail),
       ...rows.map((r) => check(
         `a gateway that answers ${r.fault} fails the run as ${FAULTS.find((f) => f.name === r.fault).reason}, and no asset is kept`,
         r.ok, `${r.status} ${r.reason}: ${r.detail}; assets named ${r.assetsNamed}; its seeded asset answered ${r.assetFound}`,
