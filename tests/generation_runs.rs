@@ -302,6 +302,10 @@ fn the_directory_hides_every_piece_of_a_generation_function() {
     let events = call(&world, "list_playbook_events", json!({ "playbook": world.pb }));
     assert_eq!(events["isError"], false, "{events}");
     assert!(!events.to_string().contains("img-dir"), "{events}");
+    let all = common::tool(&world.m, 11, "list_playbook_events", json!({ "playbook": world.pb, "run_id": "img-dir" }));
+    let event_id = all["structuredContent"]["events"][0]["event_id"].as_str().unwrap().to_string();
+    let got = call(&world, "get_event", json!({ "playbook": world.pb, "event_id": event_id }));
+    assert!(got["isError"] == true && got.to_string().contains("not_found"), "{got}");
     let guide = call(&world, "get_guide", json!({ "guide": "generation-function" }));
     assert!(guide["isError"] == true && guide.to_string().contains("not_found"), "{guide}");
     let terminology = call(&world, "get_guide", json!({ "guide": "terminology" }));

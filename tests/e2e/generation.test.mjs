@@ -234,6 +234,8 @@ output:
     assert.ok(!runs.runs.some((r) => r.definition.type === 'generation'), JSON.stringify(runs));
     const events = assertToolSuccess(await dcall('list_playbook_events', { limit: 100 }));
     assert.ok(!events.events.some((e) => e.run_id === made.run_id), 'no event of a generation run');
+    const [first] = assertToolSuccess(await call('list_playbook_events', { run_id: made.run_id })).events;
+    assertToolFailure(await dcall('get_event', { event_id: first.event_id }), 'not_found');
     assertToolFailure(await directory.callTool({ name: 'get_guide', arguments: { guide: 'generation-function' } }), 'not_found');
     const terminology = assertToolSuccess(await directory.callTool({ name: 'get_guide', arguments: { guide: 'terminology' } }));
     assert.ok(!/generation/i.test(terminology.text));
