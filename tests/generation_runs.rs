@@ -313,6 +313,20 @@ fn the_directory_hides_every_piece_of_a_generation_function() {
     let resources = directory(&world, "resources/list", json!({}));
     assert!(!resources.to_string().contains("guide://generation-function"));
 
+    // A workflow whose step runs a generation function is refused there too, given or saved.
+    let workflow = "---\ndescription: Draws a poster\ninput:\n  schema: { type: object, properties: { title: { type: string } }, required: [title] }\nsteps:\n  - id: draw\n    function: generation/poster\n    input:\n      title: input.title\noutput:\n  poster: steps.draw.output\n---\n";
+    let args = json!({ "playbook": world.pb, "type": "workflow", "name": "draw", "source": workflow, "overview": "Draws a poster for a campaign through its generation function." });
+    let got = call(&world, "create_definition", args.clone());
+    assert!(got["isError"] == true && got.to_string().contains("/source"), "{got}");
+    let saved = common::tool(&world.m, 12, "create_definition", args);
+    assert_eq!(saved["isError"], false, "{saved}");
+    let got = call(
+        &world,
+        "run_definition",
+        json!({ "playbook": world.pb, "type": "workflow", "name": "draw", "input": { "title": "x" } }),
+    );
+    assert!(got["isError"] == true && got.to_string().contains("not_found"), "{got}");
+
     // Through /mcp the same reads find it.
     let got = common::tool(&world.m, 10, "get_run", json!({ "playbook": world.pb, "run_id": "img-dir" }));
     assert_eq!(got["isError"], false, "{got}");

@@ -145,6 +145,42 @@ pub fn listing(endpoint: &Endpoint, tool: &Tool, hints: tools::Hints, listed: &[
     })
 }
 
+/// What `/directory` refuses as `not_found` before a tool runs: a call that names a generation
+/// function, by its `type`, or a workflow whose steps run one, by the source given or, for a
+/// run, the workflow saved.
+async fn directory_refusal(ctx: &Ctx<'_>, tool: &Tool, args: &Value) -> Option<Problem> {
+    use crate::core::definition::{check_document, Kind, Ref};
+    let refusal = |pointer: &str, detail: &str| {
+        Problem::not_found(
+            "The directory listing serves no generation function, so it finds none here; through /mcp the same call works.",
+        )
+        .with_field(pointer, detail)
+    };
+    if super::endpoint::names_generation(args) {
+        return Some(refusal("/type", "names a type the directory listing does not serve"));
+    }
+    if args.get("type").and_then(Value::as_str) != Some("workflow") {
+        return None;
+    }
+    let runs_generation = |source: &str| {
+        check_document(Kind::Workflow, source).is_ok_and(|c| c.uses.iter().any(|r| r.kind == Kind::Generation))
+    };
+    let text = |key: &str| args.get(key).and_then(Value::as_str);
+    if let Some(source) = text("source") {
+        return runs_generation(source)
+            .then(|| refusal("/source", "runs a generation function, which the directory listing does not serve"));
+    }
+    if tool.name != "run_definition" {
+        return None;
+    }
+    let (Some(playbook), Some(name)) = (text("playbook"), text("name")) else { return None };
+    let reference = Ref { kind: Kind::Workflow, name: name.to_string() };
+    let view = ctx.backend.get_definition(&ctx.caller.org, playbook, reference).await.ok()?;
+    runs_generation(&view.document).then(|| {
+        refusal("/name", "names a workflow that runs a generation function, which the directory listing does not serve")
+    })
+}
+
 async fn call_tool(
     ctx: &Ctx<'_>,
     endpoint: &Endpoint,
@@ -164,12 +200,10 @@ async fn call_tool(
         Some(a @ Value::Object(_)) => a.clone(),
         Some(_) => return Err(RpcError::invalid_params("arguments must be an object.")),
     };
-    if *endpoint == Endpoint::Directory && super::endpoint::names_generation(&args) {
-        let p = crate::core::Problem::not_found(
-            "The directory listing serves no generation function, so it finds none here; through /mcp the same call works.",
-        )
-        .with_field("/type", "names a type the directory listing does not serve");
-        return Ok(result::failure(&p));
+    if *endpoint == Endpoint::Directory {
+        if let Some(p) = directory_refusal(ctx, tool, &args).await {
+            return Ok(result::failure(&p));
+        }
     }
     if let (Some(playbook), Some(map)) = (endpoint.fixes_playbook(tool), args.as_object_mut()) {
         if map.contains_key("playbook") {

@@ -230,6 +230,8 @@ output:
     assertToolFailure(await dcall('get_definition', { type: 'generation', name: 'poster' }), 'not_found');
     assertToolFailure(await dcall('run_definition', { type: 'generation', name: 'poster', input: { title: 'x' } }), 'not_found');
     assertToolFailure(await dcall('get_run', { run_id: made.run_id }), 'not_found');
+    // A workflow whose step runs one, saved through /mcp, is not run through /directory.
+    assertToolFailure(await dcall('run_definition', { type: 'workflow', name: 'draw-campaign', input: { title: 'x' } }), 'not_found');
     const runs = assertToolSuccess(await dcall('list_runs', {}));
     assert.ok(!runs.runs.some((r) => r.definition.type === 'generation'), JSON.stringify(runs));
     const events = assertToolSuccess(await dcall('list_playbook_events', { limit: 100 }));
