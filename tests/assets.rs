@@ -69,8 +69,9 @@ fn the_http_route_fits_the_document() {
     let body: Value = serde_json::from_str(&reply.body).expect("json");
     let doc = openapi::document();
     let schema = json!({ "components": doc["components"], "$ref": "#/components/schemas/Asset" });
-    let validator = jsonschema::validator_for(&schema).expect("compiles");
-    assert!(validator.is_valid(&body), "{body}");
+    let validator = playbook_runtime::core::schema::Schema::compile(&schema).expect("compiles");
+    let errors: Vec<String> = validator.iter_errors(&body).map(|e| format!("{e} at {}", e.pointer)).collect();
+    assert!(errors.is_empty(), "{errors:?}\n{body}");
     let content = &doc["paths"]["/v1/orgs/{org}/playbooks/{playbook}/assets/{asset_id}/content"]["get"];
     assert_eq!(content["x-scope"], "playbook:read");
     assert!(content["responses"]["200"]["content"]["audio/mpeg"].is_object());

@@ -38,8 +38,8 @@ fn assert_fits(doc: &Value, operation_id: &str, reply: &Reply) -> Value {
     assert!(schema.is_object(), "{operation_id} has no {media} response for {}", reply.status);
     let body: Value = serde_json::from_str(&reply.body).unwrap();
     let root = json!({ "components": doc["components"], "allOf": [schema] });
-    let validator = jsonschema::validator_for(&root).unwrap();
-    let errors: Vec<String> = validator.iter_errors(&body).map(|e| format!("{e} at {}", e.instance_path())).collect();
+    let validator = playbook_runtime::core::schema::Schema::compile(&root).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&body).map(|e| format!("{e} at {}", e.pointer)).collect();
     assert!(errors.is_empty(), "{operation_id} {}: {errors:?}\n{body}", reply.status);
     body
 }

@@ -4,17 +4,16 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use jsonschema::error::ValidationErrorKind;
-use jsonschema::Validator;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::Tool;
+use crate::core::schema::{Invalid, InvalidKind, Schema};
 use crate::core::{FieldError, Problem};
 
 thread_local! {
     // Compiled once per isolate: a Worker isolate is single-threaded and lives across requests.
-    static VALIDATORS: RefCell<HashMap<&'static str, Validator>> = RefCell::new(HashMap::new());
+    static VALIDATORS: RefCell<HashMap<&'static str, Schema>> = RefCell::new(HashMap::new());
 }
 
 pub fn check_args(tool: &Tool, args: &Value) -> Result<(), Problem> {
@@ -24,7 +23,7 @@ pub fn check_args(tool: &Tool, args: &Value) -> Result<(), Problem> {
     let errors = VALIDATORS.with(|cell| {
         let mut map = cell.borrow_mut();
         if !map.contains_key(tool.name) {
-            match jsonschema::validator_for(&(tool.input_schema)()) {
+            match Schema::compile(&(tool.input_schema)()) {
                 Ok(v) => {
                     map.insert(tool.name, v);
                 }
@@ -62,17 +61,15 @@ pub fn check_against(schema: &Value, value: &Value, prefix: &str) -> Result<Vec<
         .collect())
 }
 
-fn field_error(e: &jsonschema::ValidationError<'_>) -> FieldError {
-    let at = e.instance_path().as_str().to_string();
-    match e.kind() {
-        ValidationErrorKind::Required { property } => {
-            FieldError::new(format!("{at}/{}", escape(property.as_str().unwrap_or_default())), "is required")
-        }
-        ValidationErrorKind::AdditionalProperties { unexpected } => FieldError::new(
+fn field_error(e: &Invalid) -> FieldError {
+    let at = &e.pointer;
+    match &e.kind {
+        InvalidKind::Required(property) => FieldError::new(format!("{at}/{}", escape(property)), "is required"),
+        InvalidKind::Additional(unexpected) => FieldError::new(
             format!("{at}/{}", escape(unexpected.first().map(String::as_str).unwrap_or_default())),
             format!("is not an argument this takes ({})", unexpected.join(", ")),
         ),
-        _ => FieldError::new(at, e.to_string()),
+        InvalidKind::Other => FieldError::new(at.clone(), e.message.clone()),
     }
 }
 

@@ -12,18 +12,18 @@ use crate::core::run::{Request, Run, RunError, RunStatus};
 use crate::core::{FieldError, Problem, Reason};
 
 /// A validator of one component schema, its `$ref`s resolved inside the document.
-fn validator(doc: &Value, schema: &str) -> jsonschema::Validator {
+fn validator(doc: &Value, schema: &str) -> crate::core::schema::Schema {
     let root = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "components": doc["components"],
         "$ref": format!("#/components/schemas/{schema}"),
     });
-    jsonschema::validator_for(&root).unwrap_or_else(|e| panic!("{schema} does not compile: {e}"))
+    crate::core::schema::Schema::compile(&root).unwrap_or_else(|e| panic!("{schema} does not compile: {e}"))
 }
 
 fn assert_fits(doc: &Value, schema: &str, value: &Value) {
     let v = validator(doc, schema);
-    let errors: Vec<String> = v.iter_errors(value).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    let errors: Vec<String> = v.iter_errors(value).map(|e| format!("{} at {}", e, e.pointer)).collect();
     assert!(errors.is_empty(), "{schema}: {errors:?}\n{value}");
 }
 
@@ -161,7 +161,7 @@ fn every_schema_compiles() {
         for (status, response) in op["responses"].as_object().unwrap() {
             for media in response["content"].as_object().into_iter().flat_map(|c| c.values()) {
                 let root = json!({ "components": doc["components"], "allOf": [media["schema"]] });
-                assert!(jsonschema::validator_for(&root).is_ok(), "{method} {path} {status}");
+                assert!(crate::core::schema::Schema::compile(&root).is_ok(), "{method} {path} {status}");
             }
         }
     }

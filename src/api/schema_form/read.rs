@@ -163,9 +163,7 @@ fn out_of_range(schema: &Value, n: &Number) -> Option<String> {
 /// What the schema itself refuses of a value the fields could all read, such as a pattern.
 pub(super) fn against_schema(schema: &Value, value: &Value) -> Vec<(String, String)> {
     match crate::core::schema::compiled(schema) {
-        Ok(validator) => {
-            validator.iter_errors(value).map(|e| (e.instance_path().as_str().to_string(), e.to_string())).collect()
-        }
+        Ok(validator) => validator.iter_errors(value).map(|e| (e.pointer.clone(), e.to_string())).collect(),
         Err(_) => vec![(String::new(), "This form's schema is not a valid JSON Schema, so no answer fits it.".into())],
     }
 }

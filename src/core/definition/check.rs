@@ -159,7 +159,7 @@ impl<'d> Findings<'d> {
             return None;
         }
         if let Err(e) = crate::core::schema::compiled(schema) {
-            let inner = e.instance_path().as_str().to_string();
+            let inner = e.pointer.clone();
             self.error(format!("{pointer}{inner}"), format!("is not valid JSON Schema: {e}"));
             return None;
         }

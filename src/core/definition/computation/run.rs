@@ -40,8 +40,7 @@ fn compute(spec: &ComputationSpec, input: &Value, values: &mut Vec<FieldValue>) 
     let output = Value::Object(output);
     let validator = crate::core::schema::compiled(&spec.output_schema)
         .map_err(|e| RunError::new(crate::core::ErrorCode::OutputSchema, e.to_string()))?;
-    let problems: Vec<String> =
-        validator.iter_errors(&output).map(|e| format!("{}: {e}", e.instance_path().as_str())).collect();
+    let problems: Vec<String> = validator.iter_errors(&output).map(|e| format!("{}: {e}", e.pointer)).collect();
     if !problems.is_empty() {
         return Err(RunError::new(
             crate::core::ErrorCode::OutputSchema,

@@ -236,7 +236,7 @@ fn misfits(schema: &Value, arguments: &Value) -> Result<(), String> {
         .iter_errors(arguments)
         .take(5)
         .map(|e| {
-            let at = e.instance_path().as_str().to_string();
+            let at = e.pointer.clone();
             if at.is_empty() {
                 e.to_string()
             } else {

@@ -88,11 +88,8 @@ pub fn finish(answer: &Answer, call: &Call) -> Result<Value, RunError> {
     let validator = crate::core::schema::compiled(schema).map_err(|e| {
         RunError::new(crate::core::ErrorCode::Document, format!("the saved output schema does not compile: {e}"))
     })?;
-    let problems: Vec<String> = validator
-        .iter_errors(&value)
-        .take(3)
-        .map(|e| format!("at /output{}: {e}", e.instance_path().as_str()))
-        .collect();
+    let problems: Vec<String> =
+        validator.iter_errors(&value).take(3).map(|e| format!("at /output{}: {e}", e.pointer)).collect();
     if problems.is_empty() {
         Ok(value)
     } else {
