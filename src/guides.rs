@@ -2,6 +2,8 @@
 //!
 //! Each file opens with YAML front matter (`title`, `description`); the body after it is the guide.
 
+use std::borrow::Cow;
+
 use serde::Deserialize;
 
 #[cfg(test)]
@@ -17,6 +19,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("interaction-function", include_str!("../guides/interaction-function.md")),
     ("prediction-function", include_str!("../guides/prediction-function.md")),
     ("computation-function", include_str!("../guides/computation-function.md")),
+    ("generation-function", include_str!("../guides/generation-function.md")),
     ("workflow", include_str!("../guides/workflow.md")),
     ("triggers", include_str!("../guides/triggers.md")),
     ("events", include_str!("../guides/events.md")),
@@ -37,7 +40,8 @@ pub struct Guide {
     pub name: &'static str,
     pub title: String,
     pub description: String,
-    pub text: &'static str,
+    /// Its Markdown: as written, or, on `/directory`, without what it says of generation.
+    pub text: Cow<'static, str>,
 }
 
 #[derive(Deserialize)]
@@ -60,13 +64,63 @@ pub fn find(name: &str) -> Option<Guide> {
     SOURCES.iter().find(|(n, _)| *n == name).map(|(n, source)| parse(n, source))
 }
 
+/// The guide the directory listing leaves out: it serves no generation function (spec: get_guide).
+pub const DIRECTORY_LEAVES_OUT: &str = "generation-function";
+
+/// The guides an endpoint serves: every guide, or on `/directory` every guide but the
+/// generation function's, with `terminology` leaving generation functions out.
+pub fn served(directory: bool) -> Vec<Guide> {
+    all().into_iter().filter_map(|g| shown(g, directory)).collect()
+}
+
+/// The names of the guides an endpoint serves.
+pub fn served_names(directory: bool) -> Vec<&'static str> {
+    names().into_iter().filter(|n| !directory || *n != DIRECTORY_LEAVES_OUT).collect()
+}
+
+/// A guide by name, as an endpoint serves it.
+pub fn find_served(name: &str, directory: bool) -> Option<Guide> {
+    find(name).and_then(|g| shown(g, directory))
+}
+
+fn shown(g: Guide, directory: bool) -> Option<Guide> {
+    match (directory, g.name) {
+        (false, _) => Some(g),
+        (true, DIRECTORY_LEAVES_OUT) => None,
+        (true, "terminology") => Some(Guide { text: Cow::Owned(without_generation(&g.text)), ..g }),
+        (true, _) if g.text.contains(GENERATION_LINE.0) || g.text.contains(GENERATION_LINE.1) => {
+            let kept: Vec<&str> =
+                g.text.lines().filter(|l| !l.contains(GENERATION_LINE.0) && !l.contains(GENERATION_LINE.1)).collect();
+            Some(Guide { text: Cow::Owned(kept.join("\n") + "\n"), ..g })
+        }
+        (true, _) => Some(g),
+    }
+}
+
+/// What marks a line of a guide, a type's bullet or a row that names the generation guide, that
+/// `/directory` leaves out.
+const GENERATION_LINE: (&str, &str) = ("`generation-function`", "- **generation**");
+
+/// The text without each paragraph (a block between blank lines) that speaks of generation or
+/// assets, which a generation run makes.
+fn without_generation(text: &str) -> String {
+    let kept: Vec<&str> = text
+        .split("\n\n")
+        .filter(|p| {
+            let lower = p.to_lowercase();
+            !lower.contains("generation") && !lower.contains("**asset**")
+        })
+        .collect();
+    kept.join("\n\n")
+}
+
 fn parse(name: &'static str, source: &'static str) -> Guide {
     match split_front_matter(source) {
         Some((yaml, body)) => match serde_saphyr::from_str::<FrontMatter>(yaml) {
-            Ok(fm) => Guide { name, title: fm.title, description: fm.description, text: body },
-            Err(_) => Guide { name, title: name.to_string(), description: String::new(), text: body },
+            Ok(fm) => Guide { name, title: fm.title, description: fm.description, text: Cow::Borrowed(body) },
+            Err(_) => Guide { name, title: name.to_string(), description: String::new(), text: Cow::Borrowed(body) },
         },
-        None => Guide { name, title: name.to_string(), description: String::new(), text: source },
+        None => Guide { name, title: name.to_string(), description: String::new(), text: Cow::Borrowed(source) },
     }
 }
 
@@ -121,9 +175,9 @@ mod worked_examples {
         for kind in [Kind::Reasoning, Kind::Lookup, Kind::Interaction, Kind::Prediction, Kind::Computation] {
             let name = format!("{}-function", kind.as_str());
             let guide = super::find(&name).unwrap_or_else(|| panic!("no guide {name}"));
-            let source = block(guide.text, "markdown").unwrap_or_else(|| panic!("{name}: no markdown block"));
-            let overview = block(guide.text, "text").unwrap_or_else(|| panic!("{name}: no text block"));
-            let diagram = block(guide.text, "mermaid").unwrap_or_else(|| panic!("{name}: no mermaid block"));
+            let source = block(&guide.text, "markdown").unwrap_or_else(|| panic!("{name}: no markdown block"));
+            let overview = block(&guide.text, "text").unwrap_or_else(|| panic!("{name}: no text block"));
+            let diagram = block(&guide.text, "mermaid").unwrap_or_else(|| panic!("{name}: no mermaid block"));
             if let Err(p) = check_document(kind, source) {
                 panic!("{name}: the worked example is refused: {}", p.detail);
             }
@@ -131,6 +185,41 @@ mod worked_examples {
                 panic!("{name}: the overview or diagram is refused: {}", p.detail);
             }
         }
+    }
+
+    #[test]
+    fn the_generation_guide_example_passes_its_checker_as_written() {
+        let guide = super::find("generation-function").expect("the generation guide");
+        let source = block(&guide.text, "markdown").expect("a markdown block");
+        let overview = block(&guide.text, "text").expect("a text block");
+        let diagram = block(&guide.text, "mermaid").expect("a mermaid block");
+        let spec = match crate::core::definition::generation::check_source(source) {
+            Ok(spec) => spec,
+            Err(p) => panic!("the worked example is refused: {:?}", p.errors),
+        };
+        assert_eq!((spec.model().model, spec.parameter("size")), ("openai/gpt-image-2", Some("1024x1536")));
+        assert!(check_document(Kind::Generation, source).is_ok());
+        if let Err(p) = check_extras(true, overview.trim(), Some(diagram)) {
+            panic!("the overview or diagram is refused: {}", p.detail);
+        }
+    }
+
+    #[test]
+    fn the_directory_serves_no_word_of_generation_functions() {
+        assert!(super::find_served("generation-function", true).is_none());
+        assert!(super::find_served("generation-function", false).is_some());
+        assert!(!super::served_names(true).contains(&"generation-function"));
+        let terminology = super::find_served("terminology", true).expect("terminology");
+        assert!(!terminology.text.to_lowercase().contains("generation"), "{}", terminology.text);
+        assert!(terminology.text.contains("**Computation function**"));
+        let everywhere = super::find_served("terminology", false).expect("terminology");
+        assert!(everywhere.text.contains("**Generation function**"));
+        for g in super::served(true) {
+            assert!(!g.text.contains("generation-function"), "{} names the generation guide on /directory", g.name);
+            assert!(!g.text.contains("**generation**"), "{} offers the generation type on /directory", g.name);
+        }
+        let start = super::find_served("start", true).expect("start");
+        assert!(start.text.contains("- **computation**:") && start.text.contains("| `computation-function` |"));
     }
 
     #[test]
@@ -146,8 +235,8 @@ mod worked_examples {
     #[test]
     fn the_workflow_guide_example_passes_the_checks_as_written() {
         let guide = super::find("workflow").expect("the workflow guide");
-        let source = block(guide.text, "markdown").expect("a markdown block");
-        let overview = block(guide.text, "text").expect("a text block");
+        let source = block(&guide.text, "markdown").expect("a markdown block");
+        let overview = block(&guide.text, "text").expect("a text block");
         if let Err(p) = check_document(Kind::Workflow, source) {
             panic!("the worked example is refused: {:?}", p.errors);
         }

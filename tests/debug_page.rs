@@ -137,8 +137,8 @@ fn every_guide_is_on_the_page_rendered_and_raw() {
     for g in guides {
         let item = article(html, &format!("guide-{}", g.name));
         assert!(item.contains(&escape(&g.title)) && item.contains(&escape(&g.description)), "{}", g.name);
-        assert!(item.contains(&to_html(g.text)), "{} is rendered", g.name);
-        assert!(item.contains(&format!("{}</pre>", escape(g.text))), "{} is shown raw", g.name);
+        assert!(item.contains(&to_html(&g.text)), "{} is rendered", g.name);
+        assert!(item.contains(&format!("{}</pre>", escape(&g.text))), "{} is shown raw", g.name);
     }
 }
 

@@ -73,6 +73,10 @@ fn the_playbook_routes_answer_what_the_document_says() {
     assert_fits(&doc, "retire_playbook", &send(&m, 5, "POST", &format!("{one}/retire"), None));
     assert_fits(&doc, "restore_playbook", &send(&m, 6, "POST", &format!("{one}/restore"), None));
     assert_fits(&doc, "list_models", &send(&m, 7, "GET", "/v1/orgs/local/models", None));
+    let generation = send(&m, 7, "GET", "/v1/orgs/local/generation-models?kind=audio", None);
+    assert_eq!(generation.status, 200, "{}", generation.body);
+    let body = assert_fits(&doc, "list_generation_models", &generation);
+    assert_eq!(body["data"].as_array().map(Vec::len), Some(3), "{body}");
     assert_fits(&doc, "list_guides", &send(&m, 8, "GET", "/v1/guides", None));
 
     let refused = send(&m, 9, "POST", base, Some(json!({ "name": "" })));

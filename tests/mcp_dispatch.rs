@@ -213,7 +213,17 @@ fn unknown_tools_and_methods_are_protocol_errors() {
     let modern = Era::Modern { capabilities: json!({}) };
     let r = block_on(answer(&ctx, &Endpoint::Root, &modern, &json!(3), "tools/list", &None));
     assert_eq!(r["result"]["resultType"], "complete");
-    assert_eq!(r["result"]["tools"].as_array().map(Vec::len), Some(39), "get_asset among them");
+    assert_eq!(r["result"]["tools"].as_array().map(Vec::len), Some(40));
+    // The directory listing leaves out list_generation_models and get_asset, and a call to one is
+    // an unknown tool there.
+    let r = block_on(answer(&ctx, &Endpoint::Directory, &modern, &json!(4), "tools/list", &None));
+    assert_eq!(r["result"]["tools"].as_array().map(Vec::len), Some(38));
+    let call = json!({ "name": "list_generation_models", "arguments": {} });
+    let r = block_on(answer(&ctx, &Endpoint::Directory, &modern, &json!(5), "tools/call", &Some(call.clone())));
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    let r = block_on(answer(&ctx, &Endpoint::Root, &modern, &json!(6), "tools/call", &Some(call)));
+    let text = r["result"]["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.starts_with("No generation function can run until whoever runs the server configures"), "{r}");
 }
 
 #[test]
@@ -253,4 +263,27 @@ fn a_playbook_endpoint_fixes_the_playbook() {
     let names: Vec<&str> =
         prompts["result"]["prompts"].as_array().into_iter().flatten().filter_map(|p| p["name"].as_str()).collect();
     assert_eq!(names, ["give-tools", "schedule", "keep"], "get-started and first-playbook need create_playbook");
+}
+
+#[test]
+fn list_generation_models_names_the_gateways_of_model_gateways_alone() {
+    let m = common::Memory::default();
+    let caller = Caller::local(None);
+    let mut ctx = common::ctx(&caller, &m, 1, 1);
+    let vars =
+        [("ANTHROPIC_API_KEY", "k"), ("MODEL_GATEWAYS", r#"{"gateway": {"base_url": "http://127.0.0.1:1/v1"}}"#)];
+    ctx.models = playbook_runtime::core::model::ModelSettings::read(|n| {
+        vars.iter().find(|(k, _)| *k == n).map(|(_, v)| v.to_string())
+    });
+    let params = Some(json!({ "name": "list_generation_models", "arguments": {} }));
+    let r = block_on(answer(&ctx, &Endpoint::Root, &legacy(), &json!(1), "tools/call", &params));
+    assert_eq!(
+        r["result"]["content"][0]["text"],
+        "A generation function can name 5 models through gateway: it makes an image with gpt-image-2 or gpt-image-2.6-flare and audio with gpt-4o-mini-tts, tts-1, or tts-1-hd. dall-e-3 was retired on 2026-05-12; gpt-image-2 replaces it."
+    );
+    let out = &r["result"]["structuredContent"];
+    assert_eq!((&out["object"], &out["gateways"]), (&json!("list"), &json!(["gateway"])), "{out}");
+    let params = Some(json!({ "name": "list_generation_models", "arguments": { "kind": "sound" } }));
+    let r = block_on(answer(&ctx, &Endpoint::Root, &legacy(), &json!(2), "tools/call", &params));
+    assert_eq!(r["result"]["isError"], true, "{r}");
 }

@@ -11,6 +11,7 @@ pub mod definition;
 pub mod directory;
 pub mod error;
 pub mod event;
+pub mod generation;
 pub mod ids;
 pub mod markup;
 pub mod memo;

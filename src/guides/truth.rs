@@ -170,7 +170,7 @@ fn every_guide_names_only_what_is_served() {
     let prompts: BTreeSet<&str> = prompts::all().iter().map(|p| p.name).collect();
     let mut wrong = Vec::new();
     for guide in super::all() {
-        for name in backticked(guide.text) {
+        for name in backticked(&guide.text) {
             if SPEC_TOOLS.contains(&name) && !tools.contains(name) {
                 wrong.push(format!("{}: names the tool {name}, which this runtime does not serve", guide.name));
             }
@@ -193,7 +193,7 @@ fn no_guide_calls_a_served_thing_unserved() {
     served.extend(["trigger".to_string(), "workflows".into()]);
     let mut wrong = Vec::new();
     for guide in super::all() {
-        for sentence in sentences(guide.text) {
+        for sentence in sentences(&guide.text) {
             let lower = sentence.to_lowercase();
             let Some(marker) = NOT_SERVED.iter().find(|m| lower.contains(*m)) else { continue };
             for name in served.iter().filter(|n| lower.contains(n.as_str())) {
@@ -213,7 +213,7 @@ fn listed_in_start(start: &str, bullet: &str) -> BTreeSet<String> {
 
 #[test]
 fn start_says_which_connection_lists_which_tools() {
-    let start = super::find("start").expect("the guide start").text;
+    let start = &super::find("start").expect("the guide start").text;
     let caller = Caller::local(None);
     let endpoints = [
         ("- **`/mcp`**", Endpoint::Root),
@@ -236,7 +236,7 @@ fn start_says_which_connection_lists_which_tools() {
 
 #[test]
 fn start_gives_a_line_to_each_type_it_runs_and_a_row_to_each_guide() {
-    let start = super::find("start").expect("the guide start").text;
+    let start = &super::find("start").expect("the guide start").text;
     for kind in Kind::ALL.iter().filter(|k| k.served() && k.is_function()) {
         assert!(start.contains(&format!("- **{}**:", kind.as_str())), "start has no line for {}", kind.as_str());
     }

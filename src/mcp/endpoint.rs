@@ -10,7 +10,7 @@ use crate::core::{Caller, Problem};
 use crate::tools::{self, Reach, Tool};
 
 /// The tools of generation functions, which the directory listing does not list (spec: Endpoints).
-pub const DIRECTORY_LEAVES_OUT: &[&str] = &["get_asset"];
+pub const DIRECTORY_LEAVES_OUT: &[&str] = &["list_generation_models", "get_asset"];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Endpoint {
@@ -89,9 +89,13 @@ impl Endpoint {
         self.playbook().filter(|_| takes)
     }
 
-    /// A tool's input schema as this endpoint lists it.
+    /// A tool's input schema as this endpoint lists it: `/directory` takes no `generation` type
+    /// and names no generation guide.
     pub fn input_schema(&self, tool: &Tool) -> Value {
         let mut schema = (tool.input_schema)();
+        if *self == Endpoint::Directory {
+            without_generation(&mut schema);
+        }
         if self.fixes_playbook(tool).is_some() {
             if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
                 props.remove("playbook");
@@ -129,6 +133,30 @@ impl Endpoint {
     }
 }
 
+/// A schema as `/directory` lists it: a definition `type` without `generation`, and
+/// `get_guide`'s names without the generation guide.
+fn without_generation(schema: &mut Value) {
+    let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) else { return };
+    if let Some(kind) = props.get_mut("type") {
+        if let Some(values) = kind.get_mut("enum").and_then(Value::as_array_mut) {
+            values.retain(|v| v != "generation");
+            if kind.get("description").and_then(Value::as_str) == Some(crate::tools::definition_words::TYPE_HELP) {
+                kind["description"] = Value::from(crate::tools::definition_words::DIRECTORY_TYPE_HELP);
+            }
+        }
+    }
+    if let Some(guide) = props.get_mut("guide").filter(|g| g.get("description").is_some()) {
+        let names = crate::guides::served_names(true).join(", ");
+        guide["description"] = Value::from(format!("The guide's name: one of {names}."));
+    }
+}
+
+/// Whether a call's arguments name a generation function, as a definition tool's `type` or a
+/// step's `type/name` would; `/directory` answers such a call `not_found`.
+pub fn names_generation(args: &Value) -> bool {
+    args.get("type").and_then(Value::as_str) == Some("generation")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,6 +180,19 @@ mod tests {
         assert!(schema["properties"].get("playbook").is_none());
         assert!(!schema["required"].as_array().unwrap().contains(&"playbook".into()));
         assert!(Endpoint::Org { org: "other".into() }.admit(&caller).is_err());
+    }
+
+    #[test]
+    fn the_directory_lists_no_generation_tool() {
+        let caller = Caller::local(None);
+        let names = |e: Endpoint| e.tools(&caller).map(|t| t.name).collect::<Vec<_>>();
+        let (root, directory) = (names(Endpoint::Root), names(Endpoint::Directory));
+        assert!(root.contains(&"list_generation_models") && !directory.contains(&"list_generation_models"));
+        assert!(names(Endpoint::Org { org: "local".into() }).contains(&"list_generation_models"));
+        let playbook = Endpoint::Playbook { org: "local".into(), playbook: "pb".into() };
+        assert!(!names(playbook).contains(&"list_generation_models"));
+        let rest: Vec<&str> = root.into_iter().filter(|t| !DIRECTORY_LEAVES_OUT.contains(t)).collect();
+        assert_eq!(rest, directory);
     }
 
     #[test]

@@ -8,8 +8,9 @@ use crate::guides;
 
 const SCHEME: &str = "guide://";
 
-pub fn list() -> Value {
-    let resources: Vec<Value> = guides::all()
+/// The guides as resources; `directory` leaves out what `/directory` serves not.
+pub fn list(directory: bool) -> Value {
+    let resources: Vec<Value> = guides::served(directory)
         .iter()
         .map(|g| {
             json!({
@@ -26,18 +27,18 @@ pub fn list() -> Value {
 }
 
 /// `modern` answers a missing resource with -32602, as 2026-07-28 requires; earlier revisions -32002.
-pub fn read(params: &Map<String, Value>, modern: bool) -> Result<Value, RpcError> {
+pub fn read(params: &Map<String, Value>, modern: bool, directory: bool) -> Result<Value, RpcError> {
     let Some(uri) = params.get("uri").and_then(Value::as_str) else {
         return Err(RpcError::invalid_params("resources/read needs the argument uri, such as guide://start."));
     };
-    let guide = uri.strip_prefix(SCHEME).and_then(guides::find);
+    let guide = uri.strip_prefix(SCHEME).and_then(|name| guides::find_served(name, directory));
     let Some(g) = guide else {
         let code = if modern { jsonrpc::INVALID_PARAMS } else { jsonrpc::RESOURCE_NOT_FOUND };
         return Err(RpcError::new(
             code,
             format!(
                 "Resource not found: {uri}. The resources are guide://<name> for the guides {}.",
-                guides::names().join(", ")
+                guides::served_names(directory).join(", ")
             ),
         )
         .with_data(json!({ "uri": uri })));

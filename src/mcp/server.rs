@@ -53,8 +53,8 @@ async fn dispatch(
         "tools/call" => call_tool(ctx, endpoint, era, &p).await,
         "prompts/list" => Ok(prompts::list(&listed)),
         "prompts/get" => prompts::get(&listed, &p),
-        "resources/list" => Ok(resources::list()),
-        "resources/read" => resources::read(&p, modern),
+        "resources/list" => Ok(resources::list(ctx.directory)),
+        "resources/read" => resources::read(&p, modern, ctx.directory),
         "resources/templates/list" => Ok(json!({ "resourceTemplates": [] })),
         _ => Err(RpcError::method_not_found(method)),
     }
@@ -121,7 +121,12 @@ fn describe(ctx: &Ctx<'_>, endpoint: &Endpoint, tool: &Tool, listed: &[&str]) ->
 /// recipes the connection can follow. `/debug` shows the same listing.
 pub fn listing(endpoint: &Endpoint, tool: &Tool, hints: tools::Hints, listed: &[&str]) -> Value {
     let description = if tool.name == "get_guide" {
-        format!("{} {}", tool.description, prompts::recipes_sentence(listed))
+        // The directory listing holds no generation guide, so only the others name it.
+        let generation = match endpoint {
+            Endpoint::Directory => "",
+            _ => " generation-function is the reference of a generation function's document.",
+        };
+        format!("{}{generation} {}", tool.description, prompts::recipes_sentence(listed))
     } else {
         tools::description(tool, endpoint.playbook().is_some())
     };
@@ -137,6 +142,42 @@ pub fn listing(endpoint: &Endpoint, tool: &Tool, hints: tools::Hints, listed: &[
             "idempotentHint": hints.idempotent,
             "openWorldHint": hints.open_world
         }
+    })
+}
+
+/// What `/directory` refuses as `not_found` before a tool runs: a call that names a generation
+/// function, by its `type`, or a workflow whose steps run one, by the source given or, for a
+/// run, the workflow saved.
+async fn directory_refusal(ctx: &Ctx<'_>, tool: &Tool, args: &Value) -> Option<Problem> {
+    use crate::core::definition::{check_document, Kind, Ref};
+    let refusal = |pointer: &str, detail: &str| {
+        Problem::not_found(
+            "The directory listing serves no generation function, so it finds none here; through /mcp the same call works.",
+        )
+        .with_field(pointer, detail)
+    };
+    if super::endpoint::names_generation(args) {
+        return Some(refusal("/type", "names a type the directory listing does not serve"));
+    }
+    if args.get("type").and_then(Value::as_str) != Some("workflow") {
+        return None;
+    }
+    let runs_generation = |source: &str| {
+        check_document(Kind::Workflow, source).is_ok_and(|c| c.uses.iter().any(|r| r.kind == Kind::Generation))
+    };
+    let text = |key: &str| args.get(key).and_then(Value::as_str);
+    if let Some(source) = text("source") {
+        return runs_generation(source)
+            .then(|| refusal("/source", "runs a generation function, which the directory listing does not serve"));
+    }
+    if tool.name != "run_definition" {
+        return None;
+    }
+    let (Some(playbook), Some(name)) = (text("playbook"), text("name")) else { return None };
+    let reference = Ref { kind: Kind::Workflow, name: name.to_string() };
+    let view = ctx.backend.get_definition(&ctx.caller.org, playbook, reference).await.ok()?;
+    runs_generation(&view.document).then(|| {
+        refusal("/name", "names a workflow that runs a generation function, which the directory listing does not serve")
     })
 }
 
@@ -159,6 +200,11 @@ async fn call_tool(
         Some(a @ Value::Object(_)) => a.clone(),
         Some(_) => return Err(RpcError::invalid_params("arguments must be an object.")),
     };
+    if *endpoint == Endpoint::Directory {
+        if let Some(p) = directory_refusal(ctx, tool, &args).await {
+            return Ok(result::failure(&p));
+        }
+    }
     if let (Some(playbook), Some(map)) = (endpoint.fixes_playbook(tool), args.as_object_mut()) {
         if map.contains_key("playbook") {
             let p = crate::core::Problem::invalid(

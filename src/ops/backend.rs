@@ -222,4 +222,6 @@ pub struct Ctx<'a> {
     pub tool_servers: super::tool_servers::Registry<'a>,
     /// The providers, where links point, who may add connections, and the sealer.
     pub connections: super::connections::Settings,
+    /// Whether the request came through `/directory`, which serves no generation function.
+    pub directory: bool,
 }

@@ -18,7 +18,7 @@ use super::connections::{self, memory::MemConnections};
 use super::memory_tools::ToolServer;
 use super::playbook::memory::MemPlaybook;
 use super::playbook::Tables;
-use super::run::{Asked, Mem, Memory, RunHost, Runner, Unanswered};
+use super::run::{Asked, Fetched, Mem, Memory, RunHost, Runner, Unanswered};
 use super::tool_servers::Registry;
 use super::triggers::memory::MemTriggers;
 use super::{triggers, Backend};
@@ -85,6 +85,10 @@ pub struct Runtime {
     pub answers: RefCell<VecDeque<Result<(u16, String), Unanswered>>>,
     /// What each model call was sent.
     pub asked: RefCell<Vec<Outbound>>,
+    /// How the gateway answers each generation request, in turn; none left is a timeout.
+    pub generated: RefCell<VecDeque<Result<Fetched, Unanswered>>>,
+    /// What each generation request was sent.
+    pub generations: RefCell<Vec<crate::core::generation::wire::Request>>,
     /// How many starts reached a run's object.
     pub starts: Cell<usize>,
     /// The tool servers of the settings, each of which the one server in memory answers for.
@@ -110,6 +114,8 @@ impl Default for Runtime {
             reported: RefCell::default(),
             answers: RefCell::default(),
             asked: RefCell::default(),
+            generated: RefCell::default(),
+            generations: RefCell::default(),
             starts: Cell::new(0),
             servers: ToolServers { servers: Vec::new() },
             tool_server: ToolServer::default(),
@@ -371,6 +377,16 @@ impl RunHost for Host<'_> {
     ) -> LocalBoxFuture<'a, Result<(u16, String), Unanswered>> {
         self.runtime.asked.borrow_mut().push(out.clone());
         let answer = self.runtime.answers.borrow_mut().pop_front().unwrap_or(Err(Unanswered::Timeout));
+        Box::pin(async move { answer })
+    }
+
+    fn generate<'a>(
+        &'a self,
+        request: &'a crate::core::generation::wire::Request,
+        _timeout_seconds: u64,
+    ) -> LocalBoxFuture<'a, Result<Fetched, Unanswered>> {
+        self.runtime.generations.borrow_mut().push(request.clone());
+        let answer = self.runtime.generated.borrow_mut().pop_front().unwrap_or(Err(Unanswered::Timeout));
         Box::pin(async move { answer })
     }
 

@@ -83,6 +83,24 @@ pub async fn start_viewed(
     if let Some(schema) = spec.input_schema() {
         check_input(schema, &input)?;
     }
+    if let Spec::Generation(s) = &spec {
+        let named = format!("{}/{}", s.gateway(), s.model().model);
+        if !outside.models.allows(&named) {
+            return Err(Problem::unavailable(format!(
+                "The model {named} is not one the operator of this runtime allows, so nothing was run. list_generation_models lists the models a generation function may name; ask whoever runs the runtime to add {named} to ALLOWED_MODELS."
+            ))
+            .with_kind(crate::core::ErrorCode::ModelNotAllowed));
+        }
+        if !outside.models.providers.get(s.gateway()).is_some_and(|p| p.gateway) {
+            return Err(Problem::unavailable(format!(
+                "The model {}/{} names the gateway {}, which MODEL_GATEWAYS does not set up, so nothing was run. list_generation_models names the gateways this runtime has; whoever runs it sets them up.",
+                s.gateway(),
+                s.model().model,
+                s.gateway()
+            ))
+            .with_kind(crate::core::ErrorCode::ModelNotConfigured));
+        }
+    }
     if let Spec::Reasoning(s) = &spec {
         resolve(outside.models, s.model())?;
         if !s.tools().is_empty() {

@@ -79,6 +79,7 @@ impl Objects<'_> {
             tool_servers: super::tool_servers::registry(self.env),
             // The address a link names is the request's where PUBLIC_URL is not set; the door sets it.
             connections: super::connection_settings::settings(self.env, ""),
+            directory: false,
         })
     }
 

@@ -93,6 +93,8 @@ fn answer_all(
                     Ok(mut ctx) => {
                         // The directory leaves out the servers that handle money, as it lists them.
                         ctx.tool_servers.without_money = endpoint == Endpoint::Directory;
+                        // It serves no generation function either, nor its guide or events.
+                        ctx.directory = endpoint == Endpoint::Directory;
                         ctx.connections.lists_providers = !matches!(endpoint, Endpoint::Playbook { .. });
                         if ctx.connections.base.is_empty() {
                             ctx.connections.base = own.clone();

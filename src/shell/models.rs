@@ -40,3 +40,21 @@ pub async fn send(out: &Outbound, timeout_seconds: u64) -> Result<(u16, String),
     })
     .await
 }
+
+/// Sends one generation request to a gateway and reads its answer's bytes, or gives up at the
+/// deadline; an answer past `wire::ANSWER_MAX_BYTES` is refused as it passes the bound.
+pub async fn generate(
+    request: &crate::core::generation::wire::Request,
+    timeout_seconds: u64,
+) -> Result<super::outbound::Fetched, Unanswered> {
+    let headers: Vec<(&str, String)> = request.headers.iter().map(|(n, v)| (*n, v.clone())).collect();
+    let out = Outgoing {
+        method: Method::Post,
+        url: &request.url,
+        headers: &headers,
+        body: None,
+        timeout: Duration::from_secs(timeout_seconds),
+        max_bytes: crate::core::generation::wire::ANSWER_MAX_BYTES,
+    };
+    super::outbound::exchange_bytes(out, &request.body).await
+}

@@ -3,9 +3,11 @@
 use std::time::Duration;
 
 use futures::future::{select, Either};
+use worker::js_sys::Uint8Array;
+use worker::wasm_bindgen::JsValue;
 use worker::{AbortController, Delay, Fetch, Headers, Method, Request, RequestInit};
 
-pub use crate::ops::run::Unanswered;
+pub use crate::ops::run::{Fetched, Unanswered};
 use crate::ops::tool_client::read_within;
 pub use crate::ops::tool_client::AnswerHeld as Answered;
 
@@ -46,6 +48,39 @@ pub async fn exchange(out: Outgoing<'_>) -> Result<Answer, Unanswered> {
 /// start of what it is given, and how many bytes they take): a stream a server keeps open after
 /// its answer is then not waited on to its end.
 pub async fn exchange_until(out: Outgoing<'_>, answered: Option<Answered>) -> Result<Answer, Unanswered> {
+    let body = out.body.clone().map(JsValue::from);
+    let raw = exchange_raw(&out, body, answered).await?;
+    Ok(Answer {
+        status: raw.status,
+        content_type: raw.content_type,
+        session: raw.session,
+        www_authenticate: raw.www_authenticate,
+        body: String::from_utf8_lossy(&raw.bytes).into_owned(),
+    })
+}
+
+/// Sends one request whose body is `bytes` (`out.body` is not sent) and reads its answer's
+/// bytes as they are, or gives up at the deadline: a generation gateway's images and speech.
+pub async fn exchange_bytes(out: Outgoing<'_>, bytes: &[u8]) -> Result<Fetched, Unanswered> {
+    let body = JsValue::from(Uint8Array::from(bytes));
+    let raw = exchange_raw(&out, Some(body), None).await?;
+    Ok(Fetched { status: raw.status, content_type: raw.content_type, body: raw.bytes })
+}
+
+/// What came back, its body as bytes.
+struct Raw {
+    status: u16,
+    content_type: Option<String>,
+    session: Option<String>,
+    www_authenticate: Option<String>,
+    bytes: Vec<u8>,
+}
+
+async fn exchange_raw(
+    out: &Outgoing<'_>,
+    body: Option<JsValue>,
+    answered: Option<Answered>,
+) -> Result<Raw, Unanswered> {
     // The platform's words, without the "Error: " its JavaScript errors begin with.
     let unreachable = |e: worker::Error| {
         let said = e.to_string();
@@ -56,9 +91,9 @@ pub async fn exchange_until(out: Outgoing<'_>, answered: Option<Answered>) -> Re
         headers.set(name, value).map_err(unreachable)?;
     }
     let mut init = RequestInit::new();
-    init.with_method(out.method).with_headers(headers);
-    if let Some(body) = out.body {
-        init.with_body(Some(body.into()));
+    init.with_method(out.method.clone()).with_headers(headers);
+    if body.is_some() {
+        init.with_body(body);
     }
     let request = Request::new_with_init(out.url, &init).map_err(unreachable)?;
     let controller = AbortController::default();
@@ -87,13 +122,7 @@ pub async fn exchange_until(out: Outgoing<'_>, answered: Option<Answered>) -> Re
         if bytes.len() > max {
             return Err(over());
         }
-        Ok(Answer {
-            status: resp.status_code(),
-            content_type,
-            session,
-            www_authenticate,
-            body: String::from_utf8_lossy(&bytes).into_owned(),
-        })
+        Ok(Raw { status: resp.status_code(), content_type, session, www_authenticate, bytes })
     });
     let answer = match select(exchange, Box::pin(Delay::from(out.timeout))).await {
         Either::Left((answer, _)) => answer,

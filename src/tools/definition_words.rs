@@ -9,7 +9,10 @@ use crate::core::text::{append_if_room, cap, quote, SUMMARY_MAX};
 use crate::core::Problem;
 
 /// What each type is for, by the job of the part it takes; the `type` argument's description.
-pub const TYPE_HELP: &str = "The type of definition, by the job of the part: reasoning when a model must judge, write or decide; lookup to read earlier runs or one tool that reads; interaction to ask a person and wait, or to notify; prediction to forecast a number from the playbook's events; computation for a deterministic calculation; workflow for the job itself, which runs the playbook's functions in order. generation is not served.";
+pub const TYPE_HELP: &str = "The type of definition, by the job of the part: reasoning when a model must judge, write or decide; lookup to read earlier runs or one tool that reads; interaction to ask a person and wait, or to notify; prediction to forecast a number from the playbook's events; computation for a deterministic calculation; generation when a model makes an image or speech, kept as an asset; workflow for the job itself, which runs the playbook's functions in order.";
+
+/// `TYPE_HELP` as `/directory` lists it, which serves no generation function.
+pub const DIRECTORY_TYPE_HELP: &str = "The type of definition, by the job of the part: reasoning when a model must judge, write or decide; lookup to read earlier runs or one tool that reads; interaction to ask a person and wait, or to notify; prediction to forecast a number from the playbook's events; computation for a deterministic calculation; workflow for the job itself, which runs the playbook's functions in order.";
 
 pub fn type_arg() -> Value {
     let all: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();

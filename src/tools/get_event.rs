@@ -45,6 +45,21 @@ struct Args {
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
     let event = ctx.backend.get_event(&ctx.caller.org, &a.playbook, &a.event_id).await?;
+    // The directory listing names no event of a generation run: there it is not found.
+    if let (true, Some(run_id)) = (ctx.directory, event.event.run_id.as_deref()) {
+        let of_generation = match ctx.backend.get_run(&ctx.caller.org, &a.playbook, run_id).await {
+            Ok(run) => run.definition.kind == crate::core::definition::Kind::Generation,
+            Err(p) if p.reason == crate::core::Reason::NotFound => false,
+            Err(p) => return Err(p),
+        };
+        if of_generation {
+            return Err(Problem::not_found(format!(
+                "This playbook has no event {}. list_playbook_events lists its events.",
+                a.event_id
+            ))
+            .with_field("/event_id", "names no event of this playbook"));
+        }
+    }
     let said = format!("{} ({}, {}, at {})", event.event.summary, event.event_id, event.event.kind, event.event.at);
     let value = crate::core::error::encoded(&event)?;
     let shown = shown(&value, SHOWN_FIELD_MAX_BYTES);

@@ -43,26 +43,28 @@ struct Args {
     guide: String,
 }
 
-async fn run(_ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
+async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let Args { guide } = args::parse(args)?;
-    let g = find(&guide)?;
+    let g = find_served(&guide, ctx.directory)?;
     let summary = cap(
         &format!("The guide {} ({}): {} Its text follows in full.", quote(&g.title), g.name, g.description),
         SUMMARY_MAX,
     );
-    let output = Output::ok(summary, json!({ "name": g.name, "title": g.title, "text": g.text }));
+    let text = g.text.to_string();
+    let output = Output::ok(summary, json!({ "name": g.name, "title": g.title, "text": text }));
     // The HTTP door serves the guide as Markdown rather than wrapped in JSON.
-    let markdown = Document { content_type: "text/markdown; charset=utf-8", text: g.text.to_string() };
+    let markdown = Document { content_type: "text/markdown; charset=utf-8", text };
     Ok(Output { over_http: Some(markdown), ..output })
 }
 
-/// A guide by name, or `not_found` naming the guides there are.
-pub fn find(name: &str) -> Result<guides::Guide, Problem> {
-    guides::find(name).ok_or_else(|| {
+/// A guide by name as an endpoint serves it (`/directory` holds no generation guide), or
+/// `not_found` naming the guides it serves.
+pub fn find_served(name: &str, directory: bool) -> Result<guides::Guide, Problem> {
+    guides::find_served(name, directory).ok_or_else(|| {
         Problem::not_found(format!(
             "There is no guide {}. The guides are: {}.",
             quote(name),
-            guides::names().join(", ")
+            guides::served_names(directory).join(", ")
         ))
         .with_field("/guide", "names no guide")
     })

@@ -54,6 +54,10 @@ struct Args {
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
     let mut run = ctx.backend.get_run(&ctx.caller.org, &a.playbook, &a.run_id).await?;
+    // The directory listing serves no generation function: their runs are not found there.
+    if ctx.directory && run.definition.kind == crate::core::definition::Kind::Generation {
+        return Err(crate::ops::run::unknown_run(&a.run_id));
+    }
     let mut waited = 0;
     while matches!(run.status, RunStatus::Started { .. }) && waited < a.wait_seconds.min(WAIT_MAX_SECONDS) * 1000 {
         ctx.backend.pause(POLL_MILLIS).await;

@@ -57,9 +57,41 @@ pub(super) async fn page(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let after = a.cursor.as_deref().map(decode_cursor).transpose()?;
     let one_run = a.run_id.is_some();
     let query = EventQuery { run_id: a.run_id, kind: a.kind, limit: a.limit.unwrap_or(LIST_LIMIT_DEFAULT), after };
-    let page = ctx.backend.list_events(&ctx.caller.org, &a.playbook, query).await?;
+    let mut page = ctx.backend.list_events(&ctx.caller.org, &a.playbook, query).await?;
+    if ctx.directory {
+        page.events = without_generation(ctx, &a.playbook, page.events).await?;
+    }
     let said = summary(page.events.len(), one_run, page.next_cursor.is_some());
     Ok(Output::ok(said, crate::core::error::encoded(&page)?))
+}
+
+/// The events of a page less those of generation runs, which `/directory` names none of: each
+/// run an event names is read once, by its id, to know its type.
+async fn without_generation(ctx: &Ctx<'_>, playbook: &str, events: Vec<Value>) -> Result<Vec<Value>, Problem> {
+    let mut generation: std::collections::BTreeMap<String, bool> = std::collections::BTreeMap::new();
+    let mut kept = Vec::with_capacity(events.len());
+    for event in events {
+        let Some(run_id) = event.get("run_id").and_then(Value::as_str).map(str::to_string) else {
+            kept.push(event);
+            continue;
+        };
+        let of_generation = match generation.get(&run_id) {
+            Some(known) => *known,
+            None => {
+                let known = match ctx.backend.get_run(&ctx.caller.org, playbook, &run_id).await {
+                    Ok(run) => run.definition.kind == crate::core::definition::Kind::Generation,
+                    Err(p) if p.reason == crate::core::Reason::NotFound => false,
+                    Err(p) => return Err(p),
+                };
+                generation.insert(run_id, known);
+                known
+            }
+        };
+        if !of_generation {
+            kept.push(event);
+        }
+    }
+    Ok(kept)
 }
 
 pub fn summary(found: usize, one_run: bool, more: bool) -> String {

@@ -76,7 +76,11 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         limit: a.limit.unwrap_or(LIST_LIMIT_DEFAULT),
         before,
     };
-    let page = ctx.backend.list_runs(&ctx.caller.org, &a.playbook, query).await?;
+    let mut page = ctx.backend.list_runs(&ctx.caller.org, &a.playbook, query).await?;
+    // The directory listing serves no generation function, so it lists none of their runs.
+    if ctx.directory {
+        page.runs.retain(|r| r.definition.kind != crate::core::definition::Kind::Generation);
+    }
     let summary = match page.runs.len() {
         0 => "No run is on this page.".to_string(),
         n => {

@@ -16,7 +16,7 @@ mod create_key;
 mod create_playbook;
 mod definition_change;
 mod definition_tools;
-mod definition_words;
+pub(crate) mod definition_words;
 mod dry_run;
 mod execute_connection;
 mod finish;
@@ -36,6 +36,7 @@ mod list_comments;
 mod list_connection_tools;
 mod list_connections;
 mod list_definitions;
+mod list_generation_models;
 mod list_interactions;
 mod list_keys;
 mod list_models;
@@ -201,7 +202,7 @@ pub struct Tool {
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> &'static [Tool] {
-    static TOOLS: [Tool; 64] = [
+    static TOOLS: [Tool; 65] = [
         create_playbook::TOOL,
         list_playbooks::TOOL,
         get_playbook::TOOL,
@@ -232,6 +233,7 @@ pub fn all() -> &'static [Tool] {
         render_playbook_page::TOOL,
         get_playbook_analytics::TOOL,
         list_models::TOOL,
+        list_generation_models::TOOL,
         search::TOOL,
         list_comments::TOOL,
         resolve_comment::TOOL,

@@ -27,7 +27,8 @@ pub struct Result {
 pub async fn of_playbook(ctx: &Ctx<'_>, playbook: &str) -> std::result::Result<(Vec<Result>, bool), Problem> {
     let mut definitions = Vec::new();
     let mut more = false;
-    for kind in Kind::ALL.into_iter().filter(|k| k.served()) {
+    // The directory listing serves no generation function, so it shows none.
+    for kind in Kind::ALL.into_iter().filter(|k| k.served() && !(ctx.directory && *k == Kind::Generation)) {
         let query = DefinitionQuery { kind, include_retired: false, limit: LIST_LIMIT_MAX, after: None };
         let page = ctx.backend.list_definitions(&ctx.caller.org, playbook, query).await?;
         more |= page.next_cursor.is_some();

@@ -28,6 +28,7 @@ pub fn ctx<'a>(caller: &'a Caller, backend: &'a Memory, second: u32, seed: u8) -
         models: Default::default(),
         tool_servers: backend.tool_servers(),
         connections: backend.connection_settings(),
+        directory: false,
     }
 }
 

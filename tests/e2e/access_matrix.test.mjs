@@ -85,6 +85,7 @@ function argsFor(ids) {
     get_asset: { playbook, asset_id: ids.asset },
     get_asset_content: { playbook, asset_id: ids.asset },
     list_models: {},
+    list_generation_models: {},
     get_guide: { guide: 'start' },
     create_key: { name: 'intruder', scopes: ['org:read'] },
     list_keys: {},

@@ -1,8 +1,8 @@
 // Definitions as an agent sees them through the official v1 MCP client (@modelcontextprotocol/sdk):
 // the worked example of each function guide, read with get_guide, saves as written; a document broken in
 // several ways is refused once, with every problem at its place (a front-matter pointer `in` source, the
-// body's line and column, the name, the overview, the diagram); the two interaction refusals; workflow
-// and generation refused as not served yet; the exact summary of a create, with and without a page; and
+// body's line and column, the name, the overview, the diagram); the two interaction refusals; a
+// generation document checked as its own type; the exact summary of a create, with and without a page; and
 // the same operations over the HTTP API (201, the same fields, application/problem+json refusals); and a
 // page rendered over its runs and over sample_output, and a run's page.result.
 // Versions, used_by, the lifecycle and listing are in definitions_lifecycle.test.mjs.
@@ -152,7 +152,7 @@ describe('definitions through @modelcontextprotocol/sdk (v1)', () => {
     }
 
     // computation first: the lookup's worked example reads the runs of computation/add-vat.
-    for (const type of ['computation', 'lookup', 'reasoning', 'interaction', 'prediction']) {
+    for (const type of ['computation', 'lookup', 'reasoning', 'interaction', 'prediction', 'generation']) {
       test(`${type}-function`, async () => {
         const ex = await workedExample(type);
         const out = assertToolSuccess(await call('create_definition', { playbook, type, ...ex }));
@@ -266,21 +266,15 @@ describe('definitions through @modelcontextprotocol/sdk (v1)', () => {
     assert.equal(sent.version, 1, 'a notify through a tool saves');
   });
 
-  test('generation is refused as not served, at /type', async () => {
-    const playbook = await newPlaybook('unserved');
-    for (const type of ['generation']) {
-      const calls = [
-        ['create_definition', { playbook, type, name: 'later', source: DOCS.computation, overview: OVERVIEW }],
-        ['list_definitions', { playbook, type }],
-        ['get_definition', { playbook, type, name: 'later' }],
-      ];
-      for (const [tool, args] of calls) {
-        const result = await call(tool, args);
-        const problem = assertToolFailure(result, 'unavailable');
-        assert.deepEqual(pointers(problem), ['/type'], `${tool} ${type}`);
-        assert.match(result.content[0].text, new RegExp(`not serve ${type} definitions yet`), `${tool} ${type}: the words`);
-      }
+  test('a generation document is checked as its own type, every problem at its pointer', async () => {
+    const playbook = await newPlaybook('generation');
+    const result = await call('create_definition', { playbook, type: 'generation', name: 'later', source: DOCS.computation, overview: OVERVIEW, diagram: DIAGRAM });
+    const problem = assertToolFailure(result, 'invalid_input');
+    for (const pointer of ['/output', '/compute', '/model', '/body']) {
+      assert.ok(pointers(problem).includes(pointer), `${pointer} in ${pointers(problem)}`);
     }
+    assertToolSuccess(await call('list_definitions', { playbook, type: 'generation' }));
+    assertToolFailure(await call('get_definition', { playbook, type: 'generation', name: 'later' }), 'not_found');
   });
 
   test('the summary of a create says what it does, and notes a missing page', async () => {
@@ -360,7 +354,7 @@ describe('definitions over the HTTP API', () => {
     problemOf(await request('POST', `${defs}/computation`, { name: 'add-vat', source: DOCS.computation, overview: OVERVIEW, diagram: DIAGRAM }),
       409, 'conflict');
     problemOf(await request('GET', `${defs}/computation/no-such-thing`), 404, 'not_found');
-    problemOf(await request('POST', `${defs}/generation`, { name: 'later', source: DOCS.computation, overview: OVERVIEW }), 503, 'unavailable');
+    problemOf(await request('POST', `${defs}/generation`, { name: 'later', source: DOCS.computation, overview: OVERVIEW, diagram: DIAGRAM }), 400, 'invalid_input');
   });
 
   test('a page renders over the runs (MCP) and over sample_output (HTTP, JSON in the query), and get_run answers page.result', async () => {

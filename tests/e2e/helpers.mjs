@@ -69,6 +69,7 @@ export const TOOL_HINTS = {
   list_playbook_events: [true, false, true, false],
   get_event: [true, false, true, false],
   list_models: [true, false, true, true],
+  list_generation_models: [true, false, true, false],
   search: [true, false, true, true],
   list_comments: [true, false, true, false],
   resolve_comment: [false, true, true, false],

@@ -194,6 +194,7 @@ describe('GET /v1/openapi.json', { timeout: 120_000 }, () => {
     assert.ok(guides.guides.some((g) => g.name === 'playbooks'));
     assert.match(await call('get_guide', { params: { guide: 'playbooks' } }), /^#|\n#/);
     await call('list_models');
+    await call('list_generation_models', { query: { kind: 'image' } });
 
     const made = await call('create_playbook', { body: { name: uniqueName('openapi'), description: 'Checks the OpenAPI document.' } });
     const playbook = made.id;

@@ -20,8 +20,14 @@
 // As the real APIs do, a request whose messages carry tool results must answer exactly the calls of
 // the assistant message before them (Anthropic: tool_result blocks in the next user message; OpenAI:
 // one role "tool" message per tool_call_id), or it is refused with a 400, so that a runtime bug shows.
+//
+// The OpenAI-compatible stand-in also serves the Images and Audio APIs a generation function reaches
+// (POST /v1/images/generations, /v1/images/edits, /v1/audio/speech), answering real PNG and MP3
+// bytes; standin_media.mjs says how a test scripts and reads them.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+
+import { answerMedia, MEDIA_PATHS } from './standin_media.mjs';
 
 const LISTS = {
   anthropic: [
@@ -156,6 +162,9 @@ export async function startStandin(api, key) {
       return api === 'anthropic'
         ? send(res, 200, { data: LISTS.anthropic, has_more: false, first_id: LISTS.anthropic[0].id, last_id: LISTS.anthropic.at(-1).id })
         : send(res, 200, { object: 'list', data: LISTS.openai });
+    }
+    if (api === 'openai' && req.method === 'POST' && MEDIA_PATHS.includes(url.pathname)) {
+      return answerMedia(req, res, url.pathname, Buffer.concat(chunks), scripts, received);
     }
     const path = api === 'anthropic' ? '/v1/messages' : '/v1/chat/completions';
     if (url.pathname !== path || req.method !== 'POST') return send(res, 404, { error: { message: `no route ${req.method} ${url.pathname}` } });

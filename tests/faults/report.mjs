@@ -121,7 +121,19 @@ function checksSection(checks) {
   ];
 }
 
-export function report({ meta, restarts, hostile, concurrency, tools, connections, checks }) {
+function generationSection(g) {
+  return [
+    '## Generation', '',
+    'A generation function\'s gateway (the OpenAI-compatible stand-in) misbehaved once per fault; each run\'s start answered ' +
+    `how it ended, and its record and the asset its first file would have been kept as were read back, in ${g.seconds.toFixed(0)} s; ` +
+    `panics in the log: ${int(g.panics)}.`, '',
+    ...table(['Fault', 'Status', 'Reason', 'Seconds', 'Assets named', 'Its asset answered'],
+      g.rows.map((r) => [r.fault, r.status ?? '—', r.reason ?? '—', r.seconds.toFixed(1), int(r.assetsNamed), r.assetFound]), { text: true }),
+    '',
+  ];
+}
+
+export function report({ meta, restarts, hostile, concurrency, tools, connections, generation, checks }) {
   const lines = [
     '# Auto Runtime fault harness', '',
     `${meta.date} · commit ${meta.commit} · ${meta.cores} cores · Node ${meta.node} · seed ${meta.seed} · whole run ${meta.seconds.toFixed(0)} s` +
@@ -132,6 +144,7 @@ export function report({ meta, restarts, hostile, concurrency, tools, connection
   if (concurrency) lines.push(...concurrencySection(concurrency));
   if (tools) lines.push(...toolsSection(tools));
   if (connections) lines.push(...connectionsSection(connections));
+  if (generation) lines.push(...generationSection(generation));
   lines.push(...checksSection(checks));
   return `${lines.join('\n')}\n`;
 }

@@ -4,10 +4,12 @@
 // once), tools (tool servers that drop, stall, answer garbage, gigantic bodies or error
 // statuses while runs and calls by hand use them), and connections (a service's token endpoint
 // failing during a consent and a refresh, a connection's server misbehaving, hostile links and
-// forms on the connect page). Prints Markdown tables, writes them to FAULTS_OUT (default faults-results/results.md), and
+// forms on the connect page), and generation (a generation function's gateway answering garbage, a
+// huge body, a url, bytes that lie, an error or nothing: the run fails with its reason and nothing
+// is kept half-way). Prints Markdown tables, writes them to FAULTS_OUT (default faults-results/results.md), and
 // exits non-zero when any check failed.
 //
-// Arguments: the parts to run (restarts, hostile, concurrency, tools, connections; default all).
+// Arguments: the parts to run (restarts, hostile, concurrency, tools, connections, generation; default all).
 // Environment: FAULTS_SEED (replays the random moments and cases), FAULTS_RESTARTS (default 20),
 // FAULTS_HOSTILE (the least number of hostile requests, default 10000), FAULTS_OUT,
 // FAULTS_BUILD=never (serve build/ as it is, even when src/ is newer), FAULTS_KEEP=1 (keep the
@@ -21,13 +23,14 @@ import { buildIfStale, RUNTIME_INPUTS } from '../e2e/build.mjs';
 import { ROOT } from '../e2e/harness.mjs';
 import { concurrency } from './concurrency.mjs';
 import { connections } from './connections.mjs';
+import { generation } from './generation.mjs';
 import { hostile } from './hostile.mjs';
 import { report } from './report.mjs';
 import { restarts } from './restarts.mjs';
 import { tools } from './tools.mjs';
 
 const env = process.env;
-const PARTS = ['restarts', 'hostile', 'concurrency', 'tools', 'connections'];
+const PARTS = ['restarts', 'hostile', 'concurrency', 'tools', 'connections', 'generation'];
 const STARTED = Date.now();
 // The whole run must end within 15 minutes; each part bounds its own loops well inside this.
 const BUDGET_MS = 15 * 60_000;
@@ -117,6 +120,9 @@ async function main() {
   }
   if (parts.includes('connections')) {
     results.connections = await runPart('connections', () => connections({ say }), checks);
+  }
+  if (parts.includes('generation')) {
+    results.generation = await runPart('generation', () => generation({ say }), checks);
   }
   clearTimeout(watchdog);
   process.exitCode = finish({ out, seed, parts, results, checks });

@@ -117,8 +117,8 @@ fn guides_section() -> String {
                 name = escape(g.name),
                 title = escape(&g.title),
                 description = escape(&g.description),
-                rendered = to_html(g.text),
-                raw = escape(g.text),
+                rendered = to_html(&g.text),
+                raw = escape(&g.text),
             )
         })
         .collect();

@@ -103,6 +103,8 @@ pub fn schemas() -> Map<String, Value> {
     put("AssetSummary", asset_summary());
     put("Model", model());
     put("ModelList", model_list());
+    put("GenerationModel", generation_model());
+    put("GenerationModelList", generation_model_list());
     put("GuideList", guide_list());
     put("ToolSearch", super::tool_servers::search());
     put("ToolServer", super::tool_servers::server());
@@ -373,6 +375,56 @@ fn model_list() -> Value {
             "provider_setup": text("In local mode with no provider set up: how to add one.")
         },
         "required": ["object", "data", "catalog_status", "narrowed", "listed_at"]
+    })
+}
+
+fn generation_model() -> Value {
+    let values = |d: &str| json!({ "type": "array", "items": { "type": "string" }, "description": d });
+    json!({
+        "type": "object",
+        "description": "A model a generation function may name, from the catalogue this runtime ships.",
+        "properties": {
+            "model": text("The model as the gateway names it, provider/model."),
+            "kind": { "type": "string", "enum": ["image", "audio", "video"], "description": "What it makes." },
+            "media_types": values("The media types of the assets it takes as references; empty where it takes none."),
+            "limits": {
+                "type": "object",
+                "description": "The values each parameter may take; a parameter it does not take is absent.",
+                "properties": {
+                    "sizes": values("The sizes of an image, as WIDTHxHEIGHT or auto."),
+                    "qualities": values("The qualities it makes."),
+                    "voices": values("The voices it speaks in."),
+                    "formats": values("The formats of the audio it answers."),
+                    "prompt_characters": { "type": "integer", "minimum": 1, "description": "The most characters of a rendered prompt." },
+                    "references": {
+                        "type": "object",
+                        "description": "Where it takes references: how many at most, and the most bytes of each.",
+                        "properties": { "most": { "type": "integer", "minimum": 1 }, "bytes": { "type": "integer", "minimum": 1 } },
+                        "required": ["most", "bytes"]
+                    }
+                },
+                "required": ["prompt_characters"]
+            },
+            "retired": {
+                "type": "object",
+                "description": "For a retired model: the day it retired and the model that replaces it. A save that names it is refused.",
+                "properties": { "on": { "type": "string", "format": "date" }, "replacement": text("The model that replaces it.") },
+                "required": ["on", "replacement"]
+            }
+        },
+        "required": ["model", "kind", "media_types", "limits"]
+    })
+}
+
+fn generation_model_list() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "object": { "const": "list" },
+            "gateways": { "type": "array", "items": { "type": "string" }, "description": "The gateways of MODEL_GATEWAYS, one of which a generation function writes before its model; empty where none is configured, so no generation function can run." },
+            "data": { "type": "array", "items": reference("GenerationModel"), "description": "The models of the catalogue, sorted by model." }
+        },
+        "required": ["object", "gateways", "data"]
     })
 }
 

@@ -55,6 +55,7 @@ pub fn of(name: &str) -> Option<Success> {
         "get_asset" => ok("The asset's record, with the address of its bytes.", "Asset"),
         "get_event" => ok("The event, every field in full.", "Event"),
         "list_models" => ok("The models a reasoning function may name.", "ModelList"),
+        "list_generation_models" => ok("The models a generation function may name, from the catalogue this runtime ships.", "GenerationModelList"),
         "search" | "search_in_playbook" => ok("The servers that serve it and a page of the tools found.", "ToolSearch"),
         "list_comments" | "list_comments_in_playbook" => ok("A page of the comments, newest first.", "CommentPage"),
         "resolve_comment" | "resolve_comment_in_playbook" => ok("The comment, resolved: now, or as it was resolved before.", "Comment"),

@@ -117,7 +117,7 @@ pub(super) fn step() -> Value {
 pub(super) fn run_record() -> Value {
     json!({
         "type": "object",
-        "description": "How the run went, in detail, by the type of definition: a reasoning run's prompt, model and tool calls, a computation's values, a lookup's query, a prediction's series, a workflow's steps, or (type call) the one call of a lookup through a tool or an interaction sent through one. get_run alone answers it.",
+        "description": "How the run went, in detail, by the type of definition: a reasoning run's prompt, model and tool calls, a computation's values, a lookup's query, a prediction's series, a generation run's prompt, parameters and the assets it kept, a workflow's steps, or (type call) the one call of a lookup through a tool or an interaction sent through one. get_run alone answers it.",
         "properties": { "type": text("The type of definition the record is of.") },
         "required": ["type"]
     })

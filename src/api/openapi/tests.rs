@@ -381,4 +381,6 @@ fn the_model_list_fits_its_schema() {
     let now = "2026-12-02T10:00:00.000Z";
     let list = crate::core::model::catalog::build(&settings, None, &Default::default(), 0, now);
     assert_fits(&doc, "ModelList", &list);
+    let generation = crate::core::generation::catalog::list(&["gateway".to_string()], None);
+    assert_fits(&doc, "GenerationModelList", &generation);
 }

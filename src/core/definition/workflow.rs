@@ -233,7 +233,7 @@ fn call(f: &mut Findings<'_>, at: &str) -> Option<Action> {
     let text = f.string(&pointer, true, 80)?;
     let function = match Ref::parse(text) {
         Some(r) if r.kind == Kind::Workflow => {
-            f.error(&pointer, "names a workflow; a step runs a function: its reasoning, lookup, interaction, prediction or computation");
+            f.error(&pointer, "names a workflow; a step runs a function: its reasoning, lookup, interaction, prediction, computation or generation");
             None
         }
         Some(r) if !r.kind.served() => {

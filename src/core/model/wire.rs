@@ -103,11 +103,11 @@ pub struct Listed {
     pub max_tokens: Option<u64>,
 }
 
-fn base(provider: &Provider) -> &str {
+pub(crate) fn base(provider: &Provider) -> &str {
     provider.base_url.trim_end_matches('/')
 }
 
-fn headers(provider: &Provider) -> Vec<(&'static str, String)> {
+pub(crate) fn headers(provider: &Provider) -> Vec<(&'static str, String)> {
     let mut h = vec![("content-type", "application/json".to_string())];
     match (provider.api, &provider.key) {
         (Api::Anthropic, key) => {
@@ -244,7 +244,7 @@ pub fn models_request(provider: &Provider) -> Outbound {
 }
 
 /// What a provider's error answer says, in its own shape: `{error: {type, message}}` for both.
-fn provider_error(prefix: &str, status: u16, body: &str) -> RunError {
+pub(crate) fn provider_error(prefix: &str, status: u16, body: &str) -> RunError {
     let parsed: Value = serde_json::from_str(body).unwrap_or(Value::Null);
     let error = parsed.get("error").unwrap_or(&Value::Null);
     let kind = error.get("type").and_then(Value::as_str).or_else(|| error.get("code").and_then(Value::as_str));

@@ -179,6 +179,10 @@ pub fn interrupted(record: Option<&Record>) -> String {
             ),
             None => format!("The runtime stopped while the model was answering, so its answer was lost. {NEVER}."),
         },
+        Some(Record::Generation(g)) => format!(
+            "The runtime stopped while the gateway made what the model {} was asked for, so it was lost and nothing was kept. {NEVER}.",
+            quote(&g.model)
+        ),
         _ => format!("The runtime stopped while the model was answering, so its answer was lost. {NEVER}."),
     }
 }

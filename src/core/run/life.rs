@@ -6,14 +6,14 @@
 use serde_json::{json, Map, Value};
 
 use super::calls;
-use super::record::{Reasoned, Record};
+use super::record::{Generated, Reasoned, Record};
 use super::store::{OpenRequest, Report, RequestCommand, StartRun};
 use super::words::{started_event, FINISHED_EVENT};
 use super::{decide_start, Request, Run, RunError, RunStatus, Start};
 use crate::core::actor::Actor;
 use crate::core::definition::reasoning::dialogue::{Bound, Called, Planned, Refused};
 use crate::core::definition::reasoning::{prepare, Prepared};
-use crate::core::definition::{computation, interaction, lookup, prediction, spec, Spec};
+use crate::core::definition::{computation, generation, interaction, lookup, prediction, spec, Spec};
 use crate::core::event::NewEvent;
 use crate::core::text::{capitalized, count, quote};
 use crate::core::workflow::{Outcome, Plan};
@@ -40,6 +40,13 @@ pub enum Input {
         record: Box<Reasoned>,
         planned: Vec<Planned>,
         refused: Vec<Refused>,
+    },
+    /// A generation run's gateway answered (`answered` says whether the model made what the
+    /// record names) or failed; its output names the assets kept.
+    Generated {
+        record: Box<Generated>,
+        answered: bool,
+        outcome: Result<Value, RunError>,
     },
     /// A call the run made ended.
     Called {
@@ -70,6 +77,9 @@ pub enum Then {
     Flow(Plan),
     /// A run without a model makes its one call now, while the start waits for it.
     Call(Box<Planned>),
+    /// A generation run asks its model now, while the start waits for it, a workflow's step
+    /// too: the gateway answers one request, and what it made is kept before the run ends.
+    Generate(Box<generation::Prepared>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -157,6 +167,14 @@ pub fn start(existing: Option<&Run>, start: StartRun, now: &str) -> Result<Decis
             let evaluation = computation::evaluate(&s, &run.input);
             evaluated(&mut run, evaluation, now)
         }
+        Ok(Spec::Generation(s)) => match generation::prepare(&s, &run.input) {
+            Ok(prepared) => {
+                run.record = Some(Record::Generation(Generated::asked(&prepared)));
+                then = Then::Generate(Box::new(prepared));
+                RunStatus::Started { waiting: None }
+            }
+            Err(error) => failed(error),
+        },
     };
     reports.extend(outcome_reports(&run, now));
     if let Then::Call(p) = &then {
@@ -238,6 +256,20 @@ pub fn decide(mut run: Run, input: Input, now: &str) -> Result<Decision, Problem
                 return Ok(Decision { run, changed: false, reports, then: Then::Answer });
             }
             run.record = Some(Record::Reasoning(*record));
+            run.status = match outcome {
+                Ok(output) => RunStatus::Succeeded { output, finished_at },
+                Err(error) => RunStatus::Failed { error, finished_at },
+            };
+        }
+        Input::Generated { record, answered, outcome } => {
+            if answered {
+                let words = format!("The model {} answered.", quote(&record.model));
+                reports.push(event(&run, "model_answered", now, words, record.answered_event()));
+            }
+            if !going {
+                return Ok(Decision { run, changed: false, reports, then: Then::Answer });
+            }
+            run.record = Some(Record::Generation(*record));
             run.status = match outcome {
                 Ok(output) => RunStatus::Succeeded { output, finished_at },
                 Err(error) => RunStatus::Failed { error, finished_at },

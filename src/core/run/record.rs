@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::core::definition::generation::{MadeAsset, Prepared as GenerationPrepared};
 use crate::core::definition::reasoning::Prepared;
 use crate::core::definition::Kind;
 use crate::core::model::wire::Answer;
@@ -40,6 +41,7 @@ pub enum Record {
     Call {
         call: CallRecord,
     },
+    Generation(Generated),
 }
 
 impl Record {
@@ -61,6 +63,44 @@ impl Record {
 pub struct FieldValue {
     pub field: String,
     pub value: Value,
+}
+
+/// What a generation run asked its model through the gateway, and the assets it kept.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Generated {
+    /// The model as the function names it, `gateway/openai/gpt-image-2`.
+    pub model: String,
+    pub prompt: String,
+    /// Each parameter and its value, defaults filled in.
+    pub parameters: serde_json::Map<String, Value>,
+    /// The asset ids the input gave as references, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub references: Vec<String>,
+    /// What the model made, each as kept; empty until the gateway answers and each is kept.
+    #[serde(default)]
+    pub assets: Vec<MadeAsset>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+}
+
+impl Generated {
+    /// What a run asks its model, before any answer.
+    pub fn asked(prepared: &GenerationPrepared) -> Self {
+        Generated {
+            model: prepared.named(),
+            prompt: prepared.prompt.clone(),
+            parameters: prepared.parameters.iter().map(|(n, v)| (n.clone(), json!(v))).collect(),
+            references: prepared.references.iter().map(|r| r.asset_id.clone()).collect(),
+            assets: Vec::new(),
+            duration_ms: None,
+        }
+    }
+
+    /// The `model_answered` event's data: the model, how long it took and what it made, without
+    /// the prompt or the bytes.
+    pub fn answered_event(&self) -> Value {
+        json!({ "model": self.model, "duration_ms": self.duration_ms, "assets": self.assets })
+    }
 }
 
 /// What a reasoning run sent its model and what came back.

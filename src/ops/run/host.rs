@@ -28,6 +28,14 @@ impl super::super::tool_servers::Renew for Renewal<'_> {
     }
 }
 
+/// A gateway's answer to a generation request: its status, its media type and its bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fetched {
+    pub status: u16,
+    pub content_type: Option<String>,
+    pub body: Vec<u8>,
+}
+
 /// Why a request got no answer.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Unanswered {
@@ -94,6 +102,13 @@ pub trait RunHost {
         out: &'a Outbound,
         timeout_seconds: u64,
     ) -> LocalBoxFuture<'a, Result<(u16, String), Unanswered>>;
+    /// Sends one generation request to a gateway and reads its answer as bytes, within the
+    /// deadline and at most `wire::ANSWER_MAX_BYTES`.
+    fn generate<'a>(
+        &'a self,
+        request: &'a crate::core::generation::wire::Request,
+        timeout_seconds: u64,
+    ) -> LocalBoxFuture<'a, Result<Fetched, Unanswered>>;
     /// The other runs of the playbook, which a workflow's steps start, read and cancel.
     fn backend(&self) -> &dyn Backend;
     fn log(&self, line: &str);

@@ -9,6 +9,7 @@
 
 mod call;
 mod flow;
+mod generation;
 mod host;
 mod model;
 mod outbox;
@@ -16,7 +17,7 @@ mod store;
 
 use std::cell::Cell;
 
-pub use host::{RunHost, Unanswered};
+pub use host::{Fetched, RunHost, Unanswered};
 #[cfg(not(target_arch = "wasm32"))]
 pub use store::Mem;
 pub use store::RunStore;
@@ -121,7 +122,7 @@ impl Runner<'_> {
         match run.definition.kind {
             Kind::Workflow => self.drive().await,
             Kind::Reasoning => self.model_alarm(run).await,
-            Kind::Interaction | Kind::Lookup => self.call_alarm(run).await,
+            Kind::Interaction | Kind::Lookup | Kind::Generation => self.call_alarm(run).await,
             _ => self.report(&run).await,
         }
     }
@@ -174,7 +175,7 @@ impl Runner<'_> {
         Ok(match run.definition.kind {
             // A step's model call the alarm has not made yet is not under way.
             Kind::Reasoning => !matches!(self.store.deferred()?, Some((_, false))),
-            Kind::Lookup => true,
+            Kind::Lookup | Kind::Generation => true,
             Kind::Interaction => match waiting {
                 None => true,
                 Some(request) => request.through.as_ref().is_some_and(|t| t.sent.is_none()),
@@ -212,7 +213,7 @@ impl Runner<'_> {
             match &then {
                 Then::Flow(plan) => self.start_flow(&mut run, plan.clone()),
                 Then::Defer(prepared) => self.store.defer(prepared),
-                Then::Answer | Then::Ask(_) | Then::Call(_) => Ok(()),
+                Then::Answer | Then::Ask(_) | Then::Call(_) | Then::Generate(_) => Ok(()),
             }
         })?;
         match then {
@@ -234,6 +235,11 @@ impl Runner<'_> {
                 let _asking = self.asking();
                 self.report_now(&run).await;
                 self.make_call(run, *planned).await
+            }
+            Then::Generate(prepared) => {
+                let _asking = self.asking();
+                self.report_now(&run).await;
+                self.generate(run, *prepared).await
             }
         }
     }

@@ -14,7 +14,7 @@ use crate::core::model::ModelSettings;
 use crate::core::run::store::{ChildEnded, IndexCommand, RequestCommand, WriteIndex, WriteRequests};
 use crate::core::run::Run;
 use crate::core::Problem;
-use crate::ops::run::{RunHost, Unanswered};
+use crate::ops::run::{Fetched, RunHost, Unanswered};
 use crate::ops::tool_servers::Registry;
 use crate::ops::Backend;
 
@@ -104,6 +104,14 @@ impl RunHost for Shell<'_> {
         timeout_seconds: u64,
     ) -> LocalBoxFuture<'a, Result<(u16, String), Unanswered>> {
         Box::pin(models::send(out, timeout_seconds))
+    }
+
+    fn generate<'a>(
+        &'a self,
+        request: &'a crate::core::generation::wire::Request,
+        timeout_seconds: u64,
+    ) -> LocalBoxFuture<'a, Result<Fetched, Unanswered>> {
+        Box::pin(models::generate(request, timeout_seconds))
     }
 
     fn backend(&self) -> &dyn Backend {
