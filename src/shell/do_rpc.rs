@@ -58,7 +58,8 @@ pub async fn serve<C: Call>(
 async fn call<T: DeserializeOwned>(stub: &Stub, endpoint: &str, body: &impl Serialize) -> Result<T, Problem> {
     let text = serde_json::to_string(body).map_err(|e| Problem::internal(format!("could not encode a call: {e}")))?;
     let reply = exchange(stub, endpoint, text).await?;
-    serde_json::from_str(&reply).map_err(|e| Problem::internal(format!("an object answered what could not be read: {e}")))
+    serde_json::from_str(&reply)
+        .map_err(|e| Problem::internal(format!("an object answered what could not be read: {e}")))
 }
 
 /// The part of `call` that is the same for every type: the request, the object's answer, and a
