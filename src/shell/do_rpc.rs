@@ -2,11 +2,12 @@
 //! in `calls`), sent as JSON, and a reply that is the value its type names or the problem document
 //! of a refusal.
 
+use futures::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use worker::js_sys::Reflect;
 use worker::wasm_bindgen::JsValue;
-use worker::{Method, Request, RequestInit, Response, Stub};
+use worker::{Method, Request, RequestInit, Response, ResponseBuilder, Stub};
 
 use crate::core::Problem;
 
@@ -24,8 +25,19 @@ pub async fn send<C: Call>(stub: &Stub, request: &C) -> Result<C::Reply, Problem
 
 /// Reads a typed request the object's endpoint was sent.
 pub async fn read<C: Call>(req: &mut Request) -> Result<C, Problem> {
-    let text = req.text().await.map_err(|e| Problem::internal(format!("could not read a call: {e}")))?;
-    serde_json::from_str(&text).map_err(|e| Problem::internal(format!("a call could not be read: {e}")))
+    let text = body(req).await?;
+    serde_json::from_str(&text).map_err(unreadable)
+}
+
+/// The text of a call: one future for every endpoint, boxed so that each endpoint's `read` calls
+/// it rather than carrying a copy.
+fn body(req: &mut Request) -> LocalBoxFuture<'_, Result<String, Problem>> {
+    Box::pin(async move { req.text().await.map_err(|e| Problem::internal(format!("could not read a call: {e}"))) })
+}
+
+#[inline(never)]
+fn unreadable(e: serde_json::Error) -> Problem {
+    Problem::internal(format!("a call could not be read: {e}"))
 }
 
 /// The object side of one endpoint: reads the request, has `handle` answer it, and replies with
@@ -45,19 +57,29 @@ pub async fn serve<C: Call>(
 /// outbox (until it sends its writes as `Call`s) use it.
 async fn call<T: DeserializeOwned>(stub: &Stub, endpoint: &str, body: &impl Serialize) -> Result<T, Problem> {
     let text = serde_json::to_string(body).map_err(|e| Problem::internal(format!("could not encode a call: {e}")))?;
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post).with_body(Some(text.into()));
-    let req = Request::new_with_init(&format!("https://object{endpoint}"), &init).map_err(unavailable)?;
-    let mut resp = stub.fetch_with_request(req).await.map_err(cut_off)?;
-    let status = resp.status_code();
-    let reply = resp.text().await.map_err(cut_off)?;
-    if status == 200 {
-        serde_json::from_str(&reply)
-            .map_err(|e| Problem::internal(format!("an object answered what could not be read: {e}")))
-    } else {
-        Err(serde_json::from_str::<Problem>(&reply)
-            .unwrap_or_else(|_| Problem::unavailable("Storage did not answer just now; try again.")))
-    }
+    let reply = exchange(stub, endpoint, text).await?;
+    serde_json::from_str(&reply)
+        .map_err(|e| Problem::internal(format!("an object answered what could not be read: {e}")))
+}
+
+/// The part of `call` that is the same for every type: the request, the object's answer, and a
+/// refusal read as the problem it is. Boxed, so that each `call::<T>` calls it rather than
+/// carrying a copy.
+fn exchange<'a>(stub: &'a Stub, endpoint: &'a str, text: String) -> LocalBoxFuture<'a, Result<String, Problem>> {
+    Box::pin(async move {
+        let mut init = RequestInit::new();
+        init.with_method(Method::Post).with_body(Some(text.into()));
+        let req = Request::new_with_init(&format!("https://object{endpoint}"), &init).map_err(unavailable)?;
+        let mut resp = stub.fetch_with_request(req).await.map_err(cut_off)?;
+        let status = resp.status_code();
+        let reply = resp.text().await.map_err(cut_off)?;
+        if status == 200 {
+            Ok(reply)
+        } else {
+            Err(serde_json::from_str::<Problem>(&reply)
+                .unwrap_or_else(|_| Problem::unavailable("Storage did not answer just now; try again.")))
+        }
+    })
 }
 
 /// A call that did not come back whole. workerd marks the error of an object reset while it held
@@ -87,8 +109,16 @@ fn unavailable(e: worker::Error) -> Problem {
 
 /// The object side: a value, or a refusal as the problem it is.
 pub fn reply<T: Serialize>(result: Result<T, Problem>) -> worker::Result<Response> {
+    answer(result.map(|v| serde_json::to_string(&v)))
+}
+
+/// All of `reply` but the encoding of its value, out of line: each endpoint of each object has a
+/// `reply` of its own, and this part is the same for all of them.
+#[inline(never)]
+fn answer(result: Result<serde_json::Result<String>, Problem>) -> worker::Result<Response> {
     match result {
-        Ok(v) => Response::from_json(&v),
+        Ok(Ok(json)) => Ok(ResponseBuilder::new().with_header("content-type", "application/json")?.fixed(json.into())),
+        Ok(Err(_)) => Err(worker::Error::Json(("Failed to encode data to json".into(), 500))),
         Err(p) => {
             if p.reason == crate::core::Reason::Internal {
                 worker::console_error!("internal, in an object: {}", p.detail);
