@@ -84,6 +84,8 @@ pub struct Runtime {
     pub asked: RefCell<Vec<Outbound>>,
     /// How many starts reached a run's object.
     pub starts: Cell<usize>,
+    /// How many reads of an org's connections reached its object.
+    pub connection_reads: Cell<usize>,
     /// The tool servers of the settings, each of which the one server in memory answers for.
     pub servers: ToolServers,
     pub tool_server: ToolServer,
@@ -106,6 +108,7 @@ impl Default for Runtime {
             answers: RefCell::default(),
             asked: RefCell::default(),
             starts: Cell::new(0),
+            connection_reads: Cell::new(0),
             servers: ToolServers { servers: Vec::new() },
             tool_server: ToolServer::default(),
             connections: RefCell::default(),
@@ -659,6 +662,7 @@ impl Backend for Runtime {
     }
 
     fn list_connections(&self, query: ListConnections) -> LocalBoxFuture<'_, Result<ConnectionPage, Problem>> {
+        self.connection_reads.set(self.connection_reads.get() + 1);
         let table = self.connections_of(&query.org);
         ready(connections::list(&*table, query))
     }
