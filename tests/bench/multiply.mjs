@@ -7,25 +7,37 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-/** Columns that must stay unique, so each copy gets its own value of them. */
-const UNIQUE = { runs: ['run_id'], run_records: ['run_id'], events: ['key'] };
+/** Text columns that must stay unique, so each copy gets its own value of them. */
+const UNIQUE = { runs: ['run_id'], run_records: ['run_id'], events: ['key'], connections: ['id', 'name'] };
+/** Number columns that are part of a key: each copy moves them past the originals' largest. */
+const NUMBERED = { definition_versions: ['version'] };
 
-/** The SQLite file of one playbook's Durable Object under a `wrangler dev --persist-to` directory. */
-export function playbookStore(stateDir, playbookId) {
-  const dir = join(stateDir, 'v3', 'do', 'playbook-runtime-PlaybookObject');
+/** The SQLite file of the Durable Object of `className` whose store answers `probe` with a row. */
+function storeWhere(stateDir, className, probe, args, what) {
+  const dir = join(stateDir, 'v3', 'do', `playbook-runtime-${className}`);
   for (const name of readdirSync(dir)) {
     if (!name.endsWith('.sqlite') || name === 'metadata.sqlite') continue;
     const db = new DatabaseSync(join(dir, name), { readOnly: true });
     try {
-      const row = db.prepare("SELECT id FROM playbook WHERE id = ?").get(playbookId);
+      const row = db.prepare(probe).get(...args);
       if (row) return join(dir, name);
     } catch {
-      // Not a playbook's store, or one without its record yet.
+      // Not such a store, or one without its tables yet.
     } finally {
       db.close();
     }
   }
-  throw new Error(`no store of the playbook ${playbookId} under ${dir}`);
+  throw new Error(`no store of ${what} under ${dir}`);
+}
+
+/** The SQLite file of one playbook's Durable Object under a `wrangler dev --persist-to` directory. */
+export function playbookStore(stateDir, playbookId) {
+  return storeWhere(stateDir, 'PlaybookObject', 'SELECT id FROM playbook WHERE id = ?', [playbookId], `the playbook ${playbookId}`);
+}
+
+/** The SQLite file of the organization's object that holds the connection named `name`. */
+export function orgStoreWithConnection(stateDir, name) {
+  return storeWhere(stateDir, 'OrganizationObject', 'SELECT id FROM connections WHERE name = ?', [name], `the connection ${name}`);
 }
 
 /**
@@ -42,8 +54,13 @@ export function multiplyRows(file, tables, times) {
       const all = db.prepare(`PRAGMA table_info(${table})`).all().map((c) => c.name);
       const columns = all.filter((c) => c !== 'position');
       const unique = UNIQUE[table] ?? [];
+      const numbered = NUMBERED[table] ?? [];
+      const past = Object.fromEntries(numbered.map((c) => [c, db.prepare(`SELECT max(${c}) AS n FROM ${table}`).get().n ?? 0]));
       // In SQL a null joined to a text stays null, as a unique column without a value must.
-      const values = columns.map((c) => (unique.includes(c) ? `t.${c} || '~' || copy.k` : `t.${c}`));
+      // A second multiplying of the same rows must not make the names the first one made.
+      const salt = Date.now().toString(36);
+      const values = columns.map((c) => (unique.includes(c) ? `t.${c} || '~${salt}.' || copy.k`
+        : numbered.includes(c) ? `t.${c} + copy.k * ${past[c]}` : `t.${c}`));
       const order = all.includes('position') ? 't.position' : 't.rowid';
       db.prepare(
         `WITH RECURSIVE copy(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM copy WHERE k < ?)

@@ -4,7 +4,10 @@
 // took the most time, Rust ones by their own names (the uploaded wasm has no name section; they are
 // read from build/index_bg.names.wasm, which scripts/build keeps beside it).
 //
-//   node tests/bench/profile.mjs [run_definition|get_playbook|tools/list|list_runs|create_playbook] [seconds] [connections]
+//   node tests/bench/profile.mjs [run_definition|get_playbook|tools/list|list_runs|create_playbook|reasoning] [seconds] [connections]
+//
+// reasoning profiles the bench's reasoning run with one tool call, on a runtime whose Anthropic is
+// the stand-in and whose TOOL_SERVERS is the bench's tool server, as scripts/bench measures it.
 //
 // Writes bench-results/profile-<operation>.cpuprofile. Needs a current build/ (it builds one if stale).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +18,7 @@ import { ROOT, startRuntime } from '../e2e/harness.mjs';
 import { load } from './load.mjs';
 import { functionNames } from './size.mjs';
 import { MCP_HEADERS, mcpFailed, playbookWithAddVat, rpcBody, toolBody } from './mcp.mjs';
+import { prepare, runFailed, startSide, toolVars } from './tools.mjs';
 
 const [operation = 'run_definition', seconds = '5', connections = '8'] = process.argv.slice(2);
 const OPERATIONS = {
@@ -85,21 +89,28 @@ function summarize(profile, n = 25) {
     top(within, (fn) => fn.includes('::') && !fn.startsWith('js_sys::') && !fn.startsWith('wasm_bindgen::'));
 }
 
+/** Operations that need the stand-in model and the tool server beside the runtime. */
+const WITH_TOOLS = {
+  reasoning: (ready) => ({ body: ready.run, failed: runFailed }),
+};
+
 async function main() {
-  if (!OPERATIONS[operation] && !FRESH[operation]) {
-    throw new Error(`no operation ${operation}; one of ${[...Object.keys(OPERATIONS), ...Object.keys(FRESH)].join(', ')}`);
+  if (!OPERATIONS[operation] && !FRESH[operation] && !WITH_TOOLS[operation]) {
+    throw new Error(`no operation ${operation}; one of ${[...Object.keys(OPERATIONS), ...Object.keys(FRESH), ...Object.keys(WITH_TOOLS)].join(', ')}`);
   }
   buildIfStale({ label: 'runtime', command: 'scripts/build', inputs: RUNTIME_INPUTS, output: join(ROOT, 'build'), say });
   const work = join(ROOT, 'bench-results');
   const stateDir = join(work, 'state', 'profile');
   rmSync(stateDir, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
-  const rt = await startRuntime({ stateDir, extraArgs: ['--log-level', 'warn'] });
+  const side = WITH_TOOLS[operation] ? await startSide() : null;
+  const rt = await startRuntime({ stateDir, vars: side ? toolVars(side) : {}, extraArgs: ['--log-level', 'warn'] });
   try {
-    const playbook = await playbookWithAddVat(rt.url, `profile ${Date.now().toString(36)}`);
+    const name = `profile ${Date.now().toString(36)}`;
     const spec = { url: `${rt.url}/mcp`, method: 'POST', headers: MCP_HEADERS, failed: mcpFailed };
-    if (FRESH[operation]) spec.makeBody = FRESH[operation];
-    else spec.body = OPERATIONS[operation](playbook);
+    if (side) Object.assign(spec, WITH_TOOLS[operation](await prepare(rt.url, side, name)));
+    else if (FRESH[operation]) spec.makeBody = FRESH[operation];
+    else spec.body = OPERATIONS[operation](await playbookWithAddVat(rt.url, name));
     await load({ ...spec, connections: 4, seconds: 1 }); // warm the isolate before sampling
     const inspector = await inspect(rt.inspectorPort);
     await inspector.send('Profiler.enable');
@@ -115,6 +126,7 @@ async function main() {
       `The whole profile: ${out} (open it in Chrome DevTools, Performance).\n`);
   } finally {
     await rt.stop();
+    await side?.stop();
   }
 }
 

@@ -2,6 +2,12 @@
 // server, the sizes, the start-up, and how the stored rows were seeded. Every ratio divides this
 // runtime's figure by the other's, both measured in the same run.
 import { LIMIT_FREE, LIMIT_PAID } from './size.mjs';
+import { judged, targets } from './targets.mjs';
+import { cloudflare, growth } from './report_growth.mjs';
+
+/** The upload the issue asks for, gzip, and the least start-up share of the JavaScript floor's. */
+const UPLOAD_TARGET = 1.5 * 1024 * 1024;
+const STARTUP_MOST = 1.2;
 
 const int = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—');
 const ms = (n) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(2) : n.toFixed(1)) : '—');
@@ -45,6 +51,35 @@ export function report(r) {
   push('Everything ran in local workerd (`wrangler dev`) on 127.0.0.1, loaded by autocannon from the same machine ' +
     '(the load generator shares the cores). Latencies in milliseconds. Each ratio is this runtime\'s figure divided ' +
     'by the other\'s, given as req/s · p50 · p99: below 1 for req/s, above 1 for latency, means slower.', '');
+
+  // ---- the targets, read in a minute ----
+  push('## Against the targets', '');
+  push('Each row as a share of its floor in this run (req/s divided by the floor\'s; for a latency, the floor\'s p50 ' +
+    'divided by ours), so 1.00 is the floor and higher is faster. ✓ meets the target, ✗ misses it (the target in brackets).', '');
+  if (r.plotFile) push(`![Each row's share of its floor at each concurrency, with its target](${r.plotFile})`, '');
+  push('| Row | Floor | ' + conc.map((c) => `Conc. ${c}`).join(' | ') + ' | What bounds it |');
+  push('|---|---|' + conc.map(() => '--:').join('|') + '|---|');
+  for (const t of targets(r)) {
+    push(`| ${t.label} | ${t.floor} | ` + conc.map((c) => judged(t.ratio(c), t.least[c])).join(' | ') + ` | ${t.bound} |`);
+  }
+  const upload = r.size?.runtime?.gzip;
+  const jsStartup = r.startup.find((s) => s.floor)?.ms;
+  const ownStartup = r.startup.find((s) => s.runtime)?.ms;
+  push('');
+  if (upload) {
+    push(`- The upload: ${bytes(upload)} gzip, ${upload <= UPLOAD_TARGET ? '✓ within' : '✗ over'} the target of ${bytes(UPLOAD_TARGET)} ` +
+      `(Cloudflare's limit: ${bytes(LIMIT_FREE)} on the free plan).`);
+  }
+  if (jsStartup && ownStartup) {
+    const times = ownStartup / jsStartup;
+    push(`- Start-up: the first answer of a cold workerd ${times.toFixed(2)} × the JavaScript floor's, ` +
+      `${times <= STARTUP_MOST ? '✓ within' : '✗ over'} ${STARTUP_MOST.toFixed(1)} ×.`);
+  }
+  if (r.wasmCompile) {
+    push(`- The Worker's own start-up: V8 compiles its wasm (${bytes(r.wasmCompile.bytes)}) in ${ms(r.wasmCompile.ms)} ms on this ` +
+      'machine, against Cloudflare\'s limit of 1 s of CPU for a Worker\'s start-up.');
+  }
+  push('');
 
   // ---- the runtime ----
   push('## The runtime against its floors and against a TypeScript MCP server', '');
@@ -131,6 +166,8 @@ export function report(r) {
     push('');
   }
 
+  lines.push(...growth(r, conc));
+
   // ---- the floors ----
   push('## The floors: this machine\'s limits, built by the bench', '');
   push('| Floor | What it does | Conc. | req/s | p50 | p99 |');
@@ -207,6 +244,8 @@ export function report(r) {
     }
   }
   push('');
+
+  lines.push(...cloudflare());
 
   // ---- builds ----
   push('## Builds', '');

@@ -8,19 +8,22 @@
 // Environment: BENCH_QUICK=1 (two-second loads, 10,000 rows for the large lists), BENCH_SECONDS (per load),
 // BENCH_BIG_ROWS (default 100000), BENCH_BUDGET_SECONDS (default 570), BENCH_OUT.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 import { buildIfStale, RUNTIME_INPUTS } from '../e2e/build.mjs';
 import { ROOT, startRuntime } from '../e2e/harness.mjs';
 import { load } from './load.mjs';
 import { multiplyRows, playbookStore } from './multiply.mjs';
 import { callMethod, callTool, MCP_HEADERS, mcpFailed, playbookWithAddVat, rpcBody, toolBody } from './mcp.mjs';
+import { plot } from './plot.mjs';
 import { report } from './report.mjs';
 import { uploadSize } from './size.mjs';
 import { prepare, runFailed, SERVERS, serialFloor, startSide, TERMS, TOOLS, toolVars } from './tools.mjs';
 import { workflowLoad, workflowSource } from './workflow.mjs';
+import { CONNECTIONS, connectionBody, grow, growthReads, HISTORY_SIZES, prepareGrowth, VERSIONS } from './growth.mjs';
+import { ADD_VAT_DIAGRAM, ADD_VAT_OVERVIEW, addVat } from '../e2e/fixtures.mjs';
 
 const env = process.env;
 const QUICK = env.BENCH_QUICK === '1';
@@ -34,9 +37,15 @@ const CFG = {
   bigRows: Number(env.BENCH_BIG_ROWS ?? (QUICK ? 10_000 : 100_000)),
   budgetSeconds: Number(env.BENCH_BUDGET_SECONDS ?? 570),
   seedConnections: 32,
+  // The rows of how cost grows are read at the concurrencies of one client and of a few.
+  growthConcurrencies: [1, 8],
   out: env.BENCH_OUT ?? join(ROOT, 'bench-results', 'results.md'),
 };
 const WORK = join(ROOT, 'bench-results');
+// BENCH_ONLY=growth,tools (floors, ts, tools, runtime, growth, big) measures only those parts, to
+// work on one of them; the report leaves the others out. big needs runtime.
+const ONLY = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',')) : null;
+const wanted = (part) => !ONLY || ONLY.has(part);
 const STARTED = Date.now();
 // The budget counts from the end of the builds: a first build from a fresh clone takes as long as
 // cargo needs, which no budget of the bench's can bound; everything after it is bounded.
@@ -82,13 +91,13 @@ async function stopping(server, fn) {
  * One operation at each concurrency, after a short warm-up: [{connections, rps, p50, p99, ...}].
  * `spec.warm`, where given, is awaited before the warm-up and before each load.
  */
-async function measureAll(label, spec) {
+async function measureAll(label, spec, concurrencies = CFG.concurrencies) {
   await spec.warm?.();
   await load({ ...spec, connections: 8, seconds: CFG.warmupSeconds });
   const out = [];
   await drain(spec);
   let before = null;
-  for (const connections of CFG.concurrencies) {
+  for (const connections of concurrencies) {
     await spec.warm?.();
     // A request slower than the load is never counted, so a load lasts at least four rounds of
     // requests at the throughput the lower concurrency reached, up to maxSeconds.
@@ -186,6 +195,71 @@ async function measureLists(base, { runsPb, eventsPb }, size, runs, events) {
   return { size, runs, events, listRuns, listEvents };
 }
 
+/**
+ * `list_connections` with a few connections and with CONNECTIONS, each added through
+ * `add_connection` as a person would, of the bench's tool server.
+ */
+async function measureConnections(base, url) {
+  const makeBody = connectionBody(url);
+  const out = [];
+  let stored = 0;
+  for (const target of [25, CONNECTIONS]) {
+    const t0 = Date.now();
+    const r = await load({
+      url: `${base}/mcp`, method: 'POST', headers: MCP_HEADERS, makeBody, failed: mcpFailed,
+      connections: 8, amount: target - stored, timeoutSeconds: 60,
+    });
+    stored += r.ok;
+    say(`added ${r.ok} connections (${stored} in all) in ${((Date.now() - t0) / 1000).toFixed(1)} s` +
+      (r.failed + r.errors ? `, ${r.failed + r.errors} failed` : ''));
+    const listed = await callTool(base, 'list_connections', {});
+    out.push({
+      stored, listed: listed.connections?.length,
+      data: await measureAll(`runtime list_connections (${stored} connections)`, mcpSpec(base, toolBody('list_connections', {})), CFG.growthConcurrencies),
+    });
+  }
+  return out;
+}
+
+/** The growth rows (growth.mjs): a 50-step workflow run's history at its own size, 2,000 and 10,000 events. */
+async function measureGrowth() {
+  const first = await serve('runtime-growth', join(ROOT, 'wrangler.toml'));
+  let prepared;
+  let playbook;
+  const sizes = [];
+  const measureReads = async (base, label) => {
+    const reads = growthReads(playbook, prepared.runId);
+    const out = {};
+    for (const [key, read] of Object.entries(reads)) {
+      out[key] = await measureAll(`runtime ${read.tool} (${label})`, mcpSpec(base, toolBody(read.tool, read.args)), CFG.growthConcurrencies);
+    }
+    return out;
+  };
+  await stopping(first, async () => {
+    playbook = await playbookWithFunction(first.url, 'growth');
+    // Each version the same rate, written differently: a changed document is a new version.
+    prepared = await prepareGrowth(first.url, ORG, playbook, {
+      sourceOf: (i) => addVat(`0.2${'0'.repeat(i)}`), overview: ADD_VAT_OVERVIEW, diagram: ADD_VAT_DIAGRAM,
+    });
+    say(`a ${prepared.runId} tree of 50 steps holds ${prepared.events} events`);
+    sizes.push({ events: prepared.events, versions: prepared.versions, reads: await measureReads(first.url, `${prepared.events} events`) });
+  });
+  let events = prepared.events;
+  let versions = prepared.versions;
+  for (const target of HISTORY_SIZES) {
+    const eventTimes = Math.ceil(target / events);
+    const versionTimes = target === HISTORY_SIZES.at(-1) ? Math.ceil(VERSIONS / versions) : 1;
+    const grown = await grow(first.stateDir, playbook, eventTimes, versionTimes);
+    events = grown.events ?? events;
+    versions = grown.versions ?? versions;
+    const again = await serve('runtime-growth', join(ROOT, 'wrangler.toml'), { keepState: true });
+    await stopping(again, async () => {
+      sizes.push({ events, versions, reads: await measureReads(again.url, `${events} events, ${versions} versions`) });
+    });
+  }
+  return { steps: 50, sizes };
+}
+
 // ---- the run ----
 
 async function main() {
@@ -215,12 +289,15 @@ async function main() {
     label: 'runtime', command: 'scripts/build', inputs: RUNTIME_INPUTS, output: join(ROOT, 'build'), say,
   }));
   const floorRust = join(BENCH, 'floor-rust');
-  results.builds.push(buildIfStale({
+  if (wanted('floors')) results.builds.push(buildIfStale({
     label: 'Rust floor', command: 'tests/bench/build-floor',
     inputs: ['src', 'Cargo.toml', 'Cargo.lock'].map((p) => join(floorRust, p)), output: join(floorRust, 'build'), say,
   }));
 
   DEADLINE = Date.now() + CFG.budgetSeconds * 1000;
+
+  results.wasmCompile = await wasmCompile(join(ROOT, 'build', 'index_bg.wasm'));
+  say(`V8 compiles the wasm in ${results.wasmCompile.ms.toFixed(1)} ms`);
 
   // Sizes of the upload, as wrangler would send it.
   say('sizing the uploads (wrangler deploy --dry-run)');
@@ -229,149 +306,188 @@ async function main() {
     ts: uploadSize(join(BENCH, 'ts-mcp', 'wrangler.toml'), join(WORK, 'upload', 'ts-mcp')),
   };
 
-  // 1. The floors.
-  const js = await serve('floor-js', join(BENCH, 'floor-js', 'wrangler.toml'));
-  results.startup.push({ name: 'JavaScript floor (no Durable Object)', ms: js.startupMs, floor: true });
-  await stopping(js, async () => {
-    results.floors.static = await measureAll('floor js static', { url: `${js.url}/` });
-  });
-  const rust = await serve('floor-rust', join(floorRust, 'wrangler.toml'));
-  results.startup.push({ name: 'Rust floor (one Durable Object)', ms: rust.startupMs });
-  await stopping(rust, async () => {
-    results.floors.rustStatic = await measureAll('floor rust static', { url: `${rust.url}/static` });
-    results.floors.read = await measureAll('floor rust DO read', { url: `${rust.url}/read` });
-    results.floors.write = await measureAll('floor rust DO write', { url: `${rust.url}/write` });
-    results.floors.create = await measureAll('floor rust DO create', { url: `${rust.url}/create` });
-  });
-
-  // 2. The TypeScript MCP server.
-  const ts = await serve('ts-mcp', join(BENCH, 'ts-mcp', 'wrangler.toml'));
-  results.startup.push({ name: 'TypeScript MCP server (SDK, one Durable Object)', ms: ts.startupMs });
-  await stopping(ts, async () => {
-    const pb = await callTool(ts.url, 'create_playbook', { name: freshName() });
-    await callTool(ts.url, 'get_playbook', { playbook: pb.id });
-    await callMethod(ts.url, 'tools/list');
-    results.ts['tools/list'] = await measureAll('ts tools/list', mcpSpec(ts.url, rpcBody('tools/list')));
-    results.ts.get_playbook = await measureAll('ts get_playbook',
-      mcpSpec(ts.url, toolBody('get_playbook', { playbook: pb.id })));
-    results.ts.create_playbook = await measureAll('ts create_playbook',
-      mcpSpecFresh(ts.url, () => toolBody('create_playbook', { name: freshName() })));
-  });
-
-  // 3. The tool rows, on a runtime of their own whose TOOL_SERVERS names the bench's tool server
-  // (20 addresses of 50 tools) and whose Anthropic is the stand-in, both in a process of their own:
-  // a reasoning run with one tool call, and search across the 20 servers, measured warm. Then the
-  // floors of the run's parts, alone: the stand-in's two requests and the tool server's one call.
-  const side = await startSide();
-  try {
-    const withTools = await serve('runtime-tools', join(ROOT, 'wrangler.toml'), { vars: toolVars(side) });
-    let ready;
-    await stopping(withTools, async () => {
-      const base = withTools.url;
-      ready = await prepare(base, side, freshName());
-      results.tools = { servers: SERVERS, tools: TOOLS, terms: TERMS };
-      results.tools.run = await measureAll('runtime reasoning run with one tool call',
-        { ...mcpSpec(base, ready.run), failed: runFailed });
-      results.tools.search = await measureAll(`runtime search (${SERVERS} servers of ${TOOLS} tools, warm)`,
-        { ...mcpSpec(base, ready.search), warm: ready.warmSearch });
+  // The runtime's own rows keep their state for the large lists after them.
+  let rt;
+  const listed = {};
+  if (wanted('floors')) {
+    // 1. The floors.
+    const js = await serve('floor-js', join(BENCH, 'floor-js', 'wrangler.toml'));
+    results.startup.push({ name: 'JavaScript floor (no Durable Object)', ms: js.startupMs, floor: true });
+    await stopping(js, async () => {
+      results.floors.static = await measureAll('floor js static', { url: `${js.url}/` });
     });
-    results.floors.modelFirst = await measureAll('floor stand-in model, first request', ready.modelFirst);
-    results.floors.modelSecond = await measureAll('floor stand-in model, second request', ready.modelSecond);
-    results.floors.toolCall = await measureAll('floor tool server, one call', ready.toolCall);
-    const F = results.floors;
-    F.toolRun = serialFloor([[F.modelFirst, 1], [F.modelSecond, 1], [F.toolCall, 1], [F.create, 1]], CFG.concurrencies);
-  } finally {
-    await side.stop();
+    const rust = await serve('floor-rust', join(floorRust, 'wrangler.toml'));
+    results.startup.push({ name: 'Rust floor (one Durable Object)', ms: rust.startupMs });
+    await stopping(rust, async () => {
+      results.floors.rustStatic = await measureAll('floor rust static', { url: `${rust.url}/static` });
+      results.floors.read = await measureAll('floor rust DO read', { url: `${rust.url}/read` });
+      results.floors.write = await measureAll('floor rust DO write', { url: `${rust.url}/write` });
+      results.floors.create = await measureAll('floor rust DO create', { url: `${rust.url}/create` });
+    });
   }
 
-  // 4. The runtime, from a cold workerd with empty state.
-  const rt = await serve('runtime', join(ROOT, 'wrangler.toml'));
-  const listed = {};
-  results.startup.push({ name: 'Auto Runtime (this Worker)', ms: rt.startupMs, runtime: true });
-  await stopping(rt, async () => {
-    const base = rt.url;
-    const tools = await callMethod(base, 'tools/list');
-    results.runtime.toolCount = tools.tools.length;
-    const bench = await playbookWithFunction(base, 'bench');
-    await callTool(base, 'get_playbook', { playbook: bench });
-    await callTool(base, 'run_definition', { playbook: bench, type: 'computation', name: 'add-vat', input: { net: 100 } });
-    const R = results.runtime;
-    R['tools/list'] = await measureAll('runtime tools/list', mcpSpec(base, rpcBody('tools/list')));
-    R.get_playbook = await measureAll('runtime get_playbook', mcpSpec(base, toolBody('get_playbook', { playbook: bench })));
-    // The same two reads with an API key of the org, beside local mode: what verifying a key costs
-    // once this isolate has seen it.
-    const made = await fetch(`${base}/v1/orgs/local/keys`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: `bench-${RUN_TAG}`, scopes: ['org:read', 'org:write', 'playbook:read', 'playbook:write'] }),
-    }).then((r) => r.json());
-    if (!made.key) throw new Error(`no key was made: ${JSON.stringify(made).slice(0, 300)}`);
-    const keyed = (body) => ({ ...mcpSpec(base, body), headers: { ...MCP_HEADERS, authorization: `Bearer ${made.key}` } });
-    R['tools/list key'] = await measureAll('runtime tools/list with a key', keyed(rpcBody('tools/list')));
-    R['get_playbook key'] = await measureAll('runtime get_playbook with a key', keyed(toolBody('get_playbook', { playbook: bench })));
-    R.create_playbook = await measureAll('runtime create_playbook',
-      mcpSpecFresh(base, () => toolBody('create_playbook', { name: freshName() })));
-    R.run_definition = await measureAll('runtime run_definition', mcpSpec(base,
-      toolBody('run_definition', { playbook: bench, type: 'computation', name: 'add-vat', input: { net: 100 } })));
-    // A 20-step workflow from its start to its end; report.mjs divides by 20 for the cost of a step.
-    await callTool(base, 'create_definition', {
-      playbook: bench, type: 'workflow', name: 'twenty', source: workflowSource(),
-      overview: 'Adds VAT twenty times over, each step on the gross amount of the step before.',
+  if (wanted('ts')) {
+    // 2. The TypeScript MCP server.
+    const ts = await serve('ts-mcp', join(BENCH, 'ts-mcp', 'wrangler.toml'));
+    results.startup.push({ name: 'TypeScript MCP server (SDK, one Durable Object)', ms: ts.startupMs });
+    await stopping(ts, async () => {
+      const pb = await callTool(ts.url, 'create_playbook', { name: freshName() });
+      await callTool(ts.url, 'get_playbook', { playbook: pb.id });
+      await callMethod(ts.url, 'tools/list');
+      results.ts['tools/list'] = await measureAll('ts tools/list', mcpSpec(ts.url, rpcBody('tools/list')));
+      results.ts.get_playbook = await measureAll('ts get_playbook',
+        mcpSpec(ts.url, toolBody('get_playbook', { playbook: pb.id })));
+      results.ts.create_playbook = await measureAll('ts create_playbook',
+        mcpSpecFresh(ts.url, () => toolBody('create_playbook', { name: freshName() })));
     });
-    R.workflow = [];
-    for (const connections of CFG.concurrencies) {
-      const m = await workflowLoad(base, ORG, bench, connections, Math.max(CFG.seconds, 5));
-      say(`runtime 20-step workflow c=${connections}: ${m.rps.toFixed(1)} runs/s, p50 ${m.p50} ms, p99 ${m.p99} ms` +
-        (m.failed ? `, ${m.failed} failed` : ''));
-      R.workflow.push(m);
+  }
+
+  if (wanted('tools')) {
+    // 3. The tool rows, on a runtime of their own whose TOOL_SERVERS names the bench's tool server
+    // (20 addresses of 50 tools) and whose Anthropic is the stand-in, both in a process of their own:
+    // a reasoning run with one tool call, and search across the 20 servers, measured warm. Then the
+    // floors of the run's parts, alone: the stand-in's two requests and the tool server's one call.
+    const side = await startSide();
+    try {
+      const withTools = await serve('runtime-tools', join(ROOT, 'wrangler.toml'), { vars: toolVars(side) });
+      let ready;
+      await stopping(withTools, async () => {
+        const base = withTools.url;
+        ready = await prepare(base, side, freshName());
+        results.tools = { servers: SERVERS, tools: TOOLS, terms: TERMS };
+        results.tools.run = await measureAll('runtime reasoning run with one tool call',
+          { ...mcpSpec(base, ready.run), failed: runFailed });
+        results.tools.search = await measureAll(`runtime search (${SERVERS} servers of ${TOOLS} tools, warm)`,
+          { ...mcpSpec(base, ready.search), warm: ready.warmSearch });
+        results.connections = await measureConnections(base, `${side.tools}/s01/mcp`);
+      });
+      results.floors.modelFirst = await measureAll('floor stand-in model, first request', ready.modelFirst);
+      results.floors.modelSecond = await measureAll('floor stand-in model, second request', ready.modelSecond);
+      results.floors.toolCall = await measureAll('floor tool server, one call', ready.toolCall);
+      const F = results.floors;
+      F.toolRun = serialFloor([[F.modelFirst, 1], [F.modelSecond, 1], [F.toolCall, 1], [F.create, 1]], CFG.concurrencies);
+    } finally {
+      await side.stop();
+  }
+
+  }
+
+  if (wanted('runtime')) {
+    // 4. The runtime, from a cold workerd with empty state.
+    rt = await serve('runtime', join(ROOT, 'wrangler.toml'));
+    results.startup.push({ name: 'Auto Runtime (this Worker)', ms: rt.startupMs, runtime: true });
+    await stopping(rt, async () => {
+      const base = rt.url;
+      const tools = await callMethod(base, 'tools/list');
+      results.runtime.toolCount = tools.tools.length;
+      const bench = await playbookWithFunction(base, 'bench');
+      await callTool(base, 'get_playbook', { playbook: bench });
+      await callTool(base, 'run_definition', { playbook: bench, type: 'computation', name: 'add-vat', input: { net: 100 } });
+      const R = results.runtime;
+      R['tools/list'] = await measureAll('runtime tools/list', mcpSpec(base, rpcBody('tools/list')));
+      R.get_playbook = await measureAll('runtime get_playbook', mcpSpec(base, toolBody('get_playbook', { playbook: bench })));
+      // The same two reads with an API key of the org, beside local mode: what verifying a key costs
+      // once this isolate has seen it.
+      const made = await fetch(`${base}/v1/orgs/local/keys`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `bench-${RUN_TAG}`, scopes: ['org:read', 'org:write', 'playbook:read', 'playbook:write'] }),
+      }).then((r) => r.json());
+      if (!made.key) throw new Error(`no key was made: ${JSON.stringify(made).slice(0, 300)}`);
+      const keyed = (body) => ({ ...mcpSpec(base, body), headers: { ...MCP_HEADERS, authorization: `Bearer ${made.key}` } });
+      R['tools/list key'] = await measureAll('runtime tools/list with a key', keyed(rpcBody('tools/list')));
+      R['get_playbook key'] = await measureAll('runtime get_playbook with a key', keyed(toolBody('get_playbook', { playbook: bench })));
+      R.create_playbook = await measureAll('runtime create_playbook',
+        mcpSpecFresh(base, () => toolBody('create_playbook', { name: freshName() })));
+      R.run_definition = await measureAll('runtime run_definition', mcpSpec(base,
+        toolBody('run_definition', { playbook: bench, type: 'computation', name: 'add-vat', input: { net: 100 } })));
+      // A 20-step workflow from its start to its end; report.mjs divides by 20 for the cost of a step.
+      await callTool(base, 'create_definition', {
+        playbook: bench, type: 'workflow', name: 'twenty', source: workflowSource(),
+        overview: 'Adds VAT twenty times over, each step on the gross amount of the step before.',
+      });
+      R.workflow = [];
+      for (const connections of CFG.concurrencies) {
+        const m = await workflowLoad(base, ORG, bench, connections, Math.max(CFG.seconds, 5));
+        say(`runtime 20-step workflow c=${connections}: ${m.rps.toFixed(1)} runs/s, p50 ${m.p50} ms, p99 ${m.p99} ms` +
+          (m.failed ? `, ${m.failed} failed` : ''));
+        R.workflow.push(m);
+      }
+
+      // Pages of runs and events with 1,000 rows stored through the API: runs in one playbook,
+      // published events in another, so each list holds only its own rows.
+      listed.runsPb = await playbookWithFunction(base, 'runs');
+      listed.eventsPb = await playbookWithFunction(base, 'events');
+      // What the loads after this seeding will take, and a margin to copy rows and restart.
+      const until = DEADLINE - (loadsSeconds(CFG.bigRows ? 4 : 2) + 60) * 1000;
+      const runs = await seed(base, listed.runsPb, 'runs', CFG.smallRows, Date.now() + Math.max(0, until - Date.now()) / 2);
+      const events = await seed(base, listed.eventsPb, 'events', CFG.smallRows, until);
+      results.seeding.push({ size: 'small', runs, events });
+      R.lists = [await measureLists(base, listed, 'small', runs.stored, events.stored)];
+    });
+  }
+
+  if (wanted('growth')) {
+    // 4b. How cost grows with a run's history and a definition's versions, on a runtime of its own.
+    results.growth = await measureGrowth();
+  }
+
+  if (wanted('big') && rt) {
+    // 5. The same pages with 100 times the rows, copied inside the playbooks' stores (multiply.mjs
+    // says why), on the same state after a restart.
+    const { runsPb, eventsPb } = listed;
+    const seededRuns = results.seeding[0]?.runs.stored ?? 0;
+    const seededEvents = results.seeding[0]?.events.stored ?? 0;
+    if (CFG.bigRows > 0 && seededRuns > 0 && seededEvents > 0) {
+      const t0 = performance.now();
+      const runsTimes = Math.ceil(CFG.bigRows / seededRuns);
+      const eventsTimes = Math.ceil(CFG.bigRows / seededEvents);
+      const copied = {
+        runs: multiplyRows(playbookStore(rt.stateDir, runsPb), ['runs', 'run_records'], runsTimes),
+        events: multiplyRows(playbookStore(rt.stateDir, eventsPb), ['events'], eventsTimes),
+        runsTimes,
+        eventsTimes,
+      };
+      copied.seconds = (performance.now() - t0) / 1000;
+      say(`copied the rows: ${copied.runs} runs, ${copied.events} events in ${copied.seconds.toFixed(1)} s`);
+      const again = await serve('runtime', join(ROOT, 'wrangler.toml'), { keepState: true });
+      await stopping(again, async () => {
+        const t1 = performance.now();
+        await callTool(again.url, 'list_runs', { playbook: runsPb });
+        copied.firstPageMs = performance.now() - t1;
+        results.seeding.push({ size: 'big', copied });
+        results.runtime.lists.push(await measureLists(again.url, listed, 'big', copied.runs, copied.events));
+      });
     }
-
-    // Pages of runs and events with 1,000 rows stored through the API: runs in one playbook,
-    // published events in another, so each list holds only its own rows.
-    listed.runsPb = await playbookWithFunction(base, 'runs');
-    listed.eventsPb = await playbookWithFunction(base, 'events');
-    // What the loads after this seeding will take, and a margin to copy rows and restart.
-    const until = DEADLINE - (loadsSeconds(CFG.bigRows ? 4 : 2) + 60) * 1000;
-    const runs = await seed(base, listed.runsPb, 'runs', CFG.smallRows, Date.now() + Math.max(0, until - Date.now()) / 2);
-    const events = await seed(base, listed.eventsPb, 'events', CFG.smallRows, until);
-    results.seeding.push({ size: 'small', runs, events });
-    R.lists = [await measureLists(base, listed, 'small', runs.stored, events.stored)];
-  });
-
-  // 5. The same pages with 100 times the rows, copied inside the playbooks' stores (multiply.mjs
-  // says why), on the same state after a restart.
-  const { runsPb, eventsPb } = listed;
-  const seededRuns = results.seeding[0]?.runs.stored ?? 0;
-  const seededEvents = results.seeding[0]?.events.stored ?? 0;
-  if (CFG.bigRows > 0 && seededRuns > 0 && seededEvents > 0) {
-    const t0 = performance.now();
-    const runsTimes = Math.ceil(CFG.bigRows / seededRuns);
-    const eventsTimes = Math.ceil(CFG.bigRows / seededEvents);
-    const copied = {
-      runs: multiplyRows(playbookStore(rt.stateDir, runsPb), ['runs', 'run_records'], runsTimes),
-      events: multiplyRows(playbookStore(rt.stateDir, eventsPb), ['events'], eventsTimes),
-      runsTimes,
-      eventsTimes,
-    };
-    copied.seconds = (performance.now() - t0) / 1000;
-    say(`copied the rows: ${copied.runs} runs, ${copied.events} events in ${copied.seconds.toFixed(1)} s`);
-    const again = await serve('runtime', join(ROOT, 'wrangler.toml'), { keepState: true });
-    await stopping(again, async () => {
-      const t1 = performance.now();
-      await callTool(again.url, 'list_runs', { playbook: runsPb });
-      copied.firstPageMs = performance.now() - t1;
-      results.seeding.push({ size: 'big', copied });
-      results.runtime.lists.push(await measureLists(again.url, listed, 'big', copied.runs, copied.events));
-    });
   }
 
   results.machine.loadAfter = os.loadavg().map((v) => v.toFixed(2)).join(' ');
   results.seconds = (Date.now() - STARTED) / 1000;
+  // The plot goes beside the table, under the same name, so a page that moves keeps its picture.
+  const plotPath = CFG.out.replace(/\.md$/, '') + '.svg';
+  results.plotFile = basename(plotPath);
+  writeFileSync(plotPath, plot(results));
   const markdown = report(results);
   writeFileSync(CFG.out, markdown);
   writeFileSync(join(WORK, 'results.json'), JSON.stringify(results, null, 2));
   process.stdout.write(markdown);
   say(`wrote ${CFG.out} (${results.seconds.toFixed(0)} s in all)`);
+}
+
+/**
+ * The Worker's own part of a cold start: V8 (the engine workerd runs) compiling the wasm, the
+ * median of five, each from the bytes.
+ */
+async function wasmCompile(file) {
+  const bytes = readFileSync(file);
+  const times = [];
+  for (let i = 0; i < 5; i += 1) {
+    const t0 = performance.now();
+    await WebAssembly.compile(bytes);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return { bytes: bytes.length, ms: times[2] };
 }
 
 function gitCommit() {

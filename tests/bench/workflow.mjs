@@ -7,20 +7,20 @@ import { percentile } from './load.mjs';
 export const STEPS = 20;
 const FOLLOW_MS = 180_000;
 
-/** A workflow of STEPS steps, each running the computation `add-vat` on the one before's output. */
-export function workflowSource() {
-  const steps = Array.from({ length: STEPS }, (_, i) => `  - id: s${i + 1}
+/** A workflow of `count` steps, each running the computation `add-vat` on the one before's output. */
+export function workflowSource(count = STEPS) {
+  const steps = Array.from({ length: count }, (_, i) => `  - id: s${i + 1}
     function: computation/add-vat
     input:
       net: ${i === 0 ? 'input.net' : `steps.s${i}.output.gross`}`);
   return `---
-description: Adds VAT twenty times over, one step after another
+description: Adds VAT ${count} times over, one step after another
 input:
   schema: { type: object, properties: { net: { type: number } }, required: [net] }
 steps:
 ${steps.join('\n')}
 output:
-  gross: steps.s${STEPS}.output.gross
+  gross: steps.s${count}.output.gross
 ---
 `;
 }

@@ -10,6 +10,11 @@ use crate::core::error::{FieldError, Problem};
 use crate::core::text::quote;
 
 pub const LIST_LIMIT_MAX: usize = 100;
+/// Every version stays readable by its number, each up to a document's 64 KiB, so one definition's
+/// versions are bounded to keep its playbook's store within what one object holds.
+pub const VERSIONS_MAX: u32 = 10_000;
+/// The limit as a refusal writes it.
+const VERSIONS_MAX_WORDS: &str = "10,000";
 
 /// A save, checked before it reaches storage.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -206,6 +211,13 @@ pub fn decide_save(
             if current.source == save.source && current.overview == save.overview && current.diagram == save.diagram {
                 return Ok(SaveDecision::Unchanged);
             }
+            if def.version >= VERSIONS_MAX {
+                return Err(Problem::conflict(format!(
+                    "The {} {} has {VERSIONS_MAX_WORDS} versions, the most a definition keeps: it takes no more. Create a definition under a new name from this document instead.",
+                    save.kind.noun(),
+                    quote(&save.name)
+                )));
+            }
             let next = def.version + 1;
             let updated = Definition {
                 version: next,
@@ -266,5 +278,22 @@ mod tests {
         );
         let missing = [Ref { kind: Kind::Reasoning, name: "x".into() }];
         assert!(decide_save(&save("a"), Mode::Create, None, &missing).is_err());
+    }
+
+    #[test]
+    fn a_definition_takes_no_version_past_its_limit() {
+        let SaveDecision::Keep(def, v1) = decide_save(&save("a"), Mode::Create, None, &[]).unwrap() else { panic!() };
+        let below = Definition { version: VERSIONS_MAX - 1, ..def.clone() };
+        let SaveDecision::Keep(last, _) = decide_save(&save("b"), Mode::Update, Some((&below, &v1)), &[]).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(last.version, VERSIONS_MAX);
+        let p = decide_save(&save("c"), Mode::Update, Some((&last, &v1)), &[]).unwrap_err();
+        assert_eq!(p.status(), 409);
+        assert!(p.detail.contains("has 10,000 versions, the most a definition keeps"), "{}", p.detail);
+        // Saving what it already holds still answers, unchanged.
+        let same = decide_save(&save("a"), Mode::Update, Some((&last, &v1)), &[]).unwrap();
+        assert_eq!(same, SaveDecision::Unchanged);
     }
 }

@@ -1,0 +1,63 @@
+// Issue 18's targets, each read off one bench run as a ratio to its floor in the same run, with
+// what bounds it. A ratio here is always "how fast, as a share of the floor": req/s divided by the
+// floor's, or for a latency target the floor's p50 divided by ours, so 1.00 is the floor and higher
+// is better everywhere, in the table and in the plot.
+
+const at = (series, connections) => series?.find((m) => m.connections === connections);
+const share = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? a / b : NaN);
+
+/** req/s of `data` over req/s of `floor`, at one concurrency. */
+const throughput = (data, floor) => (c) => share(at(data, c)?.rps, at(floor, c)?.rps);
+/** The floor's p50 over ours (ours divided by `per`, as a workflow's per step), at one concurrency. */
+const latency = (data, floor, per = 1) => (c) => share(at(floor, c)?.p50, at(data, c)?.p50 / per);
+
+/**
+ * The rows: what is measured, against what, the least share each concurrency must reach (none for
+ * 64, which is reported), and what bounds the row on this machine.
+ */
+export function targets(r) {
+  const R = r.runtime ?? {};
+  const F = r.floors ?? {};
+  const T = r.tools ?? {};
+  return [
+    {
+      label: '`tools/list`', floor: 'no state', ratio: throughput(R['tools/list'], F.static), least: { 1: 0.8, 8: 0.8 },
+      bound: 'no storage at all: parsing the request, checking the caller, and writing the list, which an isolate builds once',
+    },
+    {
+      label: '`get_playbook`', floor: 'DO read', ratio: throughput(R.get_playbook, F.read), least: { 1: 0.9, 8: 0.9 },
+      bound: 'one Durable Object hop and one row read, as its floor',
+    },
+    {
+      label: '`tools/list` with a key', floor: 'the same in local mode', ratio: throughput(R['tools/list key'], R['tools/list']), least: { 1: 0.9, 8: 0.9 },
+      bound: 'a key seen before is known to the isolate: no Durable Object call',
+    },
+    {
+      label: '`get_playbook` with a key', floor: 'the same in local mode', ratio: throughput(R['get_playbook key'], R.get_playbook), least: { 1: 0.9, 8: 0.9 },
+      bound: 'as above',
+    },
+    {
+      label: '`create_playbook`', floor: 'DO create', ratio: throughput(R.create_playbook, F.create), least: { 1: 0.7, 8: 0.5 },
+      bound: 'two objects: the org\'s directory keeps the name unique, the new playbook\'s object makes its tables',
+    },
+    {
+      label: '`run_definition`, computation', floor: 'DO create', ratio: throughput(R.run_definition, F.create), least: { 1: 0.6, 8: 0.6 },
+      bound: 'the playbook\'s object reads the definition, the run\'s new object keeps the run before the answer',
+    },
+    {
+      label: 'workflow step (p50)', floor: 'DO create p50', ratio: latency(R.workflow, F.create, 20), least: { 1: 1 / 1.3, 8: 1 / 2 },
+      bound: 'each step is a run in a new object of its own, reported back to the workflow\'s',
+    },
+    {
+      label: 'reasoning, one tool call (p50)', floor: 'model ×2 + tool + DO create', ratio: latency(T.run, F.toolRun), least: { 1: 1 / 1.2, 8: 1 / 1.2 },
+      bound: 'two model requests and one tool call, one after another, and the run\'s object',
+    },
+  ];
+}
+
+/** "0.83 ✓" or "0.41 ✗ (0.60)": a share against the least it must reach, where one is set. */
+export function judged(value, least) {
+  if (!Number.isFinite(value)) return '—';
+  if (least === undefined) return value.toFixed(2);
+  return value >= least ? `${value.toFixed(2)} ✓` : `${value.toFixed(2)} ✗ (${least.toFixed(2)})`;
+}
