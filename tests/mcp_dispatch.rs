@@ -287,3 +287,71 @@ fn list_generation_models_names_the_gateways_of_model_gateways_alone() {
     let r = block_on(answer(&ctx, &Endpoint::Root, &legacy(), &json!(2), "tools/call", &params));
     assert_eq!(r["result"]["isError"], true, "{r}");
 }
+
+/// `tools/list` is built once per isolate for what it is built from, then spliced into each
+/// answer: every endpoint, caller and revision is answered the same text as a fresh build, the
+/// first time (built and kept) and the second (kept).
+#[test]
+fn a_kept_tool_list_is_the_list_built_afresh() {
+    use playbook_runtime::core::caller::{Principal, Scope};
+    use playbook_runtime::core::tool_server::ToolServers;
+    use playbook_runtime::mcp::server::respond;
+
+    let chat = r#"{"chat": {"type": "mcp", "url": "http://127.0.0.1:9/mcp", "allowed": "*"}}"#;
+    let served = ToolServers::read(|name| (name == "TOOL_SERVERS").then(|| chat.to_string()), false).0;
+    let runtimes = [common::Memory::default(), common::Memory { servers: served, ..Default::default() }];
+    let key = |scopes: &[Scope], playbooks: Option<&[&str]>| Caller {
+        id: "key_1".into(),
+        principal: Principal::Key { name: "bot".into() },
+        org: "local".into(),
+        scopes: scopes.to_vec(),
+        playbooks: playbooks.map(|p| p.iter().map(|s| s.to_string()).collect()),
+    };
+    let person = Caller {
+        principal: Principal::Person { name: "Ada".into(), email: None },
+        ..key(&[Scope::OrgRead, Scope::PlaybookRead, Scope::PlaybookWrite], None)
+    };
+    let callers = [
+        Caller::local(Some("ada".into())),
+        key(&Scope::ALL, None),
+        key(&[Scope::OrgRead, Scope::PlaybookRead], None),
+        key(&[], None),
+        key(&Scope::ALL, Some(&["pb_aaaaaaaaaaaaaaaa"])),
+        person,
+        Caller::operator("local"),
+    ];
+    let endpoints = [
+        Endpoint::Root,
+        Endpoint::Directory,
+        Endpoint::Org { org: "local".into() },
+        Endpoint::Playbook { org: "local".into(), playbook: "pb_aaaaaaaaaaaaaaaa".into() },
+        Endpoint::Playbook { org: "local".into(), playbook: "pb_bbbbbbbbbbbbbbbb".into() },
+    ];
+    let eras = [legacy(), Era::Modern { capabilities: json!({}) }];
+    let mut lists = std::collections::HashSet::new();
+    for m in &runtimes {
+        for caller in &callers {
+            let ctx = common::ctx(caller, m, 1, 1);
+            for endpoint in &endpoints {
+                for era in &eras {
+                    for id in [json!(7), json!("seven")] {
+                        let fresh = block_on(answer(&ctx, endpoint, era, &id, "tools/list", &None)).to_string();
+                        for time in ["built", "kept"] {
+                            let sent = block_on(respond(&ctx, endpoint, era, &id, "tools/list", &None));
+                            assert_eq!(sent, fresh, "{time}: {endpoint:?} {:?} {era:?}", caller.principal);
+                        }
+                        lists.insert(fresh.replace(&id.to_string(), ""));
+                    }
+                }
+            }
+        }
+    }
+    // The combinations list different tools, hints and words, so the comparisons above compare.
+    assert!(lists.len() > 20, "{}", lists.len());
+    let m = &runtimes[0];
+    let caller = Caller::local(None);
+    let ctx = common::ctx(&caller, m, 1, 1);
+    let bad = block_on(respond(&ctx, &Endpoint::Root, &legacy(), &json!(1), "tools/list", &Some(json!([1]))));
+    let fresh = block_on(answer(&ctx, &Endpoint::Root, &legacy(), &json!(1), "tools/list", &Some(json!([1]))));
+    assert_eq!(bad, fresh.to_string(), "a refusal is answered as it is built");
+}

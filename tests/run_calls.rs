@@ -314,3 +314,35 @@ fn a_client_that_answers_forms_is_asked_where_the_owner_is_asked_then_told_what_
         true
     );
 }
+
+/// `run_definition` reads the org's connections (a call to the org's object) only for a run that
+/// reaches a tool server: a computation starts without it, a lookup through a tool with it.
+#[test]
+fn only_a_run_that_reaches_a_tool_server_reads_the_orgs_connections() {
+    let world = World::new();
+    let saved = common::tool(
+        &world.m,
+        2,
+        "create_definition",
+        json!({
+            "playbook": world.pb, "type": "computation", "name": "add-vat",
+            "source": include_str!("fixtures/add-vat.md"),
+            "overview": "Adds VAT to a net amount, as its description says.",
+            "diagram": "flowchart LR\n  A[net] --> B[gross]",
+        }),
+    );
+    assert_eq!(saved["isError"], false, "{saved}");
+    assert_eq!(world.save("read-contact", READ_CONTACT)["isError"], false);
+    let run = |second, kind: &str, name: &str, input: Value| {
+        let args = json!({ "playbook": world.pb, "type": kind, "name": name, "input": input });
+        common::tool(&world.m, second, "run_definition", args)
+    };
+    let before = world.m.connection_reads.get();
+    let computed = run(3, "computation", "add-vat", json!({ "net": 100 }));
+    assert_eq!(computed["structuredContent"]["status"], "succeeded", "{computed}");
+    assert_eq!(world.m.connection_reads.get(), before, "a computation reaches no tool server");
+    world.m.tool_server.answers.borrow_mut().push_back(structured(json!({ "name": "Ada" })));
+    let looked_up = run(4, "lookup", "read-contact", json!({ "id": "c7" }));
+    assert_eq!(looked_up["structuredContent"]["status"], "succeeded", "{looked_up}");
+    assert!(world.m.connection_reads.get() > before, "a lookup through a tool reads the connections");
+}

@@ -1,6 +1,10 @@
 //! Answers one MCP request: the handshake or discovery, lists, reads, and tool calls. Each tool
 //! call runs the same operation as its HTTP route, through `tools::call`.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use serde_json::{json, Map, Value};
 
 use super::endpoint::Endpoint;
@@ -12,6 +16,80 @@ use crate::tools::{self, Ctx, Output, Tool};
 
 /// How long a 2026-07-28 client may keep a list: tool lists change only with a deploy.
 const LIST_TTL_MS: u64 = 300_000;
+
+/// The whole JSON-RPC response to one request, as the text sent: `answer`, with a tool list this
+/// isolate built before for the same listing spliced into the envelope rather than built again.
+pub async fn respond(
+    ctx: &Ctx<'_>,
+    endpoint: &Endpoint,
+    era: &Era,
+    id: &Value,
+    method: &str,
+    params: &Option<Value>,
+) -> String {
+    if method == "tools/list" && jsonrpc::params_object(params).is_ok() {
+        let key = Listing::of(ctx, endpoint, era);
+        let kept = LISTS.with(|lists| lists.borrow().get(&key).cloned());
+        let result = match kept {
+            Some(result) => result,
+            None => {
+                let Ok(mut result) = dispatch(ctx, endpoint, era, method, params).await else {
+                    return answer(ctx, endpoint, era, id, method, params).await.to_string();
+                };
+                if let Era::Modern { .. } = era {
+                    stamp_modern(&mut result, method);
+                }
+                let result: Rc<str> = result.to_string().into();
+                LISTS.with(|lists| {
+                    let mut lists = lists.borrow_mut();
+                    if lists.len() >= LISTS_MAX {
+                        lists.clear();
+                    }
+                    lists.insert(key, result.clone());
+                });
+                result
+            }
+        };
+        // `jsonrpc::success`'s fields, in its order.
+        return format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#);
+    }
+    answer(ctx, endpoint, era, id, method, params).await.to_string()
+}
+
+/// Bounds the tool lists one isolate keeps: past it, it forgets them all and builds again.
+const LISTS_MAX: usize = 256;
+
+thread_local! {
+    /// The `tools/list` results this isolate built, as sent, by what they were built from.
+    static LISTS: RefCell<HashMap<Listing, Rc<str>>> = RefCell::new(HashMap::new());
+}
+
+/// Everything a `tools/list` result is built from (see `listing`): whether the result carries the
+/// 2026-07-28 fields, whether the endpoint fixes a playbook, whether it is the directory listing
+/// (whose schemas and guide words leave generation out), and each tool listed with the hints
+/// it is listed with (which hold what the caller's scopes, its playbooks and the tool servers
+/// change). Tools and their words change only with a deploy, which starts new isolates.
+#[derive(PartialEq, Eq, Hash)]
+struct Listing {
+    modern: bool,
+    on_playbook: bool,
+    directory: bool,
+    tools: Vec<(&'static str, tools::Hints)>,
+}
+
+impl Listing {
+    fn of(ctx: &Ctx<'_>, endpoint: &Endpoint, era: &Era) -> Listing {
+        Listing {
+            modern: matches!(era, Era::Modern { .. }),
+            on_playbook: endpoint.playbook().is_some(),
+            directory: *endpoint == Endpoint::Directory,
+            tools: endpoint
+                .tools(ctx.caller)
+                .map(|t| (t.name, tools::listed_hints(ctx, t, endpoint.playbook())))
+                .collect(),
+        }
+    }
+}
 
 /// The whole JSON-RPC response to one request.
 pub async fn answer(

@@ -91,6 +91,8 @@ pub struct Runtime {
     pub generations: RefCell<Vec<crate::core::generation::wire::Request>>,
     /// How many starts reached a run's object.
     pub starts: Cell<usize>,
+    /// How many reads of an org's connections reached its object.
+    pub connection_reads: Cell<usize>,
     /// The tool servers of the settings, each of which the one server in memory answers for.
     pub servers: ToolServers,
     pub tool_server: ToolServer,
@@ -117,6 +119,7 @@ impl Default for Runtime {
             generated: RefCell::default(),
             generations: RefCell::default(),
             starts: Cell::new(0),
+            connection_reads: Cell::new(0),
             servers: ToolServers { servers: Vec::new() },
             tool_server: ToolServer::default(),
             connections: RefCell::default(),
@@ -681,6 +684,7 @@ impl Backend for Runtime {
     }
 
     fn list_connections(&self, query: ListConnections) -> LocalBoxFuture<'_, Result<ConnectionPage, Problem>> {
+        self.connection_reads.set(self.connection_reads.get() + 1);
         let table = self.connections_of(&query.org);
         ready(connections::list(&*table, query))
     }

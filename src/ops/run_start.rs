@@ -51,6 +51,14 @@ pub async fn read(backend: &dyn Backend, asked: &Asked) -> Result<DefinitionView
     backend.get_definition(&asked.org, &asked.playbook, asked.definition.clone()).await
 }
 
+/// Whether a run of the definition reaches tool servers as it starts, and so needs the org's
+/// connections read first: a reasoning function that names tools, and a function that calls one
+/// without a model. A document the check refuses says so at the start, which reaches none.
+pub fn reaches_tool_servers(view: &DefinitionView) -> bool {
+    spec(view.definition.kind, &view.document)
+        .is_ok_and(|spec| matches!(&spec, Spec::Reasoning(s) if !s.tools().is_empty()) || !spec.calls().is_empty())
+}
+
 /// `start`, with the definition read already: a workflow reads each of its functions once for
 /// the steps it starts in a row.
 pub async fn start_viewed(

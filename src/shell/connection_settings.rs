@@ -52,7 +52,7 @@ pub fn settings(env: &Env, origin: &str) -> Settings {
         })
         .clone()
     });
-    let s = EnvSettings::read(env);
+    let s = EnvSettings::of(env);
     let local = s.public_url.is_none();
     Settings {
         providers,

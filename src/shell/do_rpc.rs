@@ -7,6 +7,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use worker::js_sys::Reflect;
 use worker::wasm_bindgen::JsValue;
+use worker::wasm_bindgen_futures::JsFuture;
 use worker::{Method, Request, RequestInit, Response, ResponseBuilder, Stub};
 
 use crate::core::Problem;
@@ -70,9 +71,9 @@ fn exchange<'a>(stub: &'a Stub, endpoint: &'a str, text: String) -> LocalBoxFutu
         let mut init = RequestInit::new();
         init.with_method(Method::Post).with_body(Some(text.into()));
         let req = Request::new_with_init(&format!("https://object{endpoint}"), &init).map_err(unavailable)?;
-        let mut resp = stub.fetch_with_request(req).await.map_err(cut_off)?;
+        let resp = stub.fetch_with_request(req).await.map_err(cut_off)?;
         let status = resp.status_code();
-        let reply = resp.text().await.map_err(cut_off)?;
+        let reply = whole_text(resp.into()).await.map_err(cut_off)?;
         if status == 200 {
             Ok(reply)
         } else {
@@ -80,6 +81,13 @@ fn exchange<'a>(stub: &'a Stub, endpoint: &'a str, text: String) -> LocalBoxFutu
                 .unwrap_or_else(|_| Problem::unavailable("Storage did not answer just now; try again.")))
         }
     })
+}
+
+/// The body of a reply, read by the platform in one piece: `worker::Response::text` reads an
+/// object's reply as a stream, chunk by chunk through wasm, which cost more than the call.
+async fn whole_text(resp: worker::web_sys::Response) -> worker::Result<String> {
+    let text = JsFuture::from(resp.text()?).await?;
+    text.as_string().ok_or_else(|| worker::Error::RustError("an object's reply is not text".into()))
 }
 
 /// A call that did not come back whole. workerd marks the error of an object reset while it held

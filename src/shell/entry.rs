@@ -12,9 +12,9 @@ use crate::mcp::transport::origin_allowed;
 
 #[event(fetch)]
 async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response> {
-    let settings = Settings::read(&env);
+    let settings = Settings::of(&env);
     let origin = req.headers().get("origin").ok().flatten();
-    let mut resp = route(req, &env, &settings, origin.as_deref()).await?;
+    let mut resp = route(req, &env, settings, origin.as_deref()).await?;
     // A browser MCP client of an allowed origin may read the challenge and send a credential.
     if let Some(origin) =
         origin.filter(|o| settings.allowed_origins.iter().any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(o)))
@@ -73,7 +73,7 @@ async fn route(mut req: Request, env: &Env, settings: &Settings, origin: Option<
         if let Err(p) = endpoint.admit(&caller) {
             return send(Reply::problem(&p));
         }
-        return mcp_http::serve(req, env.clone(), settings, caller, endpoint).await;
+        return mcp_http::serve(req, env.clone(), settings, caller, endpoint, own).await;
     }
     if let Some(named) = api::asset_content_path(&path) {
         return super::assets::serve(&req, env, settings, &caller, named).await;

@@ -34,8 +34,18 @@ pub struct Oidc {
     pub client_secret: String,
 }
 
+thread_local! {
+    static SETTINGS: std::cell::OnceCell<&'static Settings> = const { std::cell::OnceCell::new() };
+}
+
 impl Settings {
-    pub fn read(env: &Env) -> Settings {
+    /// The settings of this isolate, read at its first request: a Worker's variables and secrets
+    /// change only with a deploy, which starts new isolates.
+    pub fn of(env: &Env) -> &'static Settings {
+        SETTINGS.with(|cell| *cell.get_or_init(|| Box::leak(Box::new(Settings::read(env)))))
+    }
+
+    fn read(env: &Env) -> Settings {
         let var = |name: &str| env.var(name).map(|v| v.to_string()).unwrap_or_default();
         let secret = |name: &str| {
             env.secret(name).map(|v| v.to_string()).ok().or_else(|| env.var(name).ok().map(|v| v.to_string()))

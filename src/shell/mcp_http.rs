@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use futures::future::{select, Either, LocalBoxFuture};
 use futures::stream;
-use serde_json::{json, Value};
+use serde_json::Value;
 use worker::{Delay, Env, Request, Response};
 
 use super::backend::Objects;
@@ -26,6 +26,7 @@ pub async fn serve(
     settings: &Settings,
     caller: Caller,
     endpoint: Endpoint,
+    own: String,
 ) -> worker::Result<Response> {
     if req.method() != worker::Method::Post {
         let p = Problem::new(
@@ -57,12 +58,12 @@ pub async fn serve(
         Plan::Refuse { status, body } => send(Reply::json(status, &body)),
         Plan::Accepted => Ok(Response::empty()?.with_status(202)),
         Plan::Handle { era, items, batch, stream } => {
-            let own = req.url().map(|u| u.origin().ascii_serialization()).unwrap_or_default();
             let work = answer_all(env, caller, endpoint, era, items, batch, own);
             if stream {
                 event_stream(work)
             } else {
-                send(Reply::json(200, &work.await))
+                let body = work.await;
+                send(Reply { status: 200, content_type: "application/json", body, allow: None, scope: None })
             }
         }
     }
@@ -81,15 +82,17 @@ fn answer_all(
     items: Vec<Item>,
     batch: bool,
     own: String,
-) -> LocalBoxFuture<'static, Value> {
+) -> LocalBoxFuture<'static, String> {
     Box::pin(async move {
         let backend = Objects { env: &env };
         let mut answers = Vec::with_capacity(items.len());
         for item in items {
             let answer = match item {
-                Item::Invalid(e) => jsonrpc::failure(&Value::Null, &e),
+                Item::Invalid(e) => jsonrpc::failure(&Value::Null, &e).to_string(),
                 Item::Request { id, method, params } => match backend.context(&caller) {
-                    Err(p) => jsonrpc::failure(&id, &jsonrpc::RpcError::new(jsonrpc::INTERNAL_ERROR, p.detail)),
+                    Err(p) => {
+                        jsonrpc::failure(&id, &jsonrpc::RpcError::new(jsonrpc::INTERNAL_ERROR, p.detail)).to_string()
+                    }
                     Ok(mut ctx) => {
                         // The directory leaves out the servers that handle money, as it lists them.
                         ctx.tool_servers.without_money = endpoint == Endpoint::Directory;
@@ -99,21 +102,22 @@ fn answer_all(
                         if ctx.connections.base.is_empty() {
                             ctx.connections.base = own.clone();
                         }
-                        crate::mcp::server::answer(&ctx, &endpoint, &era, &id, &method, &params).await
+                        crate::mcp::server::respond(&ctx, &endpoint, &era, &id, &method, &params).await
                     }
                 },
             };
             answers.push(answer);
         }
+        // Each answer is JSON text already: a batch is their array, as `Value::Array` would write it.
         if batch {
-            Value::Array(answers)
+            format!("[{}]", answers.join(","))
         } else {
-            answers.pop().unwrap_or_else(|| json!(null))
+            answers.pop().unwrap_or_else(|| "null".to_string())
         }
     })
 }
 
-fn event_stream(work: LocalBoxFuture<'static, Value>) -> worker::Result<Response> {
+fn event_stream(work: LocalBoxFuture<'static, String>) -> worker::Result<Response> {
     let events = stream::unfold(Some(work), |state| async move {
         let mut work = state?;
         let tick = Box::pin(Delay::from(HEARTBEAT));

@@ -8,7 +8,9 @@
 //!
 //! A step and its record are not one transaction: workerd refuses `BEGIN` and points to
 //! `transactionSync`, which the `worker` crate does not offer. So a step cut off halfway is applied
-//! again on the next start, which every step allows.
+//! again on the next start, which every step allows. For the same reason the version is written
+//! once, after the last step that was applied: a new object's steps are not each followed by a
+//! write that SQLite, its schema just changed, prepares again.
 
 use std::fmt;
 
@@ -53,7 +55,8 @@ struct Count {
     n: i64,
 }
 
-/// Applies the steps the database has not had, recording each as it goes.
+/// Applies the steps the database has not had, then records the version the last one applied
+/// reached.
 ///
 /// # Errors
 /// The first step that fails, which is left unrecorded, so the next start of the object tries it
@@ -75,17 +78,25 @@ pub fn migrate(sql: &SqlStorage, steps: &[Step]) -> Result<(), Failed> {
             return Ok(());
         }
     };
+    let mut reached = recorded;
+    let mut outcome = Ok(());
     for (version, step) in pending {
-        if needed(sql, step).map_err(failed(version))? {
-            sql.exec(&step.statement(), None).map_err(failed(version))?;
+        let applied =
+            needed(sql, step).and_then(|n| if n { sql.exec(&step.statement(), None).map(drop) } else { Ok(()) });
+        if let Err(e) = applied {
+            outcome = Err(failed(version)(e));
+            break;
         }
+        reached = version;
+    }
+    if reached > recorded {
         sql.exec(
             "INSERT INTO schema_version (id, version) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET version = excluded.version",
-            vec![i64::from(version).into()],
+            vec![i64::from(reached).into()],
         )
-        .map_err(failed(version))?;
+        .map_err(failed(reached))?;
     }
-    Ok(())
+    outcome
 }
 
 /// Migrates an object that answers with the outcome: a failure is logged once here, and is the

@@ -11,15 +11,26 @@ use super::outbound::Outgoing;
 use crate::core::model::wire::Outbound;
 use crate::core::model::ModelSettings;
 
-/// The model settings of this Worker, from its variables and secrets.
+thread_local! {
+    static SETTINGS: std::cell::OnceCell<ModelSettings> = const { std::cell::OnceCell::new() };
+}
+
+/// The model settings of this Worker, from its variables and secrets: read at the isolate's first
+/// request, which is when what cannot be used is said in the log, since they change only with a
+/// deploy, which starts new isolates.
 pub fn settings(env: &Env) -> ModelSettings {
-    let settings = ModelSettings::read(|name| {
-        env.secret(name).map(|s| s.to_string()).or_else(|_| env.var(name).map(|v| v.to_string())).ok()
-    });
-    for warning in &settings.warnings {
-        worker::console_warn!("model settings: {warning}");
-    }
-    settings
+    SETTINGS.with(|cell| {
+        cell.get_or_init(|| {
+            let settings = ModelSettings::read(|name| {
+                env.secret(name).map(|s| s.to_string()).or_else(|_| env.var(name).map(|v| v.to_string())).ok()
+            });
+            for warning in &settings.warnings {
+                worker::console_warn!("model settings: {warning}");
+            }
+            settings
+        })
+        .clone()
+    })
 }
 
 pub use super::outbound::Unanswered;

@@ -94,7 +94,7 @@ use crate::core::caller::Scope;
 use crate::core::{Caller, Problem};
 
 /// The four hints a client reads to decide how careful to be (spec: Annotations).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Hints {
     pub read_only: bool,
     pub destructive: bool,

@@ -12,7 +12,7 @@ use crate::core::definition::Ref;
 use crate::core::run::store::check_back_seconds;
 use crate::core::run::{check_run_id, run_id, RunStatus};
 use crate::core::Problem;
-use crate::ops::run_start::{start, Asked, Outside};
+use crate::ops::run_start::{reaches_tool_servers, read, start_viewed, Asked, Outside};
 
 pub const TOOL: Tool = Tool {
     name: "run_definition",
@@ -75,11 +75,17 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         within: None,
         by: ctx.by(),
     };
-    let using = crate::ops::connections::Using::of(ctx, &ctx.caller.org);
-    let connections = crate::ops::connections::servers(&using).await;
+    let view = read(ctx.backend, &asked).await?;
+    // The org's connections are read only for a run that reaches tool servers: a call to the
+    // org's object the others do without.
+    let connections = if reaches_tool_servers(&view) {
+        crate::ops::connections::servers(&crate::ops::connections::Using::of(ctx, &ctx.caller.org)).await
+    } else {
+        Vec::new()
+    };
     let tools = ctx.tool_servers.with(&connections);
     let outside = Outside { models: &ctx.models, tools: &tools, now: ctx.instant().timestamp() };
-    let run = start(ctx.backend, &outside, asked).await?;
+    let run = start_viewed(ctx.backend, &outside, asked, &view).await?;
     let mut value = super::run_words::answered(&run)?;
     // The Ledger with this run chosen, so the agent gives the person the link without being asked.
     value["studio"] =

@@ -244,7 +244,12 @@ impl Runner<'_> {
         let started = match view {
             Ok(view) => {
                 read.insert(asked.definition.clone(), view.clone());
-                let connections = self.host.connections(&run.org).await;
+                // A step that reaches no tool server starts without the org's connections read.
+                let connections = if run_start::reaches_tool_servers(&view) {
+                    self.host.connections(&run.org).await
+                } else {
+                    Vec::new()
+                };
                 let renewal = super::host::Renewal { host: self.host, org: &run.org };
                 let tools = self.host.tool_servers().with(&connections).renewing(&renewal);
                 let models = self.host.models();

@@ -225,16 +225,18 @@ impl Runner<'_> {
             Then::Ask(prepared) => {
                 // Said before the first await, so that a read meanwhile finds the work going.
                 let _asking = self.asking();
-                // The start is reported first: while the model answers, the run is listed as
-                // started and its history shows it. A report that fails waits in the outbox for
-                // the next; the model is asked all the same, so the run does not hang.
-                self.report_now(&run).await;
-                self.ask_model(run, prepared).await
+                // The start is reported while the model is asked: while the model answers, the
+                // run is listed as started and its history shows it, and the call to the playbook
+                // adds nothing to the time the caller waits. A report that fails waits in the
+                // outbox for the next (one report goes at a time, in order); the model is asked
+                // all the same, so the run does not hang.
+                let ((), asked) = futures::join!(self.report_now(&run), self.ask_model(run.clone(), prepared));
+                asked
             }
             Then::Call(planned) => {
                 let _asking = self.asking();
-                self.report_now(&run).await;
-                self.make_call(run, *planned).await
+                let ((), called) = futures::join!(self.report_now(&run), self.make_call(run.clone(), *planned));
+                called
             }
             Then::Generate(prepared) => {
                 let _asking = self.asking();
