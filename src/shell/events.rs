@@ -110,18 +110,30 @@ impl EventStore for Events<'_> {
     fn page(&self, q: &EventQuery, take: usize) -> Result<Vec<(i64, Event)>, Problem> {
         let kind = q.kind.clone().unwrap_or_default();
         let rows = match &q.run_id {
-            // One run's history reads as it happened, with the runs its steps started.
-            Some(run_id) => self.rows(
-                "SELECT * FROM events WHERE (family = ? OR (family IS NULL AND run_id = ?)) AND position > ? AND (? = '' OR kind = ?) ORDER BY position LIMIT ?",
-                vec![
-                    run_id.clone().into(),
-                    run_id.clone().into(),
-                    q.after.unwrap_or(0).into(),
-                    kind.clone().into(),
-                    kind.into(),
-                    (take as i64).into(),
-                ],
-            )?,
+            // One run's history reads as it happened, with the runs its steps started. Each half
+            // walks its own index in order and SQLite merges them, reading one page's rows: as
+            // one `OR` it gathered the run's whole history and sorted it, so a page cost more the
+            // longer the history (scripts/bench's growth rows showed it).
+            Some(run_id) => {
+                let after = q.after.unwrap_or(0);
+                self.rows(
+                    "SELECT * FROM events WHERE family = ? AND position > ? AND (? = '' OR kind = ?) \
+                     UNION ALL \
+                     SELECT * FROM events WHERE family IS NULL AND run_id = ? AND position > ? AND (? = '' OR kind = ?) \
+                     ORDER BY position LIMIT ?",
+                    vec![
+                        run_id.clone().into(),
+                        after.into(),
+                        kind.clone().into(),
+                        kind.clone().into(),
+                        run_id.clone().into(),
+                        after.into(),
+                        kind.clone().into(),
+                        kind.into(),
+                        (take as i64).into(),
+                    ],
+                )?
+            }
             None => self.rows(
                 "SELECT * FROM events WHERE position < ? AND (? = '' OR kind = ?) ORDER BY position DESC LIMIT ?",
                 vec![q.after.unwrap_or(LAST).into(), kind.clone().into(), kind.into(), (take as i64).into()],
