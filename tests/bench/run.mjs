@@ -203,7 +203,7 @@ async function measureConnections(base, url) {
   const makeBody = connectionBody(url);
   const out = [];
   let stored = 0;
-  for (const target of [25, CONNECTIONS]) {
+  for (const target of [50, CONNECTIONS]) {
     const t0 = Date.now();
     const r = await load({
       url: `${base}/mcp`, method: 'POST', headers: MCP_HEADERS, makeBody, failed: mcpFailed,
