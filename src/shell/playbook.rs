@@ -34,7 +34,7 @@ const RETRY_MILLIS: i64 = 10_000;
 /// The playbook's tables, one step at a time: append only, since a step's place is its version.
 /// The record is one JSON row; the tables of its definitions, runs, events, open requests and
 /// triggers sit beside it, and the steps after the first six add what later releases needed:
-/// its comments, then its assets' records.
+/// its comments, then its assets' records, then the index of events kept before families.
 const STEPS: &[Step] = &[
     Step::Sql("CREATE TABLE IF NOT EXISTS playbook (id TEXT PRIMARY KEY, record TEXT NOT NULL);"),
     Step::Sql(definitions::SCHEMA),
@@ -50,6 +50,7 @@ const STEPS: &[Step] = &[
     requests::EXPIRES,
     comments::TABLE,
     assets::TABLE,
+    events::BEFORE_FAMILIES_INDEX,
 ];
 
 #[durable_object]

@@ -102,7 +102,7 @@ describe('old tables migrate', { timeout: 300_000 }, () => {
   test("the first release's tables gain the later columns and keep their data", async () => {
     withDatabase(database(stateDir, 'PlaybookObject'), (db) => {
       db.exec(`DROP TABLE schema_version;
-        DROP INDEX events_of_family; DROP INDEX events_by_key;
+        DROP INDEX events_of_family; DROP INDEX events_by_key; DROP INDEX events_before_families;
         ALTER TABLE events DROP COLUMN family; ALTER TABLE events DROP COLUMN key;
         ALTER TABLE runs DROP COLUMN within;`);
       assert.ok(!columns(db, 'events').includes('family') && !columns(db, 'runs').includes('within'), 'the old shape');
@@ -116,7 +116,7 @@ describe('old tables migrate', { timeout: 300_000 }, () => {
       assert.ok(columns(db, 'events').includes('family') && columns(db, 'events').includes('key'), 'events gained its columns');
       assert.ok(columns(db, 'runs').includes('within'), 'runs gained within');
       const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events'").all().map((r) => r.name);
-      assert.ok(indexes.includes('events_of_family') && indexes.includes('events_by_key'), `the indexes: ${indexes.join(', ')}`);
+      assert.ok(['events_of_family', 'events_by_key', 'events_before_families'].every((i) => indexes.includes(i)), `the indexes: ${indexes.join(', ')}`);
     });
     withDatabase(database(stateDir, 'OrganizationObject'), (db) => {
       assert.deepEqual(recorded(db), versions.OrganizationObject);
