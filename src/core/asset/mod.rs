@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-pub use check::{check, MAX_BYTES, MEDIA_TYPES};
+pub use check::{begins_as, check, MAX_BYTES, MEDIA_TYPES};
 
 use super::ids::RANDOM_CHARS;
 

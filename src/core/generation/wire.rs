@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use super::catalog::{Kind, Model};
+use crate::core::asset::begins_as;
 use crate::core::model::settings::Provider;
 use crate::core::model::wire::{base, headers, provider_error};
 use crate::core::run::RunError;
@@ -233,37 +234,16 @@ fn speech(ask: &Ask<'_>, content_type: Option<&str>, body: &[u8]) -> Result<Made
     if body.is_empty() {
         return Err("its body is empty".into());
     }
-    if !audio_fits(media_type, body) {
+    if !begins_as(media_type, body) {
         return Err(format!("its body is not {media_type} audio, by its first bytes"));
     }
     Ok(Made { media_type, bytes: body.to_vec() })
 }
 
-/// The media type of an image by its first bytes, among those the catalogue's models make.
+/// The media type of an image by its first bytes, among those the catalogue's models make, by
+/// the signatures an asset is checked against.
 pub fn sniff_image(bytes: &[u8]) -> Option<&'static str> {
-    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        Some("image/png")
-    } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
-        Some("image/jpeg")
-    } else if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
-        Some("image/webp")
-    } else {
-        None
-    }
-}
-
-/// Whether audio's first bytes fit its media type; a format with no signature (AAC in ADTS is
-/// checked by its sync word; PCM has none) fits whatever it holds.
-fn audio_fits(media_type: &str, bytes: &[u8]) -> bool {
-    let sync = |b: &[u8], mask: u8| b.len() >= 2 && b[0] == 0xFF && b[1] & mask == mask;
-    match media_type {
-        "audio/mpeg" => bytes.starts_with(b"ID3") || sync(bytes, 0xE0),
-        "audio/ogg" => bytes.starts_with(b"OggS"),
-        "audio/flac" => bytes.starts_with(b"fLaC"),
-        "audio/wav" => bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WAVE",
-        "audio/aac" => sync(bytes, 0xF0) || bytes.starts_with(b"ID3"),
-        _ => true,
-    }
+    ["image/png", "image/jpeg", "image/webp"].into_iter().find(|t| begins_as(t, bytes))
 }
 
 #[cfg(test)]
