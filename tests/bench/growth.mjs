@@ -5,23 +5,13 @@
 // stopped; each read is measured at every size on the same state.
 import { callTool } from './mcp.mjs';
 import { multiplyRows, playbookStore } from './multiply.mjs';
-import { workflowSource } from './workflow.mjs';
+import { followRun, workflowSource } from './workflow.mjs';
 
 export const TREE_STEPS = 50;
 export const HISTORY_SIZES = [2_000, 10_000];
 export const VERSIONS = 10_000;
 /** Versions made through the API before they are multiplied: each update is a new version. */
 const VERSIONS_MADE = 20;
-
-async function followToEnd(base, org, playbook, runId) {
-  const route = `${base}/v1/orgs/${org}/playbooks/${playbook}/runs/${runId}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const run = await fetch(`${route}?wait_seconds=10`).then((r) => r.json());
-    if (run.status !== 'started') return run;
-    if (Date.now() > deadline) throw new Error(`the ${TREE_STEPS}-step workflow run ${runId} did not end in two minutes`);
-  }
-}
 
 /** Counts a run tree's events by reading its history through, as an agent would. */
 async function historyLength(base, playbook, runId) {
@@ -45,7 +35,7 @@ export async function prepareGrowth(base, org, playbook, { sourceOf, overview, d
     overview: `Adds VAT ${TREE_STEPS} times over, each step on the gross amount of the step before.`,
   });
   const started = await callTool(base, 'run_definition', { playbook, type: 'workflow', name: 'fifty', input: { net: 100 } });
-  const run = await followToEnd(base, org, playbook, started.run_id);
+  const run = await followRun(`${base}/v1/orgs/${org}/playbooks/${playbook}`, started, 120_000);
   if (run.status !== 'succeeded') throw new Error(`the ${TREE_STEPS}-step workflow ended ${run.status}: ${JSON.stringify(run.error)}`);
   for (let i = 1; i < VERSIONS_MADE; i += 1) {
     await callTool(base, 'update_definition', {

@@ -30,6 +30,20 @@ async function json(res) {
   try { return JSON.parse(text); } catch { return { unreadable: text.slice(0, 200) }; }
 }
 
+/**
+ * Reads `run` again until it is no longer started or `ms` have passed; answers it as last read.
+ * `route` is the playbook's HTTP route.
+ */
+export async function followRun(route, run, ms) {
+  const deadline = Date.now() + ms;
+  while (run.status === 'started' && Date.now() < deadline) {
+    // A read waits its turn with everything else the runs ask of the playbook: it may take long.
+    const res = await fetch(`${route}/runs/${run.run_id}?wait_seconds=10`, { signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())) });
+    run = await json(res);
+  }
+  return run;
+}
+
 /** Starts one run and follows it to its end; answers its latency in ms, or throws. */
 async function oneRun(base, org, playbook) {
   const route = `${base}/v1/orgs/${org}/playbooks/${playbook}`;
@@ -41,12 +55,7 @@ async function oneRun(base, org, playbook) {
   if (started.status >= 300) throw new Error(`run_definition: HTTP ${started.status}`);
   // Many runs at once share the machine's cores: 64 runs of 20 steps start 1,280 objects, which
   // takes a while here, so a run is followed for up to three minutes before it counts as failed.
-  const deadline = Date.now() + FOLLOW_MS;
-  while (run.status === 'started' && Date.now() < deadline) {
-    // A read waits its turn with everything else the runs ask of the playbook: it may take long.
-    const res = await fetch(`${route}/runs/${run.run_id}?wait_seconds=10`, { signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())) });
-    run = await json(res);
-  }
+  run = await followRun(route, run, FOLLOW_MS);
   if (run.status !== 'succeeded') {
     const why = run.status === 'started' ? 'still started when it was given up' : JSON.stringify(run.error ?? run).slice(0, 300);
     throw new Error(`the run ${run.run_id} ended ${run.status ?? 'unread'}: ${why}`);
