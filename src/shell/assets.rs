@@ -3,10 +3,11 @@
 //! in a table of the playbook's object, kept whole as JSON.
 
 use serde::Deserialize;
-use worker::{Bucket, Env, HttpMetadata, Request, Response, SqlStorage};
+use worker::{Bucket, Env, HttpMetadata, Response, SqlStorage};
 
 use super::backend::Objects;
 use super::env::{Settings, ASSETS};
+use super::incoming::Incoming;
 use super::playbook::storage;
 use crate::api::Reply;
 use crate::core::asset::Asset;
@@ -88,18 +89,18 @@ pub async fn get(env: &Env, key: &str) -> Result<Option<Vec<u8>>, Problem> {
 /// as the asset's media type, shown inline and never run: `nosniff`, and a policy that allows
 /// nothing and sandboxes the document, should a browser open it as one.
 pub async fn serve(
-    req: &Request,
+    req: &Incoming,
+    path: &str,
     env: &Env,
     settings: &Settings,
     caller: &Caller,
     (org, playbook, asset_id): (String, String, String),
 ) -> worker::Result<Response> {
-    let path = req.path();
     let refused = |p: Problem| {
-        let challenge = super::caller::challenge(settings, &path, p.status(), p.scope.as_deref(), true, "");
+        let challenge = super::caller::challenge(settings, path, p.status(), p.scope.as_deref(), true, "");
         super::entry::challenged(Reply::problem(&p), challenge)
     };
-    if req.method() != worker::Method::Get {
+    if req.method() != "GET" {
         let p = Problem::new(crate::core::Reason::MethodNotAllowed, "This route answers GET only.");
         let mut resp = super::entry::send(Reply::problem(&p))?;
         resp.headers_mut().set("allow", "GET")?;

@@ -1,6 +1,6 @@
-//! The connection settings of this Worker: the providers read once per isolate (what cannot be
-//! read said in the log), the sealer under `CONNECTIONS_KEY`, and whether people may add
-//! connections here.
+//! The connection settings of this Worker: the providers and the sealer under `CONNECTIONS_KEY`,
+//! read once per isolate (what cannot be read said in the log; every request builds a context
+//! with them, issue 18), and whether people may add connections here.
 
 use std::rc::Rc;
 
@@ -31,8 +31,11 @@ impl Sealer for Keyed {
     }
 }
 
+/// What the isolate reads once: the providers, and the sealer if `CONNECTIONS_KEY` is usable.
+type Kept = (Rc<Providers>, Option<Rc<dyn Sealer>>);
+
 thread_local! {
-    static PROVIDERS: std::cell::OnceCell<Rc<Providers>> = const { std::cell::OnceCell::new() };
+    static KEPT: std::cell::OnceCell<Kept> = const { std::cell::OnceCell::new() };
 }
 
 fn var(env: &Env, name: &str) -> Option<String> {
@@ -42,13 +45,16 @@ fn var(env: &Env, name: &str) -> Option<String> {
 /// The settings of one request; `origin` is the address it came to, where links point while
 /// `PUBLIC_URL` is not set.
 pub fn settings(env: &Env, origin: &str) -> Settings {
-    let providers = PROVIDERS.with(|cell| {
+    let (providers, sealer) = KEPT.with(|cell| {
         cell.get_or_init(|| {
             let (providers, log) = Providers::read(|name| var(env, name));
             for line in log {
                 worker::console_warn!("connection providers: {line}");
             }
-            Rc::new(providers)
+            let sealer = var(env, "CONNECTIONS_KEY")
+                .filter(|k| seal::check_key(k).is_ok())
+                .map(|k| Rc::new(Keyed(k)) as Rc<dyn Sealer>);
+            (Rc::new(providers), sealer)
         })
         .clone()
     });
@@ -63,9 +69,7 @@ pub fn settings(env: &Env, origin: &str) -> Settings {
             let env = env.clone();
             Rc::new(move |name: &str| var(&env, name).filter(|v| !v.is_empty()).map(Secret))
         },
-        sealer: var(env, "CONNECTIONS_KEY")
-            .filter(|k| seal::check_key(k).is_ok())
-            .map(|k| Rc::new(Keyed(k)) as Rc<dyn Sealer>),
+        sealer,
         lists_providers: true,
     }
 }

@@ -1,9 +1,10 @@
 //! The Worker's fetch handler: the route table, and the caller resolved once per request.
 
-use worker::{event, Context, Env, Request, Response};
+use worker::{event, web_sys, Context, Env, Request, Response};
 
 use super::backend::Objects;
 use super::env::Settings;
+use super::incoming::{self, Incoming};
 use super::{caller, connect_page, cors, debug_page, mcp_http, page_forms, page_session, sign_in, studio};
 use crate::api::{self, HttpRequest, Reply};
 use crate::core::Problem;
@@ -11,9 +12,10 @@ use crate::mcp::endpoint::Endpoint;
 use crate::mcp::transport::origin_allowed;
 
 #[event(fetch)]
-async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response> {
+async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> worker::Result<Response> {
     let settings = Settings::of(&env);
-    let origin = req.headers().get("origin").ok().flatten();
+    let req = Incoming::new(req);
+    let origin = req.header("origin");
     let mut resp = route(req, &env, settings, origin.as_deref()).await?;
     // A browser MCP client of an allowed origin may read the challenge and send a credential.
     if let Some(origin) =
@@ -24,8 +26,9 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response
     Ok(resp)
 }
 
-async fn route(mut req: Request, env: &Env, settings: &Settings, origin: Option<&str>) -> worker::Result<Response> {
-    let url = req.url()?;
+async fn route(req: Incoming, env: &Env, settings: &Settings, origin: Option<&str>) -> worker::Result<Response> {
+    let url: worker::Url =
+        req.url().parse().map_err(|e| worker::Error::RustError(format!("the request's URL does not parse: {e}")))?;
     // A browser page of another origin must not drive the runtime (DNS rebinding, CSRF).
     let own = url.origin().ascii_serialization();
     if !origin_allowed(origin, &own, &settings.allowed_origins) {
@@ -38,28 +41,28 @@ async fn route(mut req: Request, env: &Env, settings: &Settings, origin: Option<
             origin.unwrap_or_default()
         ))));
     }
-    if req.method() == worker::Method::Options {
+    if req.method() == "OPTIONS" {
         return cors::preflight();
     }
     // The page of what an agent is given needs no key: it shows no one's data.
     if debug_page::owns(url.path()) {
-        return debug_page::serve(&req);
+        return debug_page::serve(&req.method());
     }
     // Signing in is what a caller does before it has a credential.
     if sign_in::owns(url.path()) {
-        return sign_in::route(req, env, settings, &url).await;
+        return sign_in::route(req.into_request(), env, settings, &url).await;
     }
     // The runtime's own pages carry a browser's session cookie, not a bearer credential.
     if page_session::owns(url.path()) {
-        return page_session::route(req, env, settings, &url).await;
+        return page_session::route(req.into_request(), env, settings, &url).await;
     }
     if connect_page::owns(url.path()) {
-        return connect_page::route(req, env, settings, &url).await;
+        return connect_page::route(req.into_request(), env, settings, &url).await;
     }
     if studio::owns(url.path()) {
-        return studio::route(req, env, settings, &url).await;
+        return studio::route(req.into_request(), env, settings, &url).await;
     }
-    let authorization = req.headers().get("authorization").ok().flatten();
+    let authorization = req.header("authorization");
     let caller = match caller::resolve(env, settings, &url, authorization.as_deref()).await {
         Ok(c) => c,
         Err(p) => {
@@ -76,12 +79,12 @@ async fn route(mut req: Request, env: &Env, settings: &Settings, origin: Option<
         return mcp_http::serve(req, env.clone(), settings, caller, endpoint, own).await;
     }
     if let Some(named) = api::asset_content_path(&path) {
-        return super::assets::serve(&req, env, settings, &caller, named).await;
+        return super::assets::serve(&req, &path, env, settings, &caller, named).await;
     }
     match path.as_str() {
         "/" => send(Reply::json(200, &index())),
         p if p.starts_with("/v1/") => {
-            let body = match read_limited(&mut req, settings.max_body_bytes).await {
+            let body = match req.body(settings.max_body_bytes).await {
                 Ok(b) => b,
                 Err(p) => return send(Reply::problem(&p)),
             };
@@ -93,8 +96,8 @@ async fn route(mut req: Request, env: &Env, settings: &Settings, origin: Option<
             if ctx.connections.base.is_empty() {
                 ctx.connections.base = own.clone();
             }
-            let method = req.method().to_string();
-            let content_type = req.headers().get("content-type").ok().flatten();
+            let method = req.method();
+            let content_type = req.header("content-type");
             let reply = api::handle(
                 &ctx,
                 &HttpRequest {
@@ -126,21 +129,7 @@ fn index() -> serde_json::Value {
 
 /// Reads a body, refusing one over the limit before and after reading it.
 pub async fn read_limited(req: &mut Request, max: usize) -> Result<Vec<u8>, Problem> {
-    let too_large = || {
-        Problem::new(
-            crate::core::Reason::PayloadTooLarge,
-            format!("The body is larger than the {max} bytes a request may carry."),
-        )
-    };
-    let declared = req.headers().get("content-length").ok().flatten().and_then(|v| v.trim().parse::<usize>().ok());
-    if declared.is_some_and(|n| n > max) {
-        return Err(too_large());
-    }
-    let bytes = req.bytes().await.map_err(|_| Problem::invalid("", "The body could not be read."))?;
-    if bytes.len() > max {
-        return Err(too_large());
-    }
-    Ok(bytes)
+    incoming::limited(req.inner(), max).await
 }
 
 /// A refusal with the challenge that tells a client how to authenticate, if it has one.

@@ -18,6 +18,7 @@ mod do_rpc;
 mod entry;
 mod env;
 mod events;
+mod incoming;
 mod mcp_http;
 mod migrate;
 mod models;

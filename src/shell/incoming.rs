@@ -1,0 +1,58 @@
+//! A request as the platform hands it over. `worker::Request` reads the request's `cf` properties
+//! when it is made, a getter that builds an object on every call and took about 6% of a
+//! `tools/list` (issue 18); the routes every agent's call takes (MCP, `/v1`, an asset's bytes) read
+//! only the method, headers and body, so they read them here, and the pages make a
+//! `worker::Request` of it.
+
+use worker::wasm_bindgen_futures::JsFuture;
+use worker::{js_sys, web_sys, Request};
+
+use crate::core::{Problem, Reason};
+
+pub struct Incoming(web_sys::Request);
+
+impl Incoming {
+    pub fn new(raw: web_sys::Request) -> Self {
+        Incoming(raw)
+    }
+
+    pub fn url(&self) -> String {
+        self.0.url()
+    }
+
+    pub fn method(&self) -> String {
+        self.0.method()
+    }
+
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.0.headers().get(name).ok().flatten()
+    }
+
+    /// The body, refused when over `max` bytes before and after reading it.
+    pub async fn body(&self, max: usize) -> Result<Vec<u8>, Problem> {
+        limited(&self.0, max).await
+    }
+
+    /// For the routes written against `worker::Request`: the pages and sign-in.
+    pub fn into_request(self) -> Request {
+        Request::from(self.0)
+    }
+}
+
+/// Reads a body, refusing one over the limit before and after reading it.
+pub async fn limited(raw: &web_sys::Request, max: usize) -> Result<Vec<u8>, Problem> {
+    let too_large = || {
+        Problem::new(Reason::PayloadTooLarge, format!("The body is larger than the {max} bytes a request may carry."))
+    };
+    let declared = raw.headers().get("content-length").ok().flatten().and_then(|v| v.trim().parse::<usize>().ok());
+    if declared.is_some_and(|n| n > max) {
+        return Err(too_large());
+    }
+    let unreadable = || Problem::invalid("", "The body could not be read.");
+    let buffer = JsFuture::from(raw.array_buffer().map_err(|_| unreadable())?).await.map_err(|_| unreadable())?;
+    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+    if bytes.len() > max {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
