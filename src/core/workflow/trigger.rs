@@ -295,6 +295,27 @@ mod tests {
     }
 
     #[test]
+    fn a_schedule_in_a_zone_meets_its_clock_changes() {
+        let at = |cron: &str| Trigger::Schedule { cron: cron.into(), time_zone: "Europe/Paris".into() };
+        // 30 March 2025, 02:00 in Paris goes to 03:00: a single time of day in the gap is due
+        // at the first instant after it, 03:00 summer time.
+        assert_eq!(next_due(&at("30 2 * * *"), t("2025-03-29T12:00:00Z")), Some(t("2025-03-30T01:00:00Z")));
+        // Times of many in the gap are not due that day.
+        assert_eq!(next_due(&at("*/30 2 * * *"), t("2025-03-30T00:00:00Z")), Some(t("2025-03-31T00:00:00Z")));
+        // 26 October 2025, 03:00 goes back to 02:00: a single time of day is due once, in
+        // summer time...
+        let once = at("30 2 * * *");
+        assert_eq!(next_due(&once, t("2025-10-25T12:00:00Z")), Some(t("2025-10-26T00:30:00Z")));
+        assert_eq!(next_due(&once, t("2025-10-26T00:30:00Z")), Some(t("2025-10-27T01:30:00Z")));
+        // ...and times of many are due in both hours.
+        let many = at("*/30 2 * * *");
+        assert_eq!(next_due(&many, t("2025-10-26T00:30:00Z")), Some(t("2025-10-26T01:00:00Z")));
+        assert_eq!(next_due(&many, t("2025-10-26T01:00:00Z")), Some(t("2025-10-26T01:30:00Z")));
+        let unknown = Trigger::Schedule { cron: "@daily".into(), time_zone: "Mars/Olympus".into() };
+        assert_eq!(next_due(&unknown, t("2025-06-06T08:00:00Z")), None);
+    }
+
+    #[test]
     fn a_fired_trigger_builds_its_input_and_takes_its_events() {
         let mut filter = Filter::kind("brief_submitted");
         filter.fields.insert("team".into(), serde_json::json!("marketing"));
