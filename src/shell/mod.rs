@@ -34,3 +34,4 @@ mod sign_in;
 mod studio;
 mod tool_servers;
 mod triggers;
+mod zones;

@@ -2,7 +2,6 @@
 //! set times, or a playbook event that matches a filter; and when each is next due.
 
 use chrono::{DateTime, Duration, Utc};
-use chrono_tz::Tz;
 use croner::parser::{CronParser, Seconds, Year};
 use croner::Cron;
 use serde::{Deserialize, Serialize};
@@ -12,6 +11,7 @@ use super::filter::{path_problem, Filter, WHERE_MAX};
 use super::plan::Fields;
 use crate::core::definition::check::escape;
 use crate::core::definition::Findings;
+use crate::core::zone::Zone;
 
 /// The most triggers a workflow declares.
 pub const TRIGGERS_MAX: usize = 10;
@@ -49,9 +49,9 @@ pub struct Declared {
 pub fn next_due(trigger: &Trigger, after: DateTime<Utc>) -> Option<DateTime<Utc>> {
     match trigger {
         Trigger::Schedule { cron, time_zone } => {
-            let tz: Tz = time_zone.parse().ok()?;
+            let zone = Zone::named(time_zone)?;
             let cron = parse_cron(cron).ok()?;
-            let next = cron.find_next_occurrence(&after.with_timezone(&tz), false).ok()?;
+            let next = cron.find_next_occurrence(&after.with_timezone(&zone), false).ok()?;
             Some(next.with_timezone(&Utc))
         }
         Trigger::Every { seconds } => after.checked_add_signed(Duration::try_seconds(*seconds)?),
@@ -178,7 +178,7 @@ fn schedule(f: &mut Findings<'_>, at: &str) -> Option<Trigger> {
         return None;
     }
     let zone = f.string(&format!("{at}/time_zone"), false, 64).unwrap_or("UTC");
-    if zone.parse::<Tz>().is_err() {
+    if Zone::named(zone).is_none() {
         f.error(format!("{at}/time_zone"), "must name an IANA time zone, as Europe/Paris or UTC");
         return None;
     }
