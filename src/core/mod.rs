@@ -28,6 +28,7 @@ pub mod studio;
 pub mod text;
 pub mod tool_server;
 pub mod workflow;
+pub mod zone;
 
 pub use caller::Caller;
 pub use code::ErrorCode;

@@ -35,3 +35,4 @@ mod sign_in;
 mod studio;
 mod tool_servers;
 mod triggers;
+mod zones;

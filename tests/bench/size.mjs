@@ -242,7 +242,7 @@ export function contributors(path = NAMED_WASM) {
   const rows = [...crates].map(([group, e]) => ({ group, kind: 'code', raw: e.raw, gzip: gz(e.chunks) }));
   for (const [group, e] of embedded) rows.push({ group, kind: 'data', raw: e.raw, gzip: gz(e.chunks) });
   rows.push({
-    group: 'other data (strings, tables: time zones, Unicode, …)',
+    group: 'other data (strings, tables: Unicode, …)',
     kind: 'data',
     raw: dataBytes.length - embeddedRaw,
     gzip: Math.max(0, gzipSync(dataBytes, { level: 9 }).length - [...embedded.values()].reduce((t, e) => t + gz(e.chunks), 0)),

@@ -1,16 +1,18 @@
 // Triggers start workflow runs on their own in the local runtime: a set time a few seconds ahead
 // starts a run at that time; a playbook event that matches a filter starts a run with the event's
 // data, one that does not starts none, and an input the workflow's schema refuses is recorded
-// instead of run; pausing a workflow stops its trigger and resuming starts it again, with no backlog.
+// instead of run; pausing a workflow stops its trigger and resuming starts it again, with no backlog;
+// a cron schedule in a zone with summer time is due at its wall time there, by the zone data the
+// Worker reads through Intl, a name is read in any case, and a zone Intl does not know is refused.
 // Each test waits for what the runtime records, never for the clock: when cron and interval
-// times fall due, and what a pause or an outage owes, the host tests prove with a clock in hand
-// (src/ops/triggers/tests.rs).
+// times fall due, clock changes, and what a pause or an outage owes, the host tests prove with a
+// clock in hand (src/ops/triggers/tests.rs, src/core/zone/tests.rs).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { assertToolSuccess, runtimeUrl, uniqueName } from './helpers.mjs';
+import { assertToolFailure, assertToolSuccess, pointers, runtimeUrl, uniqueName } from './helpers.mjs';
 import { ADD_VAT } from './fixtures.mjs';
 
 
@@ -39,7 +41,7 @@ const until = async (what, read, timeoutMs = 20_000) => {
   }
 };
 
-describe('triggers', { timeout: 120_000 }, () => {
+describe('triggers', { timeout: 180_000 }, () => {
   let client;
   let playbook;
   const call = (name, args) => client.callTool({ name, arguments: { playbook, ...args } });
@@ -87,6 +89,35 @@ describe('triggers', { timeout: 120_000 }, () => {
       kind: 'trigger', id: 'workflow/at-times/triggers/0', name: 'the trigger 0 of the workflow “at-times”',
     });
     assert.equal((await runsOf('at-times')).length, 1);
+  });
+
+  test('a cron schedule is due at its wall time in its zone', async () => {
+    // Adelaide is half an hour off the hour, and an hour more in its summer (October to April):
+    // a wrong offset puts the next time hours away, not within this test's wait.
+    const zone = 'Australia/Adelaide';
+    const due = Math.ceil((Date.now() + 8_000) / 60_000) * 60_000;
+    const wall = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', minute: 'numeric', hourCycle: 'h23' })
+      .formatToParts(due).map((p) => [p.type, Number(p.value)]));
+    await define('workflow', 'on-the-minute', workflow(`  - cron: "${wall.minute} ${wall.hour} * * *"
+    time_zone: ${zone}`));
+
+    const timed = await until('the schedule to start a run', async () => (await runsOf('on-the-minute'))[0], 90_000);
+    // A run's id names the time its trigger was due, in seconds.
+    assert.ok(timed.run_id.endsWith(`-0-${due / 1_000}`), `${timed.run_id} for ${new Date(due).toISOString()}`);
+    const late = Date.parse(timed.started_at) - due;
+    assert.ok(late > -1_000 && late < 5_000, `${timed.started_at} for ${new Date(due).toISOString()}`);
+
+    const refused = assertToolFailure(await call('create_definition', {
+      type: 'workflow', name: 'on-mars', source: workflow('  - cron: "0 9 * * *"\n    time_zone: Mars/Olympus'),
+      overview: 'The on-mars workflow of the trigger tests does what its description says.',
+    }), 'invalid_input');
+    assert.ok(pointers(refused).includes('/triggers/0/time_zone'), JSON.stringify(refused.errors));
+    assert.match(JSON.stringify(refused.errors), /must name an IANA time zone, as Europe\/Paris or UTC/);
+    // Intl reads a name in any case, and the guide promises it.
+    await define('workflow', 'in-lowercase', workflow('  - cron: "0 9 * * *"\n    time_zone: europe/paris'));
+    for (const name of ['on-the-minute', 'in-lowercase']) {
+      assertToolSuccess(await call('retire_definition', { type: 'workflow', name }));
+    }
   });
 
   test('events that match a filter start runs with their data; a refused input is recorded instead', async () => {

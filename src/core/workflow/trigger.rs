@@ -2,7 +2,6 @@
 //! set times, or a playbook event that matches a filter; and when each is next due.
 
 use chrono::{DateTime, Duration, Utc};
-use chrono_tz::Tz;
 use croner::parser::{CronParser, Seconds, Year};
 use croner::Cron;
 use serde::{Deserialize, Serialize};
@@ -12,6 +11,7 @@ use super::filter::{path_problem, Filter, WHERE_MAX};
 use super::plan::Fields;
 use crate::core::definition::check::escape;
 use crate::core::definition::Findings;
+use crate::core::zone::Zone;
 
 /// The most triggers a workflow declares.
 pub const TRIGGERS_MAX: usize = 10;
@@ -49,9 +49,9 @@ pub struct Declared {
 pub fn next_due(trigger: &Trigger, after: DateTime<Utc>) -> Option<DateTime<Utc>> {
     match trigger {
         Trigger::Schedule { cron, time_zone } => {
-            let tz: Tz = time_zone.parse().ok()?;
+            let zone = Zone::named(time_zone)?;
             let cron = parse_cron(cron).ok()?;
-            let next = cron.find_next_occurrence(&after.with_timezone(&tz), false).ok()?;
+            let next = cron.find_next_occurrence(&after.with_timezone(&zone), false).ok()?;
             Some(next.with_timezone(&Utc))
         }
         Trigger::Every { seconds } => after.checked_add_signed(Duration::try_seconds(*seconds)?),
@@ -178,7 +178,7 @@ fn schedule(f: &mut Findings<'_>, at: &str) -> Option<Trigger> {
         return None;
     }
     let zone = f.string(&format!("{at}/time_zone"), false, 64).unwrap_or("UTC");
-    if zone.parse::<Tz>().is_err() {
+    if Zone::named(zone).is_none() {
         f.error(format!("{at}/time_zone"), "must name an IANA time zone, as Europe/Paris or UTC");
         return None;
     }
@@ -292,6 +292,27 @@ mod tests {
         assert_eq!(next_due(&daily, t("2025-06-06T08:00:00Z")), Some(t("2025-06-07T00:00:00Z")));
         assert!(parse_cron("0 0 9 * * *").is_err(), "no seconds field");
         assert!(parse_cron("61 * * * *").is_err());
+    }
+
+    #[test]
+    fn a_schedule_in_a_zone_meets_its_clock_changes() {
+        let at = |cron: &str| Trigger::Schedule { cron: cron.into(), time_zone: "Europe/Paris".into() };
+        // 30 March 2025, 02:00 in Paris goes to 03:00: a single time of day in the gap is due
+        // at the first instant after it, 03:00 summer time.
+        assert_eq!(next_due(&at("30 2 * * *"), t("2025-03-29T12:00:00Z")), Some(t("2025-03-30T01:00:00Z")));
+        // Times of many in the gap are not due that day.
+        assert_eq!(next_due(&at("*/30 2 * * *"), t("2025-03-30T00:00:00Z")), Some(t("2025-03-31T00:00:00Z")));
+        // 26 October 2025, 03:00 goes back to 02:00: a single time of day is due once, in
+        // summer time...
+        let once = at("30 2 * * *");
+        assert_eq!(next_due(&once, t("2025-10-25T12:00:00Z")), Some(t("2025-10-26T00:30:00Z")));
+        assert_eq!(next_due(&once, t("2025-10-26T00:30:00Z")), Some(t("2025-10-27T01:30:00Z")));
+        // ...and times of many are due in both hours.
+        let many = at("*/30 2 * * *");
+        assert_eq!(next_due(&many, t("2025-10-26T00:30:00Z")), Some(t("2025-10-26T01:00:00Z")));
+        assert_eq!(next_due(&many, t("2025-10-26T01:00:00Z")), Some(t("2025-10-26T01:30:00Z")));
+        let unknown = Trigger::Schedule { cron: "@daily".into(), time_zone: "Mars/Olympus".into() };
+        assert_eq!(next_due(&unknown, t("2025-06-06T08:00:00Z")), None);
     }
 
     #[test]
