@@ -2,6 +2,8 @@
 //! saves it; everyone else reads it. Each call to its tables goes to `ops::playbook::Tables` over
 //! this object's SQLite; the alarm starts what its triggers owe.
 
+use std::cell::RefCell;
+
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
@@ -60,13 +62,17 @@ pub struct PlaybookObject {
     env: Env,
     /// Whether the tables were brought up to date; if not, every call is refused as internal.
     migrated: Result<(), Problem>,
+    /// The playbook's record as last read or saved here. Every call checks the playbook it
+    /// names, and only this object writes the record, so it is read from SQLite once per load
+    /// of the object rather than once per call (issue 18).
+    record: RefCell<Option<Playbook>>,
 }
 
 impl DurableObject for PlaybookObject {
     fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
         let migrated = migrate::ready(&sql, "playbook", STEPS);
-        PlaybookObject { state, sql, env, migrated }
+        PlaybookObject { state, sql, env, migrated, record: RefCell::new(None) }
     }
 
     /// Starts the runs the workflows' triggers owe, then sets the alarm to the next due.
@@ -234,7 +240,12 @@ impl PlaybookObject {
 
     /// The playbook this object keeps, if it was saved: one object holds one playbook.
     fn kept(&self) -> Result<Option<Playbook>, Problem> {
-        kept_record(&self.sql, "playbook", "playbook")
+        if let Some(record) = self.record.borrow().as_ref() {
+            return Ok(Some(record.clone()));
+        }
+        let kept: Option<Playbook> = kept_record(&self.sql, "playbook", "playbook")?;
+        self.record.replace(kept.clone());
+        Ok(kept)
     }
 
     fn save(&self, save: Save) -> Result<Playbook, Problem> {
@@ -251,6 +262,7 @@ impl PlaybookObject {
                 vec![record.id.clone().into(), text.into()],
             )
             .map_err(storage)?;
+        self.record.replace(Some(record.clone()));
         Ok(record)
     }
 }
