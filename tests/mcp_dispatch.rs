@@ -272,9 +272,9 @@ fn list_generation_models_names_the_gateways_of_model_gateways_alone() {
     let mut ctx = common::ctx(&caller, &m, 1, 1);
     let vars =
         [("ANTHROPIC_API_KEY", "k"), ("MODEL_GATEWAYS", r#"{"gateway": {"base_url": "http://127.0.0.1:1/v1"}}"#)];
-    ctx.models = playbook_runtime::core::model::ModelSettings::read(|n| {
+    ctx.models = std::rc::Rc::new(playbook_runtime::core::model::ModelSettings::read(|n| {
         vars.iter().find(|(k, _)| *k == n).map(|(_, v)| v.to_string())
-    });
+    }));
     let params = Some(json!({ "name": "list_generation_models", "arguments": {} }));
     let r = block_on(answer(&ctx, &Endpoint::Root, &legacy(), &json!(1), "tools/call", &params));
     assert_eq!(

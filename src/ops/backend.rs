@@ -217,7 +217,7 @@ pub struct Ctx<'a> {
     /// Fresh random bytes for the one secret a request may mint, such as a new key.
     pub secret: [u8; 32],
     /// The model providers the operator set up, which a reasoning run and list_models reach.
-    pub models: crate::core::model::ModelSettings,
+    pub models: std::rc::Rc<crate::core::model::ModelSettings>,
     /// The tool servers the operator set up, which search and the calls by hand reach.
     pub tool_servers: super::tool_servers::Registry<'a>,
     /// The providers, where links point, who may add connections, and the sealer.

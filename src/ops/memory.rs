@@ -361,8 +361,8 @@ impl RunHost for Host<'_> {
         })
     }
 
-    fn models(&self) -> ModelSettings {
-        self.runtime.models.borrow().clone()
+    fn models(&self) -> std::rc::Rc<ModelSettings> {
+        std::rc::Rc::new(self.runtime.models.borrow().clone())
     }
 
     fn tool_servers(&self) -> Registry<'_> {

@@ -2,6 +2,7 @@
 //! environment, and one request sent with a deadline. What is sent and read is built in
 //! `core::model::wire`; keys travel only in the headers of the request to their provider.
 
+use std::rc::Rc;
 use std::time::Duration;
 
 use worker::{Env, Method};
@@ -12,13 +13,13 @@ use crate::core::model::wire::Outbound;
 use crate::core::model::ModelSettings;
 
 thread_local! {
-    static SETTINGS: std::cell::OnceCell<ModelSettings> = const { std::cell::OnceCell::new() };
+    static SETTINGS: std::cell::OnceCell<Rc<ModelSettings>> = const { std::cell::OnceCell::new() };
 }
 
 /// The model settings of this Worker, from its variables and secrets: read at the isolate's first
 /// request, which is when what cannot be used is said in the log, since they change only with a
 /// deploy, which starts new isolates.
-pub fn settings(env: &Env) -> ModelSettings {
+pub fn settings(env: &Env) -> Rc<ModelSettings> {
     SETTINGS.with(|cell| {
         cell.get_or_init(|| {
             let settings = ModelSettings::read(|name| {
@@ -27,7 +28,7 @@ pub fn settings(env: &Env) -> ModelSettings {
             for warning in &settings.warnings {
                 worker::console_warn!("model settings: {warning}");
             }
-            settings
+            Rc::new(settings)
         })
         .clone()
     })

@@ -70,7 +70,7 @@ pub trait RunHost {
     /// Tells a workflow run that a step's run ended.
     fn tell_parent<'a>(&'a self, run: &'a Run, ended: ChildEnded) -> LocalBoxFuture<'a, Result<(), Problem>>;
 
-    fn models(&self) -> ModelSettings;
+    fn models(&self) -> std::rc::Rc<ModelSettings>;
     /// The tool servers the operator set up, which a reasoning run's model calls through.
     fn tool_servers(&self) -> Registry<'_>;
     /// The connection settings of this host; none where it keeps no connections.

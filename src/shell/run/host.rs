@@ -86,7 +86,7 @@ impl RunHost for Shell<'_> {
         })
     }
 
-    fn models(&self) -> ModelSettings {
+    fn models(&self) -> std::rc::Rc<ModelSettings> {
         models::settings(self.env)
     }
 
