@@ -57,8 +57,7 @@ impl<K: Eq + Hash + Clone> Claims<K> {
             let (keys, value) = read()?;
             match self.try_claim(keys) {
                 Ok(held) => return Ok((held, value)),
-                // Cancelled only if the holder's claims went away unreleased, which a drop rules
-                // out; either way, reading again is right.
+                // Released, or its holder gone with the whole set: either way, read again.
                 Err(released) => {
                     let _ = released.await;
                 }
