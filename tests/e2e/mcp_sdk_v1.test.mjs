@@ -238,13 +238,16 @@ describe('MCP through @modelcontextprotocol/sdk (v1)', () => {
   };
 
   test('eight creates of one name at once: one is made, seven are refused as the name taken', async () => {
-    const name = uniqueName('same');
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-      call('create_playbook', { name: i % 2 ? name : name.toUpperCase() })));
-    const made = results.filter((r) => !r.isError).map((r) => assertToolSuccess(r));
-    assert.equal(made.length, 1, `one create wins: ${JSON.stringify(results.map((r) => r.content[0].text))}`);
-    for (const refused of results.filter((r) => r.isError)) takenName(assertToolFailure(refused, 'conflict'));
-    assert.deepEqual((await activeNamed(name)).map((p) => p.id), [made[0].id], 'the org lists the one made');
+    // A few rounds, since whether the eight overlap in the org's object depends on the machine.
+    for (let round = 0; round < 4; round += 1) {
+      const name = uniqueName('same');
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+        call('create_playbook', { name: i % 2 ? name : name.toUpperCase() })));
+      const made = results.filter((r) => !r.isError).map((r) => assertToolSuccess(r));
+      assert.equal(made.length, 1, `one create wins: ${JSON.stringify(results.map((r) => r.content[0].text))}`);
+      for (const refused of results.filter((r) => r.isError)) takenName(assertToolFailure(refused, 'conflict'));
+      assert.deepEqual((await activeNamed(name)).map((p) => p.id), [made[0].id], 'the org lists the one made');
+    }
   });
 
   test('eight creates of different names at once are all made and each listed once', async () => {
