@@ -14,7 +14,9 @@ pub enum Step {
     /// Statements that change nothing when what they make is there already.
     Sql(&'static str),
     /// A column added after its table was first made: added only when the table lacks it, since
-    /// a database from before versions were recorded may have it already.
+    /// a database from before versions were recorded may have it already, and a new one does:
+    /// the statement that makes its table declares it too, since each `ALTER TABLE` has SQLite
+    /// read the whole schema again, a cost a new object (each playbook is one) need not pay.
     AddColumn { table: &'static str, column: &'static str, declared: &'static str },
 }
 

@@ -7,6 +7,7 @@
 pub mod api_client;
 pub mod assets;
 mod backend;
+pub mod claims;
 pub mod comments;
 pub mod connections;
 #[cfg(not(target_arch = "wasm32"))]

@@ -11,10 +11,11 @@ use crate::core::migration::Step;
 use crate::core::Problem;
 use crate::ops::playbook::EventStore;
 
+/// Declares the columns added since (`FAMILY`, `KEY`), so a new object needs no `ALTER TABLE`.
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS events (
   position INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, at TEXT NOT NULL,
-  run_id TEXT, summary TEXT NOT NULL, data TEXT NOT NULL
+  run_id TEXT, summary TEXT NOT NULL, data TEXT NOT NULL, family TEXT, key TEXT
 );
 CREATE INDEX IF NOT EXISTS events_of_run ON events (run_id, position);
 ";

@@ -1,8 +1,9 @@
 //! The Organization Durable Object: the org's directory of playbooks. It lists them without
-//! asking each one, and it is where a name is claimed, so it serializes every change: the pure
-//! `decide` says what a command does, the playbook's object keeps it, then the row follows.
+//! asking each one, and it is where a name is claimed: the pure `decide` says what a command
+//! does, the playbook's object keeps it, then the row follows. A change claims its playbook and
+//! the name it gives it for as long as it is in flight, so changes that share either run one
+//! after the other, and the rest overlap across their playbooks' round trips.
 
-use futures::lock::Mutex;
 use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
@@ -22,6 +23,7 @@ use crate::core::migration::Step;
 use crate::core::page::split;
 use crate::core::playbook::{name_key, Playbook, Status};
 use crate::core::Problem;
+use crate::ops::claims::Claims;
 use crate::ops::connections;
 
 const SCHEMA: &str = "
@@ -65,11 +67,19 @@ struct Makers {
 pub struct OrganizationObject {
     sql: SqlStorage,
     env: Env,
-    /// One change at a time: a change awaits the playbook's object, and a name claimed by one
-    /// change must not be claimed by another meanwhile.
-    changing: Mutex<()>,
+    /// What the changes in flight hold: a change awaits the playbook's object, and meanwhile no
+    /// other change may take its playbook or the name it claims.
+    claims: Claims<Claim>,
     /// Whether the tables were brought up to date; if not, every call is refused as internal.
     migrated: Result<(), Problem>,
+}
+
+/// A key a change holds while in flight. A name is held by its key, as the unique index
+/// compares names.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Claim {
+    Playbook(String),
+    Name(String),
 }
 
 #[derive(Deserialize)]
@@ -118,7 +128,7 @@ impl DurableObject for OrganizationObject {
     fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
         let migrated = migrate::ready(&sql, "organization", STEPS);
-        OrganizationObject { sql, env, changing: Mutex::new(()), migrated }
+        OrganizationObject { sql, env, claims: Claims::default(), migrated }
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
@@ -128,13 +138,10 @@ impl DurableObject for OrganizationObject {
         match req.path().as_str() {
             Change::PATH => serve(&mut req, async |c: Change| self.change(&c.org, c.command).await).await,
             ListQuery::PATH => serve(&mut req, async |query: ListQuery| self.list(query)).await,
-            // One change at a time, as for playbooks: a name claimed must not be claimed meanwhile.
+            // A connection's change reads and writes with no await between, so no other change
+            // comes between them: it needs no claim.
             ChangeConnection::PATH => {
-                serve(&mut req, async |c: ChangeConnection| {
-                    let _turn = self.changing.lock().await;
-                    connections::change(&SqlConnections(&self.sql), c)
-                })
-                .await
+                serve(&mut req, async |c: ChangeConnection| connections::change(&SqlConnections(&self.sql), c)).await
             }
             GetConnection::PATH => {
                 serve(&mut req, async |g: GetConnection| connections::find(&SqlConnections(&self.sql), &g.find)).await
@@ -162,8 +169,11 @@ impl DurableObject for OrganizationObject {
 
 impl OrganizationObject {
     async fn change(&self, org: &str, command: Command) -> Result<Playbook, Problem> {
-        let _turn = self.changing.lock().await;
-        let current = self.row(command.id())?;
+        // Held to the end of the change, on every path: no other change of this playbook or of
+        // the name it claims comes between the check below and the row's write. A change that
+        // only frees a name (a retire, a rename away) claims nothing of it, so a change claiming
+        // that name meanwhile may be refused, as though it came first.
+        let (_held, current) = self.claims.claim(|| self.claims_of(&command)).await?;
         let holder = match command.claimed_name(current.as_ref()) {
             Some(name) => self.active_holder(name)?,
             None => None,
@@ -179,6 +189,15 @@ impl OrganizationObject {
                 Ok(saved)
             }
         }
+    }
+
+    /// The row a change starts from, and what the change claims: its playbook, and the name it
+    /// would give it. Read and claimed with no await between, so the row is the one it claims.
+    fn claims_of(&self, command: &Command) -> Result<(Vec<Claim>, Option<Playbook>), Problem> {
+        let current = self.row(command.id())?;
+        let mut keys = vec![Claim::Playbook(command.id().to_string())];
+        keys.extend(command.claimed_name(current.as_ref()).map(|name| Claim::Name(name_key(name))));
+        Ok((keys, current))
     }
 
     fn row(&self, id: &str) -> Result<Option<Playbook>, Problem> {

@@ -10,10 +10,12 @@ use crate::core::run::store::OpenRequest;
 use crate::core::Problem;
 use crate::ops::playbook::RequestStore;
 
+/// Declares the column added since (`EXPIRES`), so a new object needs no `ALTER TABLE`.
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS requests (
   position INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,
-  name TEXT NOT NULL, question TEXT NOT NULL, answer_schema TEXT NOT NULL, asked_at TEXT NOT NULL
+  name TEXT NOT NULL, question TEXT NOT NULL, answer_schema TEXT NOT NULL, asked_at TEXT NOT NULL,
+  expires_at TEXT
 );
 ";
 

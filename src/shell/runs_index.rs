@@ -12,11 +12,12 @@ use crate::core::run::Run;
 use crate::core::Problem;
 use crate::ops::playbook::IndexStore;
 
+/// Declares the column added since (`WITHIN`), so a new object needs no `ALTER TABLE`.
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS runs (
   position INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL UNIQUE,
   kind TEXT NOT NULL, name TEXT NOT NULL, version INTEGER NOT NULL, status TEXT NOT NULL,
-  started_at TEXT NOT NULL, finished_at TEXT
+  started_at TEXT NOT NULL, finished_at TEXT, within TEXT
 );
 CREATE INDEX IF NOT EXISTS runs_of ON runs (kind, name, position);
 CREATE TABLE IF NOT EXISTS run_records (run_id TEXT PRIMARY KEY, record TEXT NOT NULL);

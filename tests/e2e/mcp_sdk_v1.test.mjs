@@ -226,6 +226,59 @@ describe('MCP through @modelcontextprotocol/sdk (v1)', () => {
     assertToolFailure(await call('create_playbook', { name: name.toUpperCase() }), 'conflict');
   });
 
+  // The org's object takes changes of different playbooks and names at once, and a name one change
+  // claims is not taken by another meanwhile: these calls all reach it together.
+  const takenName = (problem) => {
+    assert.ok(pointers(problem).includes('/name'), `a pointer at /name: ${JSON.stringify(problem)}`);
+    assert.match(problem.detail, /already called/);
+  };
+  const activeNamed = async (name) => {
+    const listed = assertToolSuccess(await call('list_playbooks', { limit: 100 }));
+    return listed.playbooks.filter((p) => p.name.toLowerCase() === name.toLowerCase());
+  };
+
+  test('eight creates of one name at once: one is made, seven are refused as the name taken', async () => {
+    // A few rounds, since whether the eight overlap in the org's object depends on the machine.
+    for (let round = 0; round < 4; round += 1) {
+      const name = uniqueName('same');
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+        call('create_playbook', { name: i % 2 ? name : name.toUpperCase() })));
+      const made = results.filter((r) => !r.isError).map((r) => assertToolSuccess(r));
+      assert.equal(made.length, 1, `one create wins: ${JSON.stringify(results.map((r) => r.content[0].text))}`);
+      for (const refused of results.filter((r) => r.isError)) takenName(assertToolFailure(refused, 'conflict'));
+      assert.deepEqual((await activeNamed(name)).map((p) => p.id), [made[0].id], 'the org lists the one made');
+    }
+  });
+
+  test('eight creates of different names at once are all made and each listed once', async () => {
+    const prefix = uniqueName('apart');
+    const names = Array.from({ length: 8 }, (_, i) => `${prefix} ${i}`);
+    const made = (await Promise.all(names.map((name) => call('create_playbook', { name }))))
+      .map((r) => assertToolSuccess(r));
+    assert.deepEqual(made.map((p) => p.name), names);
+    const listed = assertToolSuccess(await call('list_playbooks', { limit: 100 })).playbooks
+      .filter((p) => p.name.startsWith(prefix));
+    assert.deepEqual(listed.map((p) => p.id).sort(), made.map((p) => p.id).sort(), 'each listed once');
+  });
+
+  test('a rename to a name being created at the same time leaves the name with one holder', async () => {
+    for (let round = 0; round < 4; round += 1) {
+      const other = assertToolSuccess(await call('create_playbook', { name: uniqueName('before') }));
+      const name = uniqueName('contested');
+      const [created, renamed] = await Promise.all([
+        call('create_playbook', { name }),
+        call('update_playbook', { playbook: other.id, name }),
+      ]);
+      const won = [created, renamed].filter((r) => !r.isError);
+      assert.equal(won.length, 1, `one of the two wins: ${created.content[0].text} / ${renamed.content[0].text}`);
+      takenName(assertToolFailure([created, renamed].find((r) => r.isError), 'conflict'));
+      const holder = assertToolSuccess(won[0]).id;
+      assert.deepEqual((await activeNamed(name)).map((p) => p.id), [holder], 'the org lists the winner alone');
+      const read = assertToolSuccess(await call('get_playbook', { playbook: other.id }));
+      assert.equal(read.name === name, holder === other.id, 'the renamed playbook holds the name only if it won');
+    }
+  });
+
   test('an unknown playbook is not_found', async () => {
     for (const tool of ['get_playbook', 'retire_playbook', 'restore_playbook']) {
       assertToolFailure(await call(tool, { playbook: 'pb_aaaaaaaaaaaaaaaa' }), 'not_found');
