@@ -13,6 +13,7 @@ pub mod error;
 pub mod event;
 pub mod generation;
 pub mod ids;
+pub mod json;
 pub mod markup;
 pub mod memo;
 pub mod migration;

@@ -11,6 +11,7 @@ use super::incoming::Incoming;
 use super::playbook::storage;
 use crate::api::Reply;
 use crate::core::asset::Asset;
+use crate::core::json;
 use crate::core::migration::Step;
 use crate::core::Caller;
 use crate::core::Problem;
@@ -40,7 +41,7 @@ impl AssetStore for SqlAssets<'_> {
             .and_then(|c| c.to_array())
             .map_err(storage)?;
         rows.first()
-            .map(|r| serde_json::from_str(&r.record))
+            .map(|r| json::from_str(&r.record))
             .transpose()
             .map_err(|e| Problem::internal(format!("a stored asset could not be read: {e}")))
     }

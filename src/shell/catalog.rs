@@ -14,6 +14,7 @@ use super::do_rpc::{self, serve, Call};
 use super::migrate;
 use super::models::{self, Unanswered};
 use super::playbook::storage;
+use crate::core::json;
 use crate::core::migration::Step;
 use crate::core::model::catalog::{due, Kept, ReadLists};
 use crate::core::model::wire::{models as read_models, models_request};
@@ -88,7 +89,7 @@ impl CatalogObject {
             .exec("SELECT kept FROM kept WHERE prefix = ?", vec![prefix.into()])
             .and_then(|c| c.to_array())
             .map_err(storage)?;
-        Ok(rows.first().and_then(|r| serde_json::from_str(&r.kept).ok()))
+        Ok(rows.first().and_then(|r| json::from_str(&r.kept).ok()))
     }
 
     fn keep(&self, prefix: &str, kept: &Kept) -> Result<(), Problem> {

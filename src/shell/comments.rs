@@ -7,6 +7,7 @@ use worker::SqlStorage;
 
 use super::playbook::storage;
 use crate::core::comment::{Comment, CommentQuery};
+use crate::core::json;
 use crate::core::migration::Step;
 use crate::core::Problem;
 use crate::ops::comments::CommentStore;
@@ -37,7 +38,7 @@ pub struct SqlComments<'s> {
 
 fn read(rows: Vec<Row>) -> Result<Vec<Comment>, Problem> {
     rows.iter()
-        .map(|r| serde_json::from_str(&r.record))
+        .map(|r| json::from_str(&r.record))
         .collect::<Result<_, _>>()
         .map_err(|e| Problem::internal(format!("a stored comment could not be read: {e}")))
 }

@@ -8,6 +8,7 @@ use worker::SqlStorage;
 use super::playbook::storage;
 use crate::core::connection::store::{ConnectionPage, Cursor, ListConnections};
 use crate::core::connection::{Connection, Sealed};
+use crate::core::json;
 use crate::core::page::split;
 use crate::core::Problem;
 use crate::ops::connections::ConnectionTable;
@@ -44,9 +45,9 @@ fn encode<T: serde::Serialize>(v: &T) -> Result<String, Problem> {
 
 impl Row {
     fn into_connection(self) -> Result<Connection, Problem> {
-        let mut c: Connection = serde_json::from_str(&self.record)
+        let mut c: Connection = json::from_str(&self.record)
             .map_err(|e| Problem::internal(format!("a kept connection does not read: {e}")))?;
-        c.sealed = serde_json::from_str(&self.sealed).unwrap_or_default();
+        c.sealed = json::from_str(&self.sealed).unwrap_or_default();
         Ok(c)
     }
 }

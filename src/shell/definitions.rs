@@ -8,6 +8,7 @@ use super::playbook::storage;
 use crate::core::definition::record::{Definition, Version};
 use crate::core::definition::store::DefinitionQuery;
 use crate::core::definition::{Kind, Ref};
+use crate::core::json;
 use crate::core::Problem;
 use crate::ops::playbook::DefinitionStore;
 
@@ -132,5 +133,5 @@ fn encode<T: serde::Serialize>(value: &T) -> Result<String, Problem> {
 }
 
 fn decode<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Problem> {
-    serde_json::from_str(text).map_err(|e| Problem::internal(format!("a stored definition could not be read: {e}")))
+    json::from_str(text).map_err(|e| Problem::internal(format!("a stored definition could not be read: {e}")))
 }

@@ -10,7 +10,7 @@ use worker::wasm_bindgen::JsValue;
 use worker::wasm_bindgen_futures::JsFuture;
 use worker::{Method, Request, RequestInit, Response, ResponseBuilder, Stub};
 
-use crate::core::Problem;
+use crate::core::{json, Problem};
 
 /// One request to an object's endpoint, typed on both sides: the caller sends it with `send`, the
 /// object reads it with `read`, and both name the endpoint and the reply by the request's type.
@@ -27,7 +27,7 @@ pub async fn send<C: Call>(stub: &Stub, request: &C) -> Result<C::Reply, Problem
 /// Reads a typed request the object's endpoint was sent.
 pub async fn read<C: Call>(req: &mut Request) -> Result<C, Problem> {
     let text = body(req).await?;
-    serde_json::from_str(&text).map_err(unreadable)
+    json::from_str(&text).map_err(unreadable)
 }
 
 /// The text of a call: one future for every endpoint, boxed so that each endpoint's `read` calls
@@ -59,8 +59,7 @@ pub async fn serve<C: Call>(
 async fn call<T: DeserializeOwned>(stub: &Stub, endpoint: &str, body: &impl Serialize) -> Result<T, Problem> {
     let text = serde_json::to_string(body).map_err(|e| Problem::internal(format!("could not encode a call: {e}")))?;
     let reply = exchange(stub, endpoint, text).await?;
-    serde_json::from_str(&reply)
-        .map_err(|e| Problem::internal(format!("an object answered what could not be read: {e}")))
+    json::from_str(&reply).map_err(|e| Problem::internal(format!("an object answered what could not be read: {e}")))
 }
 
 /// The part of `call` that is the same for every type: the request, the object's answer, and a
@@ -77,7 +76,7 @@ fn exchange<'a>(stub: &'a Stub, endpoint: &'a str, text: String) -> LocalBoxFutu
         if status == 200 {
             Ok(reply)
         } else {
-            Err(serde_json::from_str::<Problem>(&reply)
+            Err(json::from_str::<Problem>(&reply)
                 .unwrap_or_else(|_| Problem::unavailable("Storage did not answer just now; try again.")))
         }
     })

@@ -19,6 +19,7 @@ use crate::core::connection::store::{ChangeConnection, GetConnection, ListConnec
 use crate::core::directory::{
     decide, Change, Command, Cursor, Decision, GetPlaybook, ListPage, ListQuery, LIST_LIMIT_MAX,
 };
+use crate::core::json;
 use crate::core::migration::Step;
 use crate::core::page::split;
 use crate::core::playbook::{name_key, Playbook, Status};
@@ -97,7 +98,7 @@ struct Row {
 
 impl Row {
     fn into_playbook(self) -> Playbook {
-        let makers: Makers = self.makers.as_deref().and_then(|m| serde_json::from_str(m).ok()).unwrap_or_default();
+        let makers: Makers = self.makers.as_deref().and_then(|m| json::from_str(m).ok()).unwrap_or_default();
         Playbook {
             id: self.id,
             name: self.name,

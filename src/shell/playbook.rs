@@ -24,6 +24,7 @@ use crate::core::comment::{Among, ListComments, WriteComment};
 use crate::core::definition::store::{GetDefinition, ListDefinitions, WriteDefinition};
 use crate::core::directory::{unknown_playbook, GetPlaybook, Save};
 use crate::core::event::{GetEvent, ListEvents, ReadEvents, WriteEvents};
+use crate::core::json;
 use crate::core::migration::Step;
 use crate::core::playbook::Playbook;
 use crate::core::run::store::{ListRequests, ListRuns, ReadRuns, WriteIndex, WriteRequests};
@@ -277,7 +278,7 @@ pub fn kept_record<T: DeserializeOwned>(sql: &SqlStorage, table: &str, noun: &st
     let rows: Vec<Kept> =
         sql.exec(&format!("SELECT record FROM {table} LIMIT 1"), None).and_then(|c| c.to_array()).map_err(storage)?;
     rows.first()
-        .map(|row| serde_json::from_str(&row.record))
+        .map(|row| json::from_str(&row.record))
         .transpose()
         .map_err(|e| Problem::internal(format!("a stored {noun} could not be read: {e}")))
 }

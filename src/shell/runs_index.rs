@@ -6,6 +6,7 @@ use worker::SqlStorage;
 
 use super::playbook::storage;
 use crate::core::definition::{Kind, Ref};
+use crate::core::json;
 use crate::core::migration::Step;
 use crate::core::run::store::{RunEntry, RunQuery};
 use crate::core::run::Run;
@@ -100,7 +101,7 @@ impl IndexStore for RunsIndex<'_> {
             )
             .and_then(|c| c.to_array())
             .map_err(storage)?;
-        Ok(rows.iter().filter_map(|r| serde_json::from_str(&r.record).ok()).collect())
+        Ok(rows.iter().filter_map(|r| json::from_str(&r.record).ok()).collect())
     }
 
     fn page(&self, q: &RunQuery, take: usize) -> Result<Vec<(i64, RunEntry)>, Problem> {
@@ -137,7 +138,7 @@ impl IndexStore for RunsIndex<'_> {
                     status: r.status,
                     started_at: r.started_at,
                     finished_at: r.finished_at,
-                    within: r.within.and_then(|w| serde_json::from_str(&w).ok()),
+                    within: r.within.and_then(|w| json::from_str(&w).ok()),
                 };
                 Some((r.position, entry))
             })

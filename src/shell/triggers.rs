@@ -9,6 +9,7 @@ use serde_json::Value;
 use worker::SqlStorage;
 
 use super::playbook::storage;
+use crate::core::json;
 use crate::core::workflow::owed::{Armed, Delivery, Owed, Waiter};
 use crate::core::workflow::Declared;
 use crate::core::Problem;
@@ -93,7 +94,7 @@ impl TriggerStore for Triggers<'_> {
         Ok(rows
             .into_iter()
             .filter_map(|r| {
-                let declared = serde_json::from_str::<Declared>(&r.declared).ok()?;
+                let declared = json::from_str::<Declared>(&r.declared).ok()?;
                 let next_at = r.next_at.and_then(DateTime::from_timestamp_millis);
                 Some(Armed { workflow: r.workflow, idx: r.idx, org: r.org, declared, next_at })
             })

@@ -23,6 +23,7 @@ use crate::core::access::store::{
     BeginSignIn, GetClient, IssueToken, ListRoles, PutClient, PutConsent, RevokeToken, RolesOf, SaveGrant, SetRole,
     TakeConsent, TakePending, VerifyToken,
 };
+use crate::core::json;
 use crate::core::migration::Step;
 use crate::core::Problem;
 
@@ -80,7 +81,7 @@ impl AccessObject {
             .exec(query, args.iter().map(|a| a.to_string().into()).collect::<Vec<_>>())
             .and_then(|c| c.to_array())
             .map_err(storage)?;
-        Ok(rows.iter().filter_map(|r| serde_json::from_str(&r.record).ok()).collect())
+        Ok(rows.iter().filter_map(|r| json::from_str(&r.record).ok()).collect())
     }
 
     fn record<T: serde::de::DeserializeOwned>(&self, query: &str, args: &[&str]) -> Result<Option<T>, Problem> {

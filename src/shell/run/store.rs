@@ -7,6 +7,7 @@ use worker::{SqlStorage, SqlStorageValue};
 
 use super::super::playbook::{kept_record, storage};
 use crate::core::definition::reasoning::Prepared;
+use crate::core::json;
 use crate::core::migration::Step;
 use crate::core::run::store::Report;
 use crate::core::run::Run;
@@ -51,7 +52,7 @@ fn encode(value: &impl Serialize) -> Result<String, Problem> {
 }
 
 fn decode<T: DeserializeOwned>(text: &str, what: &str) -> Result<T, Problem> {
-    serde_json::from_str(text).map_err(|e| Problem::internal(format!("{what} could not be read: {e}")))
+    json::from_str(text).map_err(|e| Problem::internal(format!("{what} could not be read: {e}")))
 }
 
 fn bound(bindings: Vec<SqlStorageValue>) -> Option<Vec<SqlStorageValue>> {
