@@ -380,6 +380,8 @@ async function main() {
       const base = rt.url;
       const tools = await callMethod(base, 'tools/list');
       results.runtime.toolCount = tools.tools.length;
+      const listed = await fetch(`${base}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: rpcBody('tools/list') });
+      results.runtime.listBytes = (await listed.arrayBuffer()).byteLength;
       const bench = await playbookWithFunction(base, 'bench');
       await callTool(base, 'get_playbook', { playbook: bench });
       await callTool(base, 'run_definition', { playbook: bench, type: 'computation', name: 'add-vat', input: { net: 100 } });
@@ -424,6 +426,17 @@ async function main() {
       const events = await seed(base, listed.eventsPb, 'events', CFG.smallRows, until);
       results.seeding.push({ size: 'small', runs, events });
       R.lists = [await measureLists(base, listed, 'small', runs.stored, events.stored)];
+    });
+  }
+
+  if (wanted('floors') && results.runtime.listBytes) {
+    // 4a. What the list's bytes cost workerd alone: the JavaScript floor reading the same request
+    // and answering as many bytes, beside the runtime's tools/list.
+    const js = await serve('floor-js-bytes', join(BENCH, 'floor-js', 'wrangler.toml'));
+    await stopping(js, async () => {
+      results.floors.listBytes = await measureAll(`floor js, ${results.runtime.listBytes} bytes answered`, {
+        url: `${js.url}/answer?bytes=${results.runtime.listBytes}`, method: 'POST', headers: MCP_HEADERS, body: rpcBody('tools/list'),
+      });
     });
   }
 
