@@ -30,7 +30,7 @@ impl DurableObject for RunObject {
     fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
         let migrated = super::migrate::ready(&sql, "run", store::STEPS);
-        RunObject { state, env, store: SqlRun { sql }, memory: Memory::default(), migrated }
+        RunObject { state, env, store: SqlRun::new(sql), memory: Memory::default(), migrated }
     }
 
     async fn alarm(&self) -> worker::Result<Response> {

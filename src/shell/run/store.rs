@@ -1,5 +1,12 @@
 //! The run's store over its Durable Object's SQLite: the run, its outbox, a workflow run's plan,
 //! state and actions to take, and a step's deferred model call, each a table.
+//!
+//! Every run is a new object, and each table a new object makes costs its run time (SQLite writes
+//! its schema again for each): a new object makes the run and its outbox, and the tables only
+//! workflows and calls use when it first needs them, so a computation's run makes two, not five
+//! (issue 18). Objects made before that have all five already.
+
+use std::cell::Cell;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -15,18 +22,26 @@ use crate::core::workflow::{Action, Flow, Plan};
 use crate::core::Problem;
 use crate::ops::run::RunStore;
 
+/// The outbox's `seq` never comes back (AUTOINCREMENT): an event's key in the playbook is the run's
+/// id and its `seq`, and a key seen before is taken as that event sent again.
 pub const STEPS: &[Step] = &[Step::Sql(
     "
 CREATE TABLE IF NOT EXISTS run (id TEXT PRIMARY KEY, record TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, report TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS flow (id INTEGER PRIMARY KEY CHECK (id = 1), plan TEXT NOT NULL, state TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS todo (seq INTEGER PRIMARY KEY AUTOINCREMENT, action TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS deferred (id INTEGER PRIMARY KEY CHECK (id = 1), call TEXT NOT NULL, asked INTEGER NOT NULL);
 ",
 )];
 
+/// What a workflow run and a run that defers its call keep, made when first needed.
+const LATER: &str = "
+CREATE TABLE IF NOT EXISTS flow (id INTEGER PRIMARY KEY CHECK (id = 1), plan TEXT NOT NULL, state TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS todo (seq INTEGER PRIMARY KEY AUTOINCREMENT, action TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS deferred (id INTEGER PRIMARY KEY CHECK (id = 1), call TEXT NOT NULL, asked INTEGER NOT NULL);
+";
+
 pub struct SqlRun {
     pub sql: SqlStorage,
+    /// Whether `LATER`'s tables are known to be made, since this object was loaded.
+    later: Cell<bool>,
 }
 
 #[derive(Deserialize)]
@@ -60,6 +75,19 @@ fn bound(bindings: Vec<SqlStorageValue>) -> Option<Vec<SqlStorageValue>> {
 }
 
 impl SqlRun {
+    pub fn new(sql: SqlStorage) -> Self {
+        SqlRun { sql, later: Cell::new(false) }
+    }
+
+    /// Makes the tables of workflows and deferred calls, once per load of the object.
+    fn later(&self) -> Result<(), Problem> {
+        if !self.later.get() {
+            self.sql.exec(LATER, None).map_err(storage)?;
+            self.later.set(true);
+        }
+        Ok(())
+    }
+
     fn exec(&self, query: &str, bindings: Vec<SqlStorageValue>) -> Result<(), Problem> {
         self.sql.exec(query, bound(bindings)).map_err(storage)?;
         Ok(())
@@ -106,12 +134,14 @@ impl RunStore for SqlRun {
     }
 
     fn flow(&self) -> Result<Option<(Plan, Flow)>, Problem> {
+        self.later()?;
         let rows: Vec<KeptFlow> = self.rows("SELECT plan, state FROM flow WHERE id = 1", Vec::new())?;
         let what = "a workflow run's state";
         rows.first().map(|k| Ok((decode(&k.plan, what)?, decode(&k.state, what)?))).transpose()
     }
 
     fn keep_plan(&self, plan: &Plan, flow: &Flow) -> Result<(), Problem> {
+        self.later()?;
         self.exec(
             "INSERT OR REPLACE INTO flow (id, plan, state) VALUES (1, ?, ?)",
             vec![encode(plan)?.into(), encode(flow)?.into()],
@@ -119,33 +149,40 @@ impl RunStore for SqlRun {
     }
 
     fn keep_flow(&self, flow: &Flow) -> Result<(), Problem> {
+        self.later()?;
         self.exec("UPDATE flow SET state = ? WHERE id = 1", vec![encode(flow)?.into()])
     }
 
     fn push_todo(&self, action: &Action) -> Result<(), Problem> {
+        self.later()?;
         self.exec("INSERT INTO todo (action) VALUES (?)", vec![encode(action)?.into()])
     }
 
     fn next_todo(&self) -> Result<Option<(i64, Action)>, Problem> {
+        self.later()?;
         let first =
             self.queued("SELECT seq, action AS text FROM todo ORDER BY seq LIMIT ?", 1, "a workflow's action")?;
         Ok(first.into_iter().next())
     }
 
     fn done_todo(&self, seq: i64) -> Result<(), Problem> {
+        self.later()?;
         self.exec("DELETE FROM todo WHERE seq = ?", vec![seq.into()])
     }
 
     fn defer(&self, call: &Prepared) -> Result<(), Problem> {
+        self.later()?;
         self.exec("INSERT OR REPLACE INTO deferred (id, call, asked) VALUES (1, ?, 0)", vec![encode(call)?.into()])
     }
 
     fn deferred(&self) -> Result<Option<(Prepared, bool)>, Problem> {
+        self.later()?;
         let rows: Vec<Deferred> = self.rows("SELECT call, asked FROM deferred WHERE id = 1", Vec::new())?;
         rows.first().map(|d| Ok((decode(&d.call, "a kept model call")?, d.asked != 0))).transpose()
     }
 
     fn asked(&self) -> Result<(), Problem> {
+        self.later()?;
         self.exec("UPDATE deferred SET asked = 1 WHERE id = 1", Vec::new())
     }
 }
