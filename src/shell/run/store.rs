@@ -6,7 +6,7 @@
 //! workflows and calls use when it first needs them, so a computation's run makes two, not five
 //! (issue 18). Objects made before that have all five already.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -42,6 +42,9 @@ pub struct SqlRun {
     pub sql: SqlStorage,
     /// Whether `LATER`'s tables are known to be made, since this object was loaded.
     later: Cell<bool>,
+    /// The run as last read or kept here: only this object writes it, and a run's every step
+    /// reads it again (issue 18).
+    kept: RefCell<Option<Run>>,
 }
 
 #[derive(Deserialize)]
@@ -76,7 +79,7 @@ fn bound(bindings: Vec<SqlStorageValue>) -> Option<Vec<SqlStorageValue>> {
 
 impl SqlRun {
     pub fn new(sql: SqlStorage) -> Self {
-        SqlRun { sql, later: Cell::new(false) }
+        SqlRun { sql, later: Cell::new(false), kept: RefCell::new(None) }
     }
 
     /// Makes the tables of workflows and deferred calls, once per load of the object.
@@ -111,14 +114,21 @@ impl RunStore for SqlRun {
     }
 
     fn run(&self) -> Result<Option<Run>, Problem> {
-        kept_record(&self.sql, "run", "run")
+        if let Some(run) = self.kept.borrow().as_ref() {
+            return Ok(Some(run.clone()));
+        }
+        let run: Option<Run> = kept_record(&self.sql, "run", "run")?;
+        self.kept.replace(run.clone());
+        Ok(run)
     }
 
     fn keep(&self, run: &Run) -> Result<(), Problem> {
         self.exec(
             "INSERT INTO run (id, record) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET record = excluded.record",
             vec![run.run_id.clone().into(), encode(run)?.into()],
-        )
+        )?;
+        self.kept.replace(Some(run.clone()));
+        Ok(())
     }
 
     fn push(&self, report: &Report) -> Result<(), Problem> {
