@@ -380,8 +380,8 @@ async function main() {
       const base = rt.url;
       const tools = await callMethod(base, 'tools/list');
       results.runtime.toolCount = tools.tools.length;
-      const listed = await fetch(`${base}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: rpcBody('tools/list') });
-      results.runtime.listBytes = (await listed.arrayBuffer()).byteLength;
+      const list = await fetch(`${base}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: rpcBody('tools/list') });
+      results.runtime.listBytes = (await list.arrayBuffer()).byteLength;
       const bench = await playbookWithFunction(base, 'bench');
       await callTool(base, 'get_playbook', { playbook: bench });
       await callTool(base, 'run_definition', { playbook: bench, type: 'computation', name: 'add-vat', input: { net: 100 } });
