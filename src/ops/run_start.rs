@@ -43,7 +43,7 @@ pub struct Outside<'a> {
 /// Starts the run in its own object, after every check that can refuse it; answers it as it stands.
 pub async fn start(backend: &dyn Backend, outside: &Outside<'_>, asked: Asked) -> Result<Run, Problem> {
     let view = read(backend, &asked).await?;
-    start_viewed(backend, outside, asked, &view).await
+    start_viewed(backend, outside, asked, Viewed::of(&view)).await
 }
 
 /// The definition a run is asked of, as it stands.
@@ -51,12 +51,27 @@ pub async fn read(backend: &dyn Backend, asked: &Asked) -> Result<DefinitionView
     backend.get_definition(&asked.org, &asked.playbook, asked.definition.clone()).await
 }
 
-/// Whether a run of the definition reaches tool servers as it starts, and so needs the org's
-/// connections read first: a reasoning function that names tools, and a function that calls one
-/// without a model. A document the check refuses says so at the start, which reaches none.
-pub fn reaches_tool_servers(view: &DefinitionView) -> bool {
-    spec(view.definition.kind, &view.document)
-        .is_ok_and(|spec| matches!(&spec, Spec::Reasoning(s) if !s.tools().is_empty()) || !spec.calls().is_empty())
+/// A definition read for a run, its stored document checked once: what is read before the start
+/// (the org's connections, or not) and the start itself follow the same spec.
+pub struct Viewed<'v> {
+    view: &'v DefinitionView,
+    /// The stored document checked again: a run follows nothing the checker has not passed.
+    spec: Result<Spec, Problem>,
+}
+
+impl<'v> Viewed<'v> {
+    pub fn of(view: &'v DefinitionView) -> Self {
+        Viewed { view, spec: spec(view.definition.kind, &view.document) }
+    }
+
+    /// Whether a run of the definition reaches tool servers as it starts, and so needs the org's
+    /// connections read first: a reasoning function that names tools, and a function that calls
+    /// one without a model. A document the check refuses says so at the start, which reaches none.
+    pub fn reaches_tool_servers(&self) -> bool {
+        self.spec
+            .as_ref()
+            .is_ok_and(|spec| matches!(spec, Spec::Reasoning(s) if !s.tools().is_empty()) || !spec.calls().is_empty())
+    }
 }
 
 /// `start`, with the definition read already: a workflow reads each of its functions once for
@@ -65,8 +80,9 @@ pub async fn start_viewed(
     backend: &dyn Backend,
     outside: &Outside<'_>,
     asked: Asked,
-    view: &DefinitionView,
+    viewed: Viewed<'_>,
 ) -> Result<Run, Problem> {
+    let Viewed { view, spec } = viewed;
     let Asked { org, playbook, definition, input, run_id, now, within, by } = asked;
     let (kind, name) = (definition.kind, definition.name.clone());
     match &view.definition.status {
@@ -86,8 +102,7 @@ pub async fn start_viewed(
             )))
         }
     }
-    // The stored document is checked again: a run follows nothing the checker has not passed.
-    let spec = spec(kind, &view.document)?;
+    let spec = spec?;
     if let Some(schema) = spec.input_schema() {
         check_input(schema, &input)?;
     }

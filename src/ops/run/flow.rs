@@ -18,7 +18,7 @@ use crate::core::workflow::state::event_waits;
 use crate::core::workflow::Outcome;
 use crate::core::workflow::{decide, view, words, Action, Command, Flow, Plan, StepStatus};
 use crate::core::Problem;
-use crate::ops::run_start::{self, start_viewed, Asked};
+use crate::ops::run_start::{self, start_viewed, Asked, Viewed};
 
 /// How often a running step's function is asked how it stands, in case its report was lost.
 const HEARTBEAT_MILLIS: i64 = 5_000;
@@ -245,16 +245,14 @@ impl Runner<'_> {
             Ok(view) => {
                 read.insert(asked.definition.clone(), view.clone());
                 // A step that reaches no tool server starts without the org's connections read.
-                let connections = if run_start::reaches_tool_servers(&view) {
-                    self.host.connections(&run.org).await
-                } else {
-                    Vec::new()
-                };
+                let viewed = Viewed::of(&view);
+                let connections =
+                    if viewed.reaches_tool_servers() { self.host.connections(&run.org).await } else { Vec::new() };
                 let renewal = super::host::Renewal { host: self.host, org: &run.org };
                 let tools = self.host.tool_servers().with(&connections).renewing(&renewal);
                 let models = self.host.models();
                 let now = self.host.now().timestamp();
-                start_viewed(backend, &run_start::Outside { models: &models, tools: &tools, now }, asked, &view).await
+                start_viewed(backend, &run_start::Outside { models: &models, tools: &tools, now }, asked, viewed).await
             }
             Err(p) => Err(p),
         };
