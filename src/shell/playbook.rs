@@ -63,17 +63,15 @@ pub struct PlaybookObject {
     env: Env,
     /// Whether the tables were brought up to date; if not, every call is refused as internal.
     migrated: Result<(), Problem>,
-    /// The playbook's record as last read or saved here. Every call checks the playbook it
-    /// names, and only this object writes the record, so it is read from SQLite once per load
-    /// of the object rather than once per call (issue 18).
-    record: RefCell<Option<Playbook>>,
+    /// The playbook's record, which every call checks the playbook it names against.
+    record: KeptRecord<Playbook>,
 }
 
 impl DurableObject for PlaybookObject {
     fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
         let migrated = migrate::ready(&sql, "playbook", STEPS);
-        PlaybookObject { state, sql, env, migrated, record: RefCell::new(None) }
+        PlaybookObject { state, sql, env, migrated, record: KeptRecord::new("playbook", "playbook") }
     }
 
     /// Starts the runs the workflows' triggers owe, then sets the alarm to the next due.
@@ -241,12 +239,7 @@ impl PlaybookObject {
 
     /// The playbook this object keeps, if it was saved: one object holds one playbook.
     fn kept(&self) -> Result<Option<Playbook>, Problem> {
-        if let Some(record) = self.record.borrow().as_ref() {
-            return Ok(Some(record.clone()));
-        }
-        let kept: Option<Playbook> = kept_record(&self.sql, "playbook", "playbook")?;
-        self.record.replace(kept.clone());
-        Ok(kept)
+        self.record.read(&self.sql)
     }
 
     fn save(&self, save: Save) -> Result<Playbook, Problem> {
@@ -263,24 +256,51 @@ impl PlaybookObject {
                 vec![record.id.clone().into(), text.into()],
             )
             .map_err(storage)?;
-        self.record.replace(Some(record.clone()));
+        self.record.wrote(&record);
         Ok(record)
     }
 }
 
-/// The one record an object keeps as JSON in the `record` column of `table`, if it was saved:
-/// a playbook's object holds one playbook, a run's object one run.
-pub fn kept_record<T: DeserializeOwned>(sql: &SqlStorage, table: &str, noun: &str) -> Result<Option<T>, Problem> {
-    #[derive(Deserialize)]
-    struct Kept {
-        record: String,
+/// The one record an object keeps as JSON in the `record` column of `table`, if it was saved: a
+/// playbook's object holds one playbook, a run's object one run. Only the object writes it and
+/// every call reads it, so it is read from SQLite once per load of the object and kept as written
+/// (issue 18).
+pub struct KeptRecord<T> {
+    table: &'static str,
+    noun: &'static str,
+    known: RefCell<Option<T>>,
+}
+
+impl<T: Clone + DeserializeOwned> KeptRecord<T> {
+    pub fn new(table: &'static str, noun: &'static str) -> Self {
+        KeptRecord { table, noun, known: RefCell::new(None) }
     }
-    let rows: Vec<Kept> =
-        sql.exec(&format!("SELECT record FROM {table} LIMIT 1"), None).and_then(|c| c.to_array()).map_err(storage)?;
-    rows.first()
-        .map(|row| json::from_str(&row.record))
-        .transpose()
-        .map_err(|e| Problem::internal(format!("a stored {noun} could not be read: {e}")))
+
+    pub fn read(&self, sql: &SqlStorage) -> Result<Option<T>, Problem> {
+        if let Some(record) = self.known.borrow().as_ref() {
+            return Ok(Some(record.clone()));
+        }
+        #[derive(Deserialize)]
+        struct Kept {
+            record: String,
+        }
+        let rows: Vec<Kept> = sql
+            .exec(&format!("SELECT record FROM {} LIMIT 1", self.table), None)
+            .and_then(|c| c.to_array())
+            .map_err(storage)?;
+        let record: Option<T> = rows
+            .first()
+            .map(|row| json::from_str(&row.record))
+            .transpose()
+            .map_err(|e| Problem::internal(format!("a stored {} could not be read: {e}", self.noun)))?;
+        self.known.replace(record.clone());
+        Ok(record)
+    }
+
+    /// What the object has just written.
+    pub fn wrote(&self, record: &T) {
+        self.known.replace(Some(record.clone()));
+    }
 }
 
 pub fn storage(e: worker::Error) -> Problem {

@@ -6,13 +6,13 @@
 //! workflows and calls use when it first needs them, so a computation's run makes two, not five
 //! (issue 18). Objects made before that have all five already.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use worker::{SqlStorage, SqlStorageValue};
 
-use super::super::playbook::{kept_record, storage};
+use super::super::playbook::{storage, KeptRecord};
 use crate::core::definition::reasoning::Prepared;
 use crate::core::json;
 use crate::core::migration::Step;
@@ -42,9 +42,8 @@ pub struct SqlRun {
     pub sql: SqlStorage,
     /// Whether `LATER`'s tables are known to be made, since this object was loaded.
     later: Cell<bool>,
-    /// The run as last read or kept here: only this object writes it, and a run's every step
-    /// reads it again (issue 18).
-    kept: RefCell<Option<Run>>,
+    /// The run, which a run's every step reads again.
+    kept: KeptRecord<Run>,
 }
 
 #[derive(Deserialize)]
@@ -79,7 +78,7 @@ fn bound(bindings: Vec<SqlStorageValue>) -> Option<Vec<SqlStorageValue>> {
 
 impl SqlRun {
     pub fn new(sql: SqlStorage) -> Self {
-        SqlRun { sql, later: Cell::new(false), kept: RefCell::new(None) }
+        SqlRun { sql, later: Cell::new(false), kept: KeptRecord::new("run", "run") }
     }
 
     /// Makes the tables of workflows and deferred calls, once per load of the object.
@@ -114,12 +113,7 @@ impl RunStore for SqlRun {
     }
 
     fn run(&self) -> Result<Option<Run>, Problem> {
-        if let Some(run) = self.kept.borrow().as_ref() {
-            return Ok(Some(run.clone()));
-        }
-        let run: Option<Run> = kept_record(&self.sql, "run", "run")?;
-        self.kept.replace(run.clone());
-        Ok(run)
+        self.kept.read(&self.sql)
     }
 
     fn keep(&self, run: &Run) -> Result<(), Problem> {
@@ -127,7 +121,7 @@ impl RunStore for SqlRun {
             "INSERT INTO run (id, record) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET record = excluded.record",
             vec![run.run_id.clone().into(), encode(run)?.into()],
         )?;
-        self.kept.replace(Some(run.clone()));
+        self.kept.wrote(run);
         Ok(())
     }
 
