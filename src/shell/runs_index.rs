@@ -59,9 +59,11 @@ impl IndexStore for RunsIndex<'_> {
             Some(w) => Some(serde_json::to_string(w).map_err(|e| Problem::internal(format!("could not encode: {e}")))?),
             None => None,
         };
+        // One statement, not an insert then an update: the status and end move on, the rest of
+        // an entry stays as its first report gave it.
         self.sql
             .exec(
-                "INSERT OR IGNORE INTO runs (run_id, kind, name, version, status, started_at, finished_at, within) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO runs (run_id, kind, name, version, status, started_at, finished_at, within) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(run_id) DO UPDATE SET status = excluded.status, finished_at = excluded.finished_at",
                 vec![
                     e.run_id.clone().into(),
                     e.definition.kind.as_str().into(),
@@ -72,12 +74,6 @@ impl IndexStore for RunsIndex<'_> {
                     e.finished_at.clone().into(),
                     within.into(),
                 ],
-            )
-            .map_err(storage)?;
-        self.sql
-            .exec(
-                "UPDATE runs SET status = ?, finished_at = ? WHERE run_id = ?",
-                vec![e.status.clone().into(), e.finished_at.clone().into(), e.run_id.clone().into()],
             )
             .map_err(storage)?;
         if let Some(text) = whole {
