@@ -52,6 +52,65 @@ pub fn plan(recorded: u32, steps: &[Step]) -> Plan<'_> {
     Plan::Apply(steps.iter().zip(1..).skip(recorded as usize).map(|(step, version)| (version, step)).collect())
 }
 
+/// What a new, empty database runs to reach the last of `steps` in one go: the `Sql` steps in
+/// order, their statements joined. An `AddColumn` step adds nothing there when the statement that
+/// makes its table declares the column already; when one does not, `None`, and the steps are
+/// applied one by one. (Each statement SQLite runs on a new object's schema costs it a parse of
+/// the whole schema, and a new object is made for every run and every playbook: issue 18.)
+pub fn fresh(steps: &[Step]) -> Option<String> {
+    let made: Vec<&str> = steps
+        .iter()
+        .filter_map(|step| match step {
+            Step::Sql(sql) => Some(sql.trim().trim_end_matches(';')),
+            Step::AddColumn { .. } => None,
+        })
+        .collect();
+    let declared = |table: &str, column: &str| made.iter().any(|sql| declares(sql, table, column));
+    steps
+        .iter()
+        .all(|step| match step {
+            Step::AddColumn { table, column, .. } => declared(table, column),
+            Step::Sql(_) => true,
+        })
+        .then(|| made.join(";\n"))
+}
+
+/// Whether `sql` makes `table` with `column` among its columns.
+fn declares(sql: &str, table: &str, column: &str) -> bool {
+    let words: Vec<&str> = sql.split_whitespace().collect();
+    let sql = words.join(" ");
+    let opening = format!("CREATE TABLE IF NOT EXISTS {table} (");
+    let Some(at) = sql.find(&opening) else { return false };
+    let body = &sql[at + opening.len()..];
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (i, c) in body.char_indices() {
+        let part = match c {
+            '(' => {
+                depth += 1;
+                None
+            }
+            ')' if depth == 0 => Some(&body[start..i]),
+            ')' => {
+                depth -= 1;
+                None
+            }
+            ',' if depth == 0 => Some(&body[start..i]),
+            _ => None,
+        };
+        if let Some(part) = part {
+            if part.split_whitespace().next() == Some(column) {
+                return true;
+            }
+            if c == ')' {
+                return false;
+            }
+            start = i + 1;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,5 +150,29 @@ mod tests {
     fn a_column_is_added_by_name_with_its_declaration() {
         assert_eq!(STEPS[1].statement(), "ALTER TABLE t ADD COLUMN b TEXT");
         assert_eq!(STEPS[0].statement(), "CREATE TABLE IF NOT EXISTS t (a TEXT)");
+    }
+
+    #[test]
+    fn a_new_database_makes_its_tables_in_one_batch_when_they_declare_every_added_column() {
+        const DECLARED: &[Step] = &[
+            Step::Sql("CREATE TABLE IF NOT EXISTS t (\n  a TEXT NOT NULL, b TEXT,\n  PRIMARY KEY (a)\n);"),
+            Step::AddColumn { table: "t", column: "b", declared: "TEXT" },
+            Step::Sql("CREATE INDEX IF NOT EXISTS t_b ON t (b)"),
+        ];
+        assert_eq!(
+            fresh(DECLARED).as_deref(),
+            Some("CREATE TABLE IF NOT EXISTS t (\n  a TEXT NOT NULL, b TEXT,\n  PRIMARY KEY (a)\n);\nCREATE INDEX IF NOT EXISTS t_b ON t (b)")
+        );
+        assert_eq!(fresh(STEPS), None, "t is made without b, so b is added by its own step");
+    }
+
+    #[test]
+    fn a_column_counts_as_declared_only_in_its_own_table() {
+        assert!(declares("CREATE TABLE IF NOT EXISTS t (a TEXT, b TEXT)", "t", "b"));
+        assert!(declares("CREATE TABLE IF NOT EXISTS t (a TEXT, b TEXT NOT NULL)", "t", "b"));
+        assert!(!declares("CREATE TABLE IF NOT EXISTS t (a TEXT, bb TEXT)", "t", "b"));
+        assert!(!declares("CREATE TABLE IF NOT EXISTS u (b TEXT)", "t", "b"));
+        assert!(!declares("CREATE TABLE IF NOT EXISTS t (a TEXT, PRIMARY KEY (b))", "t", "b"));
+        assert!(!declares("CREATE TABLE IF NOT EXISTS t (a TEXT); CREATE TABLE IF NOT EXISTS v (b TEXT)", "t", "b"));
     }
 }

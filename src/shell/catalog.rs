@@ -45,7 +45,7 @@ struct Row {
 impl DurableObject for CatalogObject {
     fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
-        let migrated = migrate::ready(&sql, "catalog", STEPS);
+        let migrated = migrate::ready(&sql, "catalog", STEPS).map(drop);
         CatalogObject { sql, env, reading: RefCell::new(HashMap::new()), migrated }
     }
 

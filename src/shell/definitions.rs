@@ -1,6 +1,10 @@
 //! A playbook's definitions in its Durable Object's SQLite: the current state of each, every
 //! version, and which definitions each current version uses. `ops::playbook` decides; this keeps.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::Hash;
+
 use serde::Deserialize;
 use worker::SqlStorage;
 
@@ -41,6 +45,47 @@ struct User {
 
 pub struct Definitions<'s> {
     pub sql: &'s SqlStorage,
+    pub known: &'s Known,
+}
+
+/// What the object has read of its definitions since it was loaded or last changed one: every run
+/// of a function reads its definition, current version and users first, and only the object
+/// writes them, through `Definitions`, which forgets all of it at each write.
+#[derive(Default)]
+pub struct Known {
+    definitions: RefCell<HashMap<(Kind, String), Option<Definition>>>,
+    versions: RefCell<HashMap<(Kind, String, u32), Option<Version>>>,
+    users: RefCell<HashMap<String, Vec<Ref>>>,
+}
+
+/// How many of each the object keeps in mind before it starts again (a playbook may hold
+/// thousands of definitions; a run reads a few).
+const KNOWN_MAX: usize = 256;
+
+impl Known {
+    fn forget(&self) {
+        self.definitions.borrow_mut().clear();
+        self.versions.borrow_mut().clear();
+        self.users.borrow_mut().clear();
+    }
+}
+
+/// The value under `key`, or read now and kept.
+fn known<K: Eq + Hash, V: Clone>(
+    map: &RefCell<HashMap<K, V>>,
+    key: K,
+    read: impl FnOnce() -> Result<V, Problem>,
+) -> Result<V, Problem> {
+    if let Some(value) = map.borrow().get(&key) {
+        return Ok(value.clone());
+    }
+    let value = read()?;
+    let mut map = map.borrow_mut();
+    if map.len() >= KNOWN_MAX {
+        map.clear();
+    }
+    map.insert(key, value.clone());
+    Ok(value)
 }
 
 impl Definitions<'_> {
@@ -52,21 +97,40 @@ impl Definitions<'_> {
         let rows: Vec<Record> = self.sql.exec(query, bindings).and_then(|c| c.to_array()).map_err(storage)?;
         rows.iter().map(|r| decode(&r.record)).collect()
     }
+
+    fn read_users(&self, target: &Ref) -> Result<Vec<Ref>, Problem> {
+        let users: Vec<User> = self
+            .sql
+            .exec(
+                "SELECT u.kind AS kind, u.name AS name FROM definition_uses u
+                 JOIN definitions d ON d.kind = u.kind AND d.name = u.name
+                 WHERE u.target = ? AND d.status != 'retired' ORDER BY u.kind, u.name",
+                vec![target.key().into()],
+            )
+            .and_then(|c| c.to_array())
+            .map_err(storage)?;
+        Ok(users.into_iter().filter_map(|u| Some(Ref { kind: Kind::parse(&u.kind)?, name: u.name })).collect())
+    }
 }
 
 impl DefinitionStore for Definitions<'_> {
     fn definition(&self, kind: Kind, name: &str) -> Result<Option<Definition>, Problem> {
-        let query = "SELECT record FROM definitions WHERE kind = ? AND name = ?";
-        Ok(self.records(query, vec![kind.as_str().into(), name.into()])?.into_iter().next())
+        known(&self.known.definitions, (kind, name.to_string()), || {
+            let query = "SELECT record FROM definitions WHERE kind = ? AND name = ?";
+            Ok(self.records(query, vec![kind.as_str().into(), name.into()])?.into_iter().next())
+        })
     }
 
     fn version(&self, kind: Kind, name: &str, version: u32) -> Result<Option<Version>, Problem> {
-        let query = "SELECT record FROM definition_versions WHERE kind = ? AND name = ? AND version = ?";
-        let bindings = vec![kind.as_str().into(), name.into(), i64::from(version).into()];
-        Ok(self.records(query, bindings)?.into_iter().next())
+        known(&self.known.versions, (kind, name.to_string(), version), || {
+            let query = "SELECT record FROM definition_versions WHERE kind = ? AND name = ? AND version = ?";
+            let bindings = vec![kind.as_str().into(), name.into(), i64::from(version).into()];
+            Ok(self.records(query, bindings)?.into_iter().next())
+        })
     }
 
     fn put(&self, def: &Definition) -> Result<(), Problem> {
+        self.known.forget();
         let record = encode(def)?;
         self.sql
             .exec(
@@ -79,6 +143,7 @@ impl DefinitionStore for Definitions<'_> {
     }
 
     fn put_version(&self, def: &Definition, version: &Version) -> Result<(), Problem> {
+        self.known.forget();
         let (kind, name) = (def.kind.as_str(), def.name.clone());
         self.sql
             .exec(
@@ -101,17 +166,7 @@ impl DefinitionStore for Definitions<'_> {
     }
 
     fn users(&self, target: &Ref) -> Result<Vec<Ref>, Problem> {
-        let users: Vec<User> = self
-            .sql
-            .exec(
-                "SELECT u.kind AS kind, u.name AS name FROM definition_uses u
-                 JOIN definitions d ON d.kind = u.kind AND d.name = u.name
-                 WHERE u.target = ? AND d.status != 'retired' ORDER BY u.kind, u.name",
-                vec![target.key().into()],
-            )
-            .and_then(|c| c.to_array())
-            .map_err(storage)?;
-        Ok(users.into_iter().filter_map(|u| Some(Ref { kind: Kind::parse(&u.kind)?, name: u.name })).collect())
+        known(&self.known.users, target.key(), || self.read_users(target))
     }
 
     fn page(&self, q: &DefinitionQuery, take: usize) -> Result<Vec<Definition>, Problem> {

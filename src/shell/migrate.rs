@@ -17,7 +17,7 @@ use std::fmt;
 use serde::Deserialize;
 use worker::SqlStorage;
 
-use crate::core::migration::{plan, Plan, Step};
+use crate::core::migration::{fresh, plan, Plan, Step};
 use crate::core::Problem;
 
 const VERSION_TABLE: &str =
@@ -55,31 +55,52 @@ struct Count {
     n: i64,
 }
 
+/// Whether the object's database was new: made just now, with nothing kept in it yet.
+pub type New = bool;
+
 /// Applies the steps the database has not had, then records the version the last one applied
-/// reached.
+/// reached. A kept object answers this with two reads (its schema, its version); a new one has all
+/// its tables made and its version recorded in one batch (`core::migration::fresh`).
 ///
 /// # Errors
 /// The first step that fails, which is left unrecorded, so the next start of the object tries it
 /// again; the steps before it stay applied and recorded.
-pub fn migrate(sql: &SqlStorage, steps: &[Step]) -> Result<(), Failed> {
+pub fn migrate(sql: &SqlStorage, steps: &[Step]) -> Result<New, Failed> {
     let failed = |step: u32| move |e: worker::Error| Failed { step, why: e.to_string() };
-    sql.exec(VERSION_TABLE, None).map_err(failed(0))?;
-    let rows: Vec<Version> = sql
-        .exec("SELECT version FROM schema_version WHERE id = 1", None)
-        .and_then(|c| c.to_array())
-        .map_err(failed(0))?;
-    let recorded = rows.first().map_or(0, |r| u32::try_from(r.version).unwrap_or(0));
+    // One look at the schema says whether the object is new; a kept one then reads its version.
+    // (Reading the version first would fail for a new object, and a failure from SQLite costs a
+    // thrown error with its stack: as much as the look.)
+    let seen = schema(sql).map_err(failed(0))?;
+    let recorded = if seen.tables == 0 {
+        if let Some(batch) = fresh(steps) {
+            let known = steps.len();
+            sql.exec(&format!("{VERSION_TABLE};\n{batch};\n{}", record_version(known)), None)
+                .map_err(failed(u32::try_from(known).unwrap_or(u32::MAX)))?;
+            return Ok(true);
+        }
+        worker::console_warn!(
+            "a new object's tables are made step by step: a step adds a column its table's statement does not declare"
+        );
+        sql.exec(VERSION_TABLE, None).map_err(failed(0))?;
+        0
+    } else {
+        if seen.versioned == 0 {
+            // Made before versions were recorded: every step, each where it is needed.
+            sql.exec(VERSION_TABLE, None).map_err(failed(0))?;
+        }
+        recorded(sql).map_err(failed(0))?
+    };
     let pending = match plan(recorded, steps) {
         Plan::Apply(pending) => pending,
         Plan::Ahead { recorded, known } => {
             worker::console_warn!(
                 "the tables are at version {recorded}, newer than the {known} steps this release knows"
             );
-            return Ok(());
+            return Ok(false);
         }
     };
     let mut reached = recorded;
-    let mut outcome = Ok(());
+    let mut outcome = Ok(false);
     for (version, step) in pending {
         let applied =
             needed(sql, step).and_then(|n| if n { sql.exec(&step.statement(), None).map(drop) } else { Ok(()) });
@@ -90,18 +111,45 @@ pub fn migrate(sql: &SqlStorage, steps: &[Step]) -> Result<(), Failed> {
         reached = version;
     }
     if reached > recorded {
-        sql.exec(
-            "INSERT INTO schema_version (id, version) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET version = excluded.version",
-            vec![i64::from(reached).into()],
-        )
-        .map_err(failed(reached))?;
+        sql.exec(&record_version(reached as usize), None).map_err(failed(reached))?;
     }
     outcome
 }
 
+/// The version the database recorded: none, 0.
+fn recorded(sql: &SqlStorage) -> worker::Result<u32> {
+    let rows: Vec<Version> = sql.exec("SELECT version FROM schema_version WHERE id = 1", None)?.to_array()?;
+    Ok(rows.first().map_or(0, |r| u32::try_from(r.version).unwrap_or(0)))
+}
+
+/// The statement that records a version: a number of ours, written into it rather than bound, so
+/// that it can end a batch.
+fn record_version(version: usize) -> String {
+    format!(
+        "INSERT INTO schema_version (id, version) VALUES (1, {version}) ON CONFLICT(id) DO UPDATE SET version = excluded.version"
+    )
+}
+
+#[derive(Deserialize)]
+struct Schema {
+    /// The tables of ours: the platform's own start with `_cf_`, SQLite's with `sqlite_`.
+    tables: i64,
+    versioned: i64,
+}
+
+fn schema(sql: &SqlStorage) -> worker::Result<Schema> {
+    let rows: Vec<Schema> = sql
+        .exec(
+            "SELECT COUNT(*) AS tables, COUNT(CASE name WHEN 'schema_version' THEN 1 END) AS versioned FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+            None,
+        )?
+        .to_array()?;
+    Ok(rows.into_iter().next().unwrap_or(Schema { tables: 0, versioned: 0 }))
+}
+
 /// Migrates an object that answers with the outcome: a failure is logged once here, and is the
 /// internal problem each of the object's calls answers until a later start of it succeeds.
-pub fn ready(sql: &SqlStorage, object: &str, steps: &[Step]) -> Result<(), Problem> {
+pub fn ready(sql: &SqlStorage, object: &str, steps: &[Step]) -> Result<New, Problem> {
     migrate(sql, steps).map_err(|failed| {
         worker::console_error!("{object} tables: {failed}");
         Problem::from(failed)

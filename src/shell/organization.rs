@@ -128,7 +128,7 @@ struct Count {
 impl DurableObject for OrganizationObject {
     fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
-        let migrated = migrate::ready(&sql, "organization", STEPS);
+        let migrated = migrate::ready(&sql, "organization", STEPS).map(drop);
         OrganizationObject { sql, env, claims: Claims::default(), migrated }
     }
 

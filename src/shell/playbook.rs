@@ -65,13 +65,25 @@ pub struct PlaybookObject {
     migrated: Result<(), Problem>,
     /// The playbook's record, which every call checks the playbook it names against.
     record: KeptRecord<Playbook>,
+    /// What it has read of its definitions, and of its triggers and waiting runs.
+    definitions: definitions::Known,
+    triggers: triggers::Known,
 }
 
 impl DurableObject for PlaybookObject {
     fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
         let migrated = migrate::ready(&sql, "playbook", STEPS);
-        PlaybookObject { state, sql, env, migrated, record: KeptRecord::new("playbook", "playbook") }
+        let record = KeptRecord::new("playbook", "playbook", migrated.as_ref().is_ok_and(|new| *new));
+        PlaybookObject {
+            state,
+            sql,
+            env,
+            migrated: migrated.map(drop),
+            record,
+            definitions: definitions::Known::default(),
+            triggers: triggers::Known::default(),
+        }
     }
 
     /// Starts the runs the workflows' triggers owe, then sets the alarm to the next due.
@@ -202,11 +214,11 @@ impl PlaybookObject {
     fn tables<T>(&self, f: impl FnOnce(&Tables<'_>) -> T) -> T {
         let sql = &self.sql;
         f(&Tables {
-            definitions: &Definitions { sql },
+            definitions: &Definitions { sql, known: &self.definitions },
             events: &Events { sql },
             index: &RunsIndex { sql },
             requests: &Requests { sql },
-            triggers: &Triggers { sql },
+            triggers: &Triggers { sql, known: &self.triggers },
         })
     }
 
@@ -215,7 +227,7 @@ impl PlaybookObject {
         let Some(playbook) = self.kept()? else { return Ok(()) };
         let backend = Objects { env: &self.env };
         let models = super::models::settings(&self.env);
-        let triggers = Triggers { sql: &self.sql };
+        let triggers = Triggers { sql: &self.sql, known: &self.triggers };
         crate::ops::triggers::fire(&triggers, &backend, &models, &playbook.id, super::env::instant()).await
     }
 
@@ -229,7 +241,10 @@ impl PlaybookObject {
     /// Sets the alarm to the soonest trigger, and no sooner than `delay` milliseconds from now.
     async fn schedule(&self, delay: i64) -> Result<(), Problem> {
         let now = super::env::instant();
-        let Some(at) = crate::ops::triggers::alarm_at(&Triggers { sql: &self.sql }, now, delay)? else { return Ok(()) };
+        let Some(at) = crate::ops::triggers::alarm_at(&Triggers { sql: &self.sql, known: &self.triggers }, now, delay)?
+        else {
+            return Ok(());
+        };
         self.state.storage().set_alarm(at).await.map_err(|e| Problem::internal(format!("the playbook's alarm: {e}")))
     }
 
@@ -268,17 +283,19 @@ impl PlaybookObject {
 pub struct KeptRecord<T> {
     table: &'static str,
     noun: &'static str,
-    known: RefCell<Option<T>>,
+    /// What the object knows of it: `None` until it is read; `Some(None)` when there is none.
+    known: RefCell<Option<Option<T>>>,
 }
 
 impl<T: Clone + DeserializeOwned> KeptRecord<T> {
-    pub fn new(table: &'static str, noun: &'static str) -> Self {
-        KeptRecord { table, noun, known: RefCell::new(None) }
+    /// The record of an object: a new one (its tables made just now) has none to read.
+    pub fn new(table: &'static str, noun: &'static str, new_object: bool) -> Self {
+        KeptRecord { table, noun, known: RefCell::new(new_object.then_some(None)) }
     }
 
     pub fn read(&self, sql: &SqlStorage) -> Result<Option<T>, Problem> {
-        if let Some(record) = self.known.borrow().as_ref() {
-            return Ok(Some(record.clone()));
+        if let Some(known) = self.known.borrow().as_ref() {
+            return Ok(known.clone());
         }
         #[derive(Deserialize)]
         struct Kept {
@@ -293,13 +310,13 @@ impl<T: Clone + DeserializeOwned> KeptRecord<T> {
             .map(|row| json::from_str(&row.record))
             .transpose()
             .map_err(|e| Problem::internal(format!("a stored {} could not be read: {e}", self.noun)))?;
-        self.known.replace(record.clone());
+        self.known.replace(Some(record.clone()));
         Ok(record)
     }
 
     /// What the object has just written.
     pub fn wrote(&self, record: &T) {
-        self.known.replace(Some(record.clone()));
+        self.known.replace(Some(Some(record.clone())));
     }
 }
 

@@ -30,7 +30,8 @@ impl DurableObject for RunObject {
     fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
         let migrated = super::migrate::ready(&sql, "run", store::STEPS);
-        RunObject { state, env, store: SqlRun::new(sql), memory: Memory::default(), migrated }
+        let store = SqlRun::new(sql, migrated.as_ref().is_ok_and(|new| *new));
+        RunObject { state, env, store, memory: Memory::default(), migrated: migrated.map(drop) }
     }
 
     async fn alarm(&self) -> worker::Result<Response> {

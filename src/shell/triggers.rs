@@ -2,6 +2,8 @@
 //! triggers with the next time each is due, the runs that wait for events, and the runs and
 //! events owed. `ops::triggers` decides what goes in and out; this only keeps it.
 
+use std::cell::RefCell;
+
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -70,6 +72,28 @@ struct DeliveryRow {
 
 pub struct Triggers<'s> {
     pub sql: &'s SqlStorage,
+    pub known: &'s Known,
+}
+
+/// The armed triggers and the waiting runs, once read: every report of events asks for both, to
+/// find what they start or wake, and only the playbook's object changes them, through `Triggers`.
+#[derive(Default)]
+pub struct Known {
+    armed: RefCell<Option<Vec<Armed>>>,
+    waiters: RefCell<Option<Vec<Waiter>>>,
+}
+
+/// A table's rows as last read, or read now and kept.
+fn kept<T: Clone>(
+    known: &RefCell<Option<Vec<T>>>,
+    read: impl FnOnce() -> Result<Vec<T>, Problem>,
+) -> Result<Vec<T>, Problem> {
+    if let Some(rows) = known.borrow().as_ref() {
+        return Ok(rows.clone());
+    }
+    let rows = read()?;
+    known.replace(Some(rows.clone()));
+    Ok(rows)
 }
 
 impl Triggers<'_> {
@@ -89,25 +113,29 @@ fn millis(at: Option<DateTime<Utc>>) -> Option<i64> {
 
 impl TriggerStore for Triggers<'_> {
     fn armed(&self) -> Result<Vec<Armed>, Problem> {
-        let rows: Vec<TriggerRow> = self.rows("SELECT * FROM triggers ORDER BY workflow, idx", vec![])?;
-        // A trigger kept by an older release that this one cannot read is left unarmed.
-        Ok(rows
-            .into_iter()
-            .filter_map(|r| {
-                let declared = json::from_str::<Declared>(&r.declared).ok()?;
-                let next_at = r.next_at.and_then(DateTime::from_timestamp_millis);
-                Some(Armed { workflow: r.workflow, idx: r.idx, org: r.org, declared, next_at })
-            })
-            .collect())
+        kept(&self.known.armed, || {
+            let rows: Vec<TriggerRow> = self.rows("SELECT * FROM triggers ORDER BY workflow, idx", vec![])?;
+            // A trigger kept by an older release that this one cannot read is left unarmed.
+            Ok(rows
+                .into_iter()
+                .filter_map(|r| {
+                    let declared = json::from_str::<Declared>(&r.declared).ok()?;
+                    let next_at = r.next_at.and_then(DateTime::from_timestamp_millis);
+                    Some(Armed { workflow: r.workflow, idx: r.idx, org: r.org, declared, next_at })
+                })
+                .collect())
+        })
     }
 
     fn disarm(&self, workflow: &str) -> Result<(), Problem> {
+        self.known.armed.take();
         self.write("DELETE FROM triggers WHERE workflow = ?", vec![workflow.into()])
     }
 
     fn arm(&self, a: &Armed) -> Result<(), Problem> {
         let text =
             serde_json::to_string(&a.declared).map_err(|e| Problem::internal(format!("could not encode: {e}")))?;
+        self.known.armed.take();
         self.write(
             "INSERT INTO triggers (workflow, idx, org, declared, next_at) VALUES (?, ?, ?, ?, ?)",
             vec![a.workflow.clone().into(), a.idx.into(), a.org.clone().into(), text.into(), millis(a.next_at).into()],
@@ -115,6 +143,7 @@ impl TriggerStore for Triggers<'_> {
     }
 
     fn move_on(&self, workflow: &str, idx: i64, next_at: Option<DateTime<Utc>>) -> Result<(), Problem> {
+        self.known.armed.take();
         self.write(
             "UPDATE triggers SET next_at = ? WHERE workflow = ? AND idx = ?",
             vec![millis(next_at).into(), workflow.into(), idx.into()],
@@ -160,6 +189,7 @@ impl TriggerStore for Triggers<'_> {
     }
 
     fn wait(&self, w: &Waiter) -> Result<(), Problem> {
+        self.known.waiters.take();
         self.write(
             "INSERT OR IGNORE INTO waiters (run_id, kind, org) VALUES (?, ?, ?)",
             vec![w.run_id.clone().into(), w.kind.clone().into(), w.org.clone().into()],
@@ -167,11 +197,14 @@ impl TriggerStore for Triggers<'_> {
     }
 
     fn waiters(&self) -> Result<Vec<Waiter>, Problem> {
-        let rows: Vec<WaiterRow> = self.rows("SELECT * FROM waiters", vec![])?;
-        Ok(rows.into_iter().map(|r| Waiter { run_id: r.run_id, kind: r.kind, org: r.org }).collect())
+        kept(&self.known.waiters, || {
+            let rows: Vec<WaiterRow> = self.rows("SELECT * FROM waiters", vec![])?;
+            Ok(rows.into_iter().map(|r| Waiter { run_id: r.run_id, kind: r.kind, org: r.org }).collect())
+        })
     }
 
     fn unwait(&self, run_id: &str, kind: &str) -> Result<(), Problem> {
+        self.known.waiters.take();
         self.write("DELETE FROM waiters WHERE run_id = ? AND kind = ?", vec![run_id.into(), kind.into()])
     }
 

@@ -101,7 +101,7 @@ fn encode<T: serde::Serialize>(record: &T) -> Result<String, Problem> {
 impl DurableObject for AccessObject {
     fn new(state: State, _env: Env) -> Self {
         let sql = state.storage().sql();
-        let migrated = migrate::ready(&sql, "access", STEPS);
+        let migrated = migrate::ready(&sql, "access", STEPS).map(drop);
         AccessObject { sql, migrated }
     }
 

@@ -6,11 +6,13 @@
 //! workflows and calls use when it first needs them, so a computation's run makes two, not five
 //! (issue 18). Objects made before that have all five already.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use worker::{SqlStorage, SqlStorageValue};
+use std::time::Duration;
+
+use worker::{Delay, SqlStorage, SqlStorageValue};
 
 use super::super::playbook::{storage, KeptRecord};
 use crate::core::definition::reasoning::Prepared;
@@ -44,6 +46,17 @@ pub struct SqlRun {
     later: Cell<bool>,
     /// The run, which a run's every step reads again.
     kept: KeptRecord<Run>,
+    /// The outbox as it stands, once read (or new): only this object writes it, and each report
+    /// would otherwise read it twice, for what waits and to find nothing more waits.
+    outbox: RefCell<Option<Vec<(i64, Report)>>>,
+    /// The last report the playbook has taken, since the object was loaded: reports go in order,
+    /// so what follows it still waits, whether or not its removal is written yet.
+    sent_through: Cell<i64>,
+}
+
+#[derive(Deserialize)]
+struct Placed {
+    seq: i64,
 }
 
 #[derive(Deserialize)]
@@ -77,8 +90,15 @@ fn bound(bindings: Vec<SqlStorageValue>) -> Option<Vec<SqlStorageValue>> {
 }
 
 impl SqlRun {
-    pub fn new(sql: SqlStorage) -> Self {
-        SqlRun { sql, later: Cell::new(false), kept: KeptRecord::new("run", "run") }
+    /// The store of an object whose tables were made just now (`new_object`) or were kept.
+    pub fn new(sql: SqlStorage, new_object: bool) -> Self {
+        SqlRun {
+            sql,
+            later: Cell::new(false),
+            kept: KeptRecord::new("run", "run", new_object),
+            outbox: RefCell::new(new_object.then(Vec::new)),
+            sent_through: Cell::new(0),
+        }
     }
 
     /// Makes the tables of workflows and deferred calls, once per load of the object.
@@ -126,15 +146,52 @@ impl RunStore for SqlRun {
     }
 
     fn push(&self, report: &Report) -> Result<(), Problem> {
-        self.exec("INSERT INTO outbox (report) VALUES (?)", vec![encode(report)?.into()])
+        let placed: Vec<Placed> =
+            self.rows("INSERT INTO outbox (report) VALUES (?) RETURNING seq", vec![encode(report)?.into()])?;
+        let seq = placed.first().map(|p| p.seq).ok_or_else(|| Problem::internal("the outbox gave no place"))?;
+        if let Some(outbox) = self.outbox.borrow_mut().as_mut() {
+            outbox.push((seq, report.clone()));
+        }
+        Ok(())
     }
 
     fn waiting(&self, limit: usize) -> Result<Vec<(i64, Report)>, Problem> {
-        self.queued("SELECT seq, report AS text FROM outbox ORDER BY seq LIMIT ?", limit, "a waiting report")
+        if let Some(outbox) = self.outbox.borrow().as_ref() {
+            return Ok(outbox.iter().take(limit).cloned().collect());
+        }
+        let rows: Vec<Queued> = self.rows(
+            "SELECT seq, report AS text FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?",
+            vec![self.sent_through.get().into(), (limit as i64).into()],
+        )?;
+        let waiting = rows
+            .iter()
+            .map(|row| Ok((row.seq, decode(&row.text, "a waiting report")?)))
+            .collect::<Result<Vec<_>, Problem>>()?;
+        if waiting.len() < limit {
+            self.outbox.replace(Some(waiting.clone()));
+        }
+        Ok(waiting)
     }
 
+    /// The reports leave the outbox at once in the object's mind, and in SQLite just after the
+    /// answer: a write now would hold the answer for one more commit of the object's database (a
+    /// sync to disk), and the playbook has them already. Should the object stop before the removal
+    /// is written, its next report sends them again, which the playbook takes once (an event by
+    /// its key), as it does a report sent again after any restart.
     fn sent(&self, first: i64, last: i64) -> Result<(), Problem> {
-        self.exec("DELETE FROM outbox WHERE seq BETWEEN ? AND ?", vec![first.into(), last.into()])
+        if let Some(outbox) = self.outbox.borrow_mut().as_mut() {
+            outbox.retain(|(seq, _)| *seq < first || *seq > last);
+        }
+        self.sent_through.set(self.sent_through.get().max(last));
+        let sql = self.sql.clone();
+        worker::wasm_bindgen_futures::spawn_local(async move {
+            // A timer, not a microtask: it runs once the answer has left.
+            Delay::from(Duration::ZERO).await;
+            if let Err(e) = sql.exec("DELETE FROM outbox WHERE seq BETWEEN ? AND ?", vec![first.into(), last.into()]) {
+                worker::console_warn!("the outbox keeps reports the playbook has taken: {e}");
+            }
+        });
+        Ok(())
     }
 
     fn flow(&self) -> Result<Option<(Plan, Flow)>, Problem> {
