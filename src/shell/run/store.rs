@@ -52,6 +52,12 @@ pub struct SqlRun {
     /// The last report the playbook has taken, since the object was loaded: reports go in order,
     /// so what follows it still waits, whether or not its removal is written yet.
     sent_through: Cell<i64>,
+    /// A workflow run's plan and state, and its actions to take, once read (or new): a workflow's
+    /// every step reads them again, and only this object writes them.
+    flow: RefCell<Option<Option<(Plan, Flow)>>>,
+    todo: RefCell<Option<Vec<(i64, Action)>>>,
+    /// The reports pushed in the batch under way, written as it ends.
+    pushing: RefCell<Option<Vec<Report>>>,
 }
 
 #[derive(Deserialize)]
@@ -98,6 +104,9 @@ impl SqlRun {
             kept: KeptRecord::new("run", "run", new_object),
             outbox: RefCell::new(new_object.then(Vec::new)),
             sent_through: Cell::new(0),
+            flow: RefCell::new(new_object.then_some(None)),
+            todo: RefCell::new(new_object.then(Vec::new)),
+            pushing: RefCell::new(None),
         }
     }
 
@@ -106,6 +115,27 @@ impl SqlRun {
         if !self.later.get() {
             self.sql.exec(LATER, None).map_err(storage)?;
             self.later.set(true);
+        }
+        Ok(())
+    }
+
+    /// Adds reports to the end of the outbox in one statement. A statement's rows take their
+    /// places in the order given, one after another; RETURNING gives them in no set order.
+    fn put_reports(&self, reports: Vec<Report>) -> Result<(), Problem> {
+        if reports.is_empty() {
+            return Ok(());
+        }
+        let texts = reports.iter().map(|r| encode(r).map(SqlStorageValue::from)).collect::<Result<Vec<_>, _>>()?;
+        let places = vec!["(?)"; reports.len()].join(", ");
+        let placed: Vec<Placed> =
+            self.rows(&format!("INSERT INTO outbox (report) VALUES {places} RETURNING seq"), texts)?;
+        let mut seqs: Vec<i64> = placed.into_iter().map(|p| p.seq).collect();
+        if seqs.len() != reports.len() {
+            return Err(Problem::internal("the outbox gave fewer places than reports"));
+        }
+        seqs.sort_unstable();
+        if let Some(outbox) = self.outbox.borrow_mut().as_mut() {
+            outbox.extend(seqs.into_iter().zip(reports));
         }
         Ok(())
     }
@@ -128,8 +158,17 @@ impl SqlRun {
 impl RunStore for SqlRun {
     /// The writes between two awaits are committed together, so a restart finds all or none of
     /// them. (A storage error in the middle is answered as unavailable; what came before stands.)
+    /// The reports a batch pushes go in as one statement at its end (a workflow's step pushes
+    /// several); nothing reads the outbox within a batch.
     fn batch(&self, writes: &mut dyn FnMut() -> Result<(), Problem>) -> Result<(), Problem> {
-        writes()
+        if self.pushing.borrow().is_some() {
+            return writes();
+        }
+        self.pushing.replace(Some(Vec::new()));
+        let written = writes();
+        let pushed = self.pushing.take().unwrap_or_default();
+        let kept = self.put_reports(pushed);
+        written.and(kept)
     }
 
     fn run(&self) -> Result<Option<Run>, Problem> {
@@ -146,13 +185,11 @@ impl RunStore for SqlRun {
     }
 
     fn push(&self, report: &Report) -> Result<(), Problem> {
-        let placed: Vec<Placed> =
-            self.rows("INSERT INTO outbox (report) VALUES (?) RETURNING seq", vec![encode(report)?.into()])?;
-        let seq = placed.first().map(|p| p.seq).ok_or_else(|| Problem::internal("the outbox gave no place"))?;
-        if let Some(outbox) = self.outbox.borrow_mut().as_mut() {
-            outbox.push((seq, report.clone()));
+        if let Some(pushing) = self.pushing.borrow_mut().as_mut() {
+            pushing.push(report.clone());
+            return Ok(());
         }
-        Ok(())
+        self.put_reports(vec![report.clone()])
     }
 
     fn waiting(&self, limit: usize) -> Result<Vec<(i64, Report)>, Problem> {
@@ -195,10 +232,16 @@ impl RunStore for SqlRun {
     }
 
     fn flow(&self) -> Result<Option<(Plan, Flow)>, Problem> {
+        if let Some(known) = self.flow.borrow().as_ref() {
+            return Ok(known.clone());
+        }
         self.later()?;
         let rows: Vec<KeptFlow> = self.rows("SELECT plan, state FROM flow WHERE id = 1", Vec::new())?;
         let what = "a workflow run's state";
-        rows.first().map(|k| Ok((decode(&k.plan, what)?, decode(&k.state, what)?))).transpose()
+        let flow: Option<(Plan, Flow)> =
+            rows.first().map(|k| Ok::<_, Problem>((decode(&k.plan, what)?, decode(&k.state, what)?))).transpose()?;
+        self.flow.replace(Some(flow.clone()));
+        Ok(flow)
     }
 
     fn keep_plan(&self, plan: &Plan, flow: &Flow) -> Result<(), Problem> {
@@ -206,29 +249,52 @@ impl RunStore for SqlRun {
         self.exec(
             "INSERT OR REPLACE INTO flow (id, plan, state) VALUES (1, ?, ?)",
             vec![encode(plan)?.into(), encode(flow)?.into()],
-        )
+        )?;
+        self.flow.replace(Some(Some((plan.clone(), flow.clone()))));
+        Ok(())
     }
 
     fn keep_flow(&self, flow: &Flow) -> Result<(), Problem> {
         self.later()?;
-        self.exec("UPDATE flow SET state = ? WHERE id = 1", vec![encode(flow)?.into()])
+        self.exec("UPDATE flow SET state = ? WHERE id = 1", vec![encode(flow)?.into()])?;
+        if let Some(Some((_, kept))) = self.flow.borrow_mut().as_mut() {
+            *kept = flow.clone();
+        }
+        Ok(())
     }
 
     fn push_todo(&self, action: &Action) -> Result<(), Problem> {
         self.later()?;
-        self.exec("INSERT INTO todo (action) VALUES (?)", vec![encode(action)?.into()])
+        let placed: Vec<Placed> =
+            self.rows("INSERT INTO todo (action) VALUES (?) RETURNING seq", vec![encode(action)?.into()])?;
+        let seq =
+            placed.first().map(|p| p.seq).ok_or_else(|| Problem::internal("the actions to take gave no place"))?;
+        if let Some(todo) = self.todo.borrow_mut().as_mut() {
+            todo.push((seq, action.clone()));
+        }
+        Ok(())
     }
 
     fn next_todo(&self) -> Result<Option<(i64, Action)>, Problem> {
+        if let Some(todo) = self.todo.borrow().as_ref() {
+            return Ok(todo.first().cloned());
+        }
         self.later()?;
         let first =
             self.queued("SELECT seq, action AS text FROM todo ORDER BY seq LIMIT ?", 1, "a workflow's action")?;
+        if first.is_empty() {
+            self.todo.replace(Some(Vec::new()));
+        }
         Ok(first.into_iter().next())
     }
 
     fn done_todo(&self, seq: i64) -> Result<(), Problem> {
         self.later()?;
-        self.exec("DELETE FROM todo WHERE seq = ?", vec![seq.into()])
+        self.exec("DELETE FROM todo WHERE seq = ?", vec![seq.into()])?;
+        if let Some(todo) = self.todo.borrow_mut().as_mut() {
+            todo.retain(|(s, _)| *s != seq);
+        }
+        Ok(())
     }
 
     fn defer(&self, call: &Prepared) -> Result<(), Problem> {
