@@ -59,23 +59,25 @@ struct Count {
 pub type New = bool;
 
 /// Applies the steps the database has not had, then records the version the last one applied
-/// reached. A kept object answers this with two reads (its schema, its version); a new one has all
-/// its tables made and its version recorded in one batch (`core::migration::fresh`).
+/// reached. A kept object answers this with two reads (its schema, its version); a new one has its
+/// tables made and its version recorded in one batch (`core::migration::fresh`), but only those of
+/// the steps before `first`: an object that needs the others only once it holds something makes
+/// them then, by calling this again with every step.
 ///
 /// # Errors
 /// The first step that fails, which is left unrecorded, so the next start of the object tries it
 /// again; the steps before it stay applied and recorded.
-pub fn migrate(sql: &SqlStorage, steps: &[Step]) -> Result<New, Failed> {
+pub fn migrate(sql: &SqlStorage, steps: &[Step], first: usize) -> Result<New, Failed> {
     let failed = |step: u32| move |e: worker::Error| Failed { step, why: e.to_string() };
     // One look at the schema says whether the object is new; a kept one then reads its version.
     // (Reading the version first would fail for a new object, and a failure from SQLite costs a
     // thrown error with its stack: as much as the look.)
     let seen = schema(sql).map_err(failed(0))?;
     let recorded = if seen.tables == 0 {
-        if let Some(batch) = fresh(steps) {
-            let known = steps.len();
-            sql.exec(&format!("{VERSION_TABLE};\n{batch};\n{}", record_version(known)), None)
-                .map_err(failed(u32::try_from(known).unwrap_or(u32::MAX)))?;
+        let first = first.min(steps.len());
+        if let Some(batch) = fresh(&steps[..first]) {
+            sql.exec(&format!("{VERSION_TABLE};\n{batch};\n{}", record_version(first)), None)
+                .map_err(failed(u32::try_from(first).unwrap_or(u32::MAX)))?;
             return Ok(true);
         }
         worker::console_warn!(
@@ -99,6 +101,19 @@ pub fn migrate(sql: &SqlStorage, steps: &[Step]) -> Result<New, Failed> {
             return Ok(false);
         }
     };
+    // The steps after a recorded version go in one batch when they make what they change: an
+    // added column is then declared by the statement that makes its table, which a table made by
+    // an earlier step cannot be. (Version 0 is a database made before versions were recorded,
+    // whose tables may lack columns: it takes each step where it is needed.)
+    let rest = &steps[(recorded as usize).min(steps.len())..];
+    if recorded > 0 && !rest.is_empty() {
+        if let Some(batch) = fresh(rest) {
+            let known = steps.len();
+            sql.exec(&format!("{batch};\n{}", record_version(known)), None)
+                .map_err(failed(u32::try_from(known).unwrap_or(u32::MAX)))?;
+            return Ok(false);
+        }
+    }
     let mut reached = recorded;
     let mut outcome = Ok(false);
     for (version, step) in pending {
@@ -150,7 +165,12 @@ fn schema(sql: &SqlStorage) -> worker::Result<Schema> {
 /// Migrates an object that answers with the outcome: a failure is logged once here, and is the
 /// internal problem each of the object's calls answers until a later start of it succeeds.
 pub fn ready(sql: &SqlStorage, object: &str, steps: &[Step]) -> Result<New, Problem> {
-    migrate(sql, steps).map_err(|failed| {
+    ready_first(sql, object, steps, steps.len())
+}
+
+/// `ready`, where a new object makes only the tables of the steps before `first`.
+pub fn ready_first(sql: &SqlStorage, object: &str, steps: &[Step], first: usize) -> Result<New, Problem> {
+    migrate(sql, steps, first).map_err(|failed| {
         worker::console_error!("{object} tables: {failed}");
         Problem::from(failed)
     })
