@@ -28,6 +28,11 @@ impl<V: Clone> Memo<V> {
         kept.insert(key.to_string(), value.clone());
         Ok(value)
     }
+
+    /// Forgets everything kept: what it was made from has changed.
+    pub fn forget(&self) {
+        self.kept.borrow_mut().clear();
+    }
 }
 
 #[cfg(test)]
@@ -50,5 +55,7 @@ mod tests {
         assert_eq!(memo.get_or_try::<()>("b", || Ok(8)), Ok(8), "a failure is tried again");
         memo.get_or_try::<()>("c", || Ok(9)).unwrap();
         assert_eq!(memo.kept.borrow().len(), 1, "past its size it starts over");
+        memo.forget();
+        assert!(memo.kept.borrow().is_empty());
     }
 }

@@ -1,10 +1,6 @@
 //! A playbook's definitions in its Durable Object's SQLite: the current state of each, every
 //! version, and which definitions each current version uses. `ops::playbook` decides; this keeps.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::hash::Hash;
-
 use serde::Deserialize;
 use worker::SqlStorage;
 
@@ -13,6 +9,7 @@ use crate::core::definition::record::{Definition, Version};
 use crate::core::definition::store::DefinitionQuery;
 use crate::core::definition::{Kind, Ref};
 use crate::core::json;
+use crate::core::memo::Memo;
 use crate::core::Problem;
 use crate::ops::playbook::DefinitionStore;
 
@@ -51,41 +48,28 @@ pub struct Definitions<'s> {
 /// What the object has read of its definitions since it was loaded or last changed one: every run
 /// of a function reads its definition, current version and users first, and only the object
 /// writes them, through `Definitions`, which forgets all of it at each write.
-#[derive(Default)]
 pub struct Known {
-    definitions: RefCell<HashMap<(Kind, String), Option<Definition>>>,
-    versions: RefCell<HashMap<(Kind, String, u32), Option<Version>>>,
-    users: RefCell<HashMap<String, Vec<Ref>>>,
+    definitions: Memo<Option<Definition>>,
+    versions: Memo<Option<Version>>,
+    users: Memo<Vec<Ref>>,
 }
 
 /// How many of each the object keeps in mind before it starts again (a playbook may hold
 /// thousands of definitions; a run reads a few).
 const KNOWN_MAX: usize = 256;
 
-impl Known {
-    fn forget(&self) {
-        self.definitions.borrow_mut().clear();
-        self.versions.borrow_mut().clear();
-        self.users.borrow_mut().clear();
+impl Default for Known {
+    fn default() -> Self {
+        Known { definitions: Memo::new(KNOWN_MAX), versions: Memo::new(KNOWN_MAX), users: Memo::new(KNOWN_MAX) }
     }
 }
 
-/// The value under `key`, or read now and kept.
-fn known<K: Eq + Hash, V: Clone>(
-    map: &RefCell<HashMap<K, V>>,
-    key: K,
-    read: impl FnOnce() -> Result<V, Problem>,
-) -> Result<V, Problem> {
-    if let Some(value) = map.borrow().get(&key) {
-        return Ok(value.clone());
+impl Known {
+    fn forget(&self) {
+        self.definitions.forget();
+        self.versions.forget();
+        self.users.forget();
     }
-    let value = read()?;
-    let mut map = map.borrow_mut();
-    if map.len() >= KNOWN_MAX {
-        map.clear();
-    }
-    map.insert(key, value.clone());
-    Ok(value)
 }
 
 impl Definitions<'_> {
@@ -115,14 +99,15 @@ impl Definitions<'_> {
 
 impl DefinitionStore for Definitions<'_> {
     fn definition(&self, kind: Kind, name: &str) -> Result<Option<Definition>, Problem> {
-        known(&self.known.definitions, (kind, name.to_string()), || {
+        self.known.definitions.get_or_try(&Ref { kind, name: name.to_string() }.key(), || {
             let query = "SELECT record FROM definitions WHERE kind = ? AND name = ?";
             Ok(self.records(query, vec![kind.as_str().into(), name.into()])?.into_iter().next())
         })
     }
 
     fn version(&self, kind: Kind, name: &str, version: u32) -> Result<Option<Version>, Problem> {
-        known(&self.known.versions, (kind, name.to_string(), version), || {
+        let key = format!("{}#{version}", Ref { kind, name: name.to_string() }.key());
+        self.known.versions.get_or_try(&key, || {
             let query = "SELECT record FROM definition_versions WHERE kind = ? AND name = ? AND version = ?";
             let bindings = vec![kind.as_str().into(), name.into(), i64::from(version).into()];
             Ok(self.records(query, bindings)?.into_iter().next())
@@ -166,7 +151,7 @@ impl DefinitionStore for Definitions<'_> {
     }
 
     fn users(&self, target: &Ref) -> Result<Vec<Ref>, Problem> {
-        known(&self.known.users, target.key(), || self.read_users(target))
+        self.known.users.get_or_try(&target.key(), || self.read_users(target))
     }
 
     fn page(&self, q: &DefinitionQuery, take: usize) -> Result<Vec<Definition>, Problem> {

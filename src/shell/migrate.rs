@@ -76,8 +76,7 @@ pub fn migrate(sql: &SqlStorage, steps: &[Step], first: usize) -> Result<New, Fa
     let recorded = if seen.tables == 0 {
         let first = first.min(steps.len());
         if let Some(batch) = fresh(&steps[..first]) {
-            sql.exec(&format!("{VERSION_TABLE};\n{batch};\n{}", record_version(first)), None)
-                .map_err(failed(u32::try_from(first).unwrap_or(u32::MAX)))?;
+            apply(sql, &format!("{VERSION_TABLE};\n{batch}"), first)?;
             return Ok(true);
         }
         worker::console_warn!(
@@ -108,9 +107,7 @@ pub fn migrate(sql: &SqlStorage, steps: &[Step], first: usize) -> Result<New, Fa
     let rest = &steps[(recorded as usize).min(steps.len())..];
     if recorded > 0 && !rest.is_empty() {
         if let Some(batch) = fresh(rest) {
-            let known = steps.len();
-            sql.exec(&format!("{batch};\n{}", record_version(known)), None)
-                .map_err(failed(u32::try_from(known).unwrap_or(u32::MAX)))?;
+            apply(sql, &batch, steps.len())?;
             return Ok(false);
         }
     }
@@ -129,6 +126,13 @@ pub fn migrate(sql: &SqlStorage, steps: &[Step], first: usize) -> Result<New, Fa
         sql.exec(&record_version(reached as usize), None).map_err(failed(reached))?;
     }
     outcome
+}
+
+/// Runs `batch`, statements that bring the tables to `version`, and records that version with them.
+fn apply(sql: &SqlStorage, batch: &str, version: usize) -> Result<(), Failed> {
+    sql.exec(&format!("{batch};\n{}", record_version(version)), None)
+        .map(drop)
+        .map_err(|e| Failed { step: u32::try_from(version).unwrap_or(u32::MAX), why: e.to_string() })
 }
 
 /// The version the database recorded: none, 0.

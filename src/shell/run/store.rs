@@ -149,8 +149,13 @@ impl SqlRun {
         self.sql.exec(query, bound(bindings)).and_then(|c| c.to_array()).map_err(storage)
     }
 
-    fn queued<T: DeserializeOwned>(&self, query: &str, limit: usize, what: &str) -> Result<Vec<(i64, T)>, Problem> {
-        let rows: Vec<Queued> = self.rows(query, vec![(limit as i64).into()])?;
+    fn queued<T: DeserializeOwned>(
+        &self,
+        query: &str,
+        bindings: Vec<SqlStorageValue>,
+        what: &str,
+    ) -> Result<Vec<(i64, T)>, Problem> {
+        let rows: Vec<Queued> = self.rows(query, bindings)?;
         rows.iter().map(|row| Ok((row.seq, decode(&row.text, what)?))).collect()
     }
 }
@@ -196,14 +201,11 @@ impl RunStore for SqlRun {
         if let Some(outbox) = self.outbox.borrow().as_ref() {
             return Ok(outbox.iter().take(limit).cloned().collect());
         }
-        let rows: Vec<Queued> = self.rows(
+        let waiting = self.queued(
             "SELECT seq, report AS text FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?",
             vec![self.sent_through.get().into(), (limit as i64).into()],
+            "a waiting report",
         )?;
-        let waiting = rows
-            .iter()
-            .map(|row| Ok((row.seq, decode(&row.text, "a waiting report")?)))
-            .collect::<Result<Vec<_>, Problem>>()?;
         if waiting.len() < limit {
             self.outbox.replace(Some(waiting.clone()));
         }
@@ -280,8 +282,11 @@ impl RunStore for SqlRun {
             return Ok(todo.first().cloned());
         }
         self.later()?;
-        let first =
-            self.queued("SELECT seq, action AS text FROM todo ORDER BY seq LIMIT ?", 1, "a workflow's action")?;
+        let first = self.queued(
+            "SELECT seq, action AS text FROM todo ORDER BY seq LIMIT 1",
+            Vec::new(),
+            "a workflow's action",
+        )?;
         if first.is_empty() {
             self.todo.replace(Some(Vec::new()));
         }
