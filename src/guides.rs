@@ -4,8 +4,6 @@
 
 use std::borrow::Cow;
 
-use serde::Deserialize;
-
 #[cfg(test)]
 mod truth;
 
@@ -44,10 +42,18 @@ pub struct Guide {
     pub text: Cow<'static, str>,
 }
 
-#[derive(Deserialize)]
+/// A guide's title and description: its front matter read as the runtime reads any YAML.
 struct FrontMatter {
     title: String,
     description: String,
+}
+
+impl FrontMatter {
+    fn read(yaml: &str) -> Option<FrontMatter> {
+        let front = crate::core::yaml::parse(yaml).ok()?;
+        let text = |key: &str| front.get(key).and_then(|v| v.as_str()).map(str::to_string);
+        Some(FrontMatter { title: text("title")?, description: text("description")? })
+    }
 }
 
 /// Every guide, parsed. A guide whose front matter does not parse keeps its name as its title;
@@ -116,9 +122,9 @@ fn without_generation(text: &str) -> String {
 
 fn parse(name: &'static str, source: &'static str) -> Guide {
     match split_front_matter(source) {
-        Some((yaml, body)) => match serde_saphyr::from_str::<FrontMatter>(yaml) {
-            Ok(fm) => Guide { name, title: fm.title, description: fm.description, text: Cow::Borrowed(body) },
-            Err(_) => Guide { name, title: name.to_string(), description: String::new(), text: Cow::Borrowed(body) },
+        Some((yaml, body)) => match FrontMatter::read(yaml) {
+            Some(fm) => Guide { name, title: fm.title, description: fm.description, text: Cow::Borrowed(body) },
+            None => Guide { name, title: name.to_string(), description: String::new(), text: Cow::Borrowed(body) },
         },
         None => Guide { name, title: name.to_string(), description: String::new(), text: Cow::Borrowed(source) },
     }
@@ -142,7 +148,8 @@ mod tests {
     fn every_guide_has_front_matter_and_a_body() {
         for (name, source) in SOURCES {
             let (yaml, body) = split_front_matter(source).unwrap_or_else(|| panic!("{name}: no front matter"));
-            let fm: FrontMatter = serde_saphyr::from_str(yaml).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let fm = FrontMatter::read(yaml)
+                .unwrap_or_else(|| panic!("{name}: its front matter needs a title and a description"));
             assert!(!fm.title.is_empty() && fm.description.chars().count() <= 160, "{name}");
             assert!(body.len() > 200, "{name}: body too short");
         }

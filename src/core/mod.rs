@@ -29,6 +29,7 @@ pub mod studio;
 pub mod text;
 pub mod tool_server;
 pub mod workflow;
+pub mod yaml;
 pub mod zone;
 
 pub use caller::Caller;

@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use crate::core::error::{FieldError, Problem};
+use crate::core::yaml;
 
 /// The most bytes a document may hold.
 pub const SOURCE_MAX_BYTES: usize = 65_536;
@@ -32,21 +33,13 @@ impl<'s> Document<'s> {
         let front: Value = if yaml.trim().is_empty() {
             Value::Object(Default::default())
         } else {
-            serde_saphyr::from_str_with_options(yaml, yaml_options()).map_err(|e| yaml_problem(&e))?
+            yaml::parse(yaml).map_err(yaml_problem)?
         };
         if !front.is_object() {
             return Err(Problem::invalid("/source", "the front matter must be a YAML mapping of keys to values"));
         }
         Ok(Document { front, body, body_line })
     }
-}
-
-/// YAML 1.2 booleans only: in YAML 1.1 a plain `n`, `no` or `off` is false, which would turn
-/// `required: [n]` into `[false]`.
-fn yaml_options() -> serde_saphyr::Options {
-    let mut options = serde_saphyr::Options::default();
-    options.strict_booleans = true;
-    options
 }
 
 /// (front matter, body, line the body starts on)
@@ -70,32 +63,13 @@ fn split(source: &str) -> Option<(&str, &str, usize)> {
     None
 }
 
-fn yaml_problem(e: &serde_saphyr::Error) -> Problem {
-    let mut field = FieldError::new("", format!("the front matter is not valid YAML: {}", yaml_words(&e.to_string())))
-        .within("source");
-    if let Some(at) = e.location() {
+fn yaml_problem(e: yaml::Unreadable) -> Problem {
+    let mut field = FieldError::new("", format!("the front matter is not valid YAML: {}", e.words)).within("source");
+    if let Some((line, column)) = e.at {
         // The front matter starts on the document's second line.
-        field = field.at(at.line() as usize + 1, at.column() as usize);
+        field = field.at(line + 1, column);
     }
     Problem::invalid_fields(vec![field])
-}
-
-/// The parser's own words, less what would mislead here: its line (counted within the front
-/// matter, not the document) and advice about its options.
-fn yaml_words(rendered: &str) -> String {
-    let first = rendered.lines().next().unwrap_or("").trim();
-    let mut text = first.strip_prefix("error:").unwrap_or(first).trim();
-    if let Some(rest) = text.strip_prefix("line ") {
-        if let Some((_, after)) = rest.split_once(": ") {
-            text = after;
-        }
-    }
-    let text = text.split(", set ").next().unwrap_or(text).trim();
-    if text.is_empty() {
-        "it does not parse".to_string()
-    } else {
-        text.to_string()
-    }
 }
 
 #[cfg(test)]

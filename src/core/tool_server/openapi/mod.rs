@@ -216,16 +216,7 @@ fn parse(text: &str) -> Result<Value, Refusal> {
     if text.trim_start().starts_with('{') {
         return serde_json::from_str(text).map_err(|e| Refusal::at("", format!("is not JSON: {e}")));
     }
-    let mut options = serde_saphyr::Options::default();
-    // YAML 1.2 booleans only: in YAML 1.1 a plain `no` is false, which would turn an enum's
-    // value `no` into `false`.
-    options.strict_booleans = true;
-    serde_saphyr::from_str_with_options(text, options).map_err(|e| {
-        let rendered = e.to_string();
-        let first = rendered.lines().next().unwrap_or("").trim();
-        let first = first.strip_prefix("error:").unwrap_or(first).trim();
-        Refusal::at("", format!("is neither JSON nor YAML: {first}"))
-    })
+    crate::core::yaml::parse(text).map_err(|e| Refusal::at("", format!("is neither JSON nor YAML: {}", e.words)))
 }
 
 /// Whether the document is OpenAPI 3.0 or 3.1, the revisions read.
