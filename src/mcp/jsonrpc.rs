@@ -114,8 +114,13 @@ impl Message {
     }
 }
 
+/// Moves the result into the response: `json!` would copy it, and a result can be large.
 pub fn success(id: &Value, result: Value) -> Value {
-    json!({ "jsonrpc": "2.0", "id": id, "result": result })
+    let mut response = Map::new();
+    response.insert("jsonrpc".into(), Value::from("2.0"));
+    response.insert("id".into(), id.clone());
+    response.insert("result".into(), result);
+    Value::Object(response)
 }
 
 pub fn failure(id: &Value, error: &RpcError) -> Value {

@@ -1,22 +1,24 @@
 //! The shape of a tool result: words first, then the output as JSON text and as structured content.
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use crate::core::text::{cap, RELAY_MAX, SUMMARY_MAX};
 use crate::core::Problem;
 use crate::tools::Output;
 
-pub fn success(output: &Output) -> Value {
+/// Takes the output, so that its value moves into the result: `json!` would copy it there.
+pub fn success(output: Output) -> Value {
     let words = if output.relay { cap(&output.summary, RELAY_MAX) } else { cap(&output.summary, SUMMARY_MAX) };
-    let value = output.over_mcp.as_ref().unwrap_or(&output.value);
-    json!({
-        "content": [
-            { "type": "text", "text": words },
-            { "type": "text", "text": value.to_string() }
-        ],
-        "structuredContent": value,
-        "isError": false
-    })
+    let value = output.over_mcp.unwrap_or(output.value);
+    let content = json!([
+        { "type": "text", "text": words },
+        { "type": "text", "text": value.to_string() }
+    ]);
+    let mut result = Map::new();
+    result.insert("content".into(), content);
+    result.insert("structuredContent".into(), value);
+    result.insert("isError".into(), Value::Bool(false));
+    Value::Object(result)
 }
 
 pub fn failure(problem: &Problem) -> Value {
@@ -36,7 +38,7 @@ mod tests {
     #[test]
     fn success_carries_the_output_twice_and_failure_once() {
         let out = Output::ok("Done.".into(), json!({"a": 1}));
-        let r = success(&out);
+        let r = success(out);
         assert_eq!(r["structuredContent"], json!({"a": 1}));
         let text: Value = serde_json::from_str(r["content"][1]["text"].as_str().unwrap()).unwrap();
         assert_eq!(text, r["structuredContent"]);

@@ -319,7 +319,7 @@ async fn call_tool(
 /// error.
 fn tool_answer(outcome: Result<Output, Problem>) -> Result<Value, RpcError> {
     match outcome {
-        Ok(output) => Ok(result::success(&output)),
+        Ok(output) => Ok(result::success(output)),
         Err(problem) if problem.is_stopped() => Err(RpcError::stopped()),
         Err(problem) => Ok(result::failure(&problem)),
     }
