@@ -34,6 +34,9 @@ export function growth(r, allConcurrencies) {
     lines.push('|---|---|' + conc.map(() => '--:').join('|') + '|');
     for (const [key, label] of Object.entries(READS)) {
       g.sizes.forEach((size, i) => {
+        // Versions grow only at the largest size: a size that stores as many as the one before
+        // would measure the same thing again.
+        if (key === 'definition' && i > 0 && size.versions === g.sizes[i - 1].versions) return;
         const stored = key === 'definition' ? `${int(size.versions)} versions` : `${int(size.events)} events`;
         lines.push(`| ${i === 0 ? label : ''} | ${stored} | ` +
           conc.map((c) => cell(at(size.reads[key], c), at(g.sizes[0].reads[key], c))).join(' | ') + ' |');
