@@ -181,6 +181,18 @@ export function report(r) {
     }
   }
   push('');
+  if (r.floorsBefore) {
+    // The speed of the machine drifts; what the floors moved by says how far to trust a ratio.
+    const moved = Object.keys(r.floorsBefore).map((key) => `${FLOORS[key].name} ` +
+      conc.map((c) => {
+        const b = atConcurrency(r.floorsBefore[key], c);
+        const a = atConcurrency(r.floorsAfter[key], c);
+        return b && a ? `${(a.rps / b.rps).toFixed(2)}` : '—';
+      }).join(' / '));
+    push('The floors without another process ran twice, before the runtime\'s rows and again after them; the table gives ' +
+      'the mean of the two, and each ratio above divides by it. req/s after ÷ before, at conc. ' + conc.join(' / ') + ': ' +
+      moved.join('; ') + '.', '');
+  }
 
   // ---- the TypeScript server ----
   push('## The TypeScript MCP server (`@modelcontextprotocol/sdk`, playbooks in one Durable Object)', '');
