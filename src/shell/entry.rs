@@ -46,7 +46,7 @@ async fn route(req: Incoming, env: &Env, settings: &Settings, origin: Option<&st
     }
     // The page of what an agent is given needs no key: it shows no one's data.
     if debug_page::owns(url.path()) {
-        return debug_page::serve(&req.method());
+        return debug_page::serve(req.method());
     }
     // Signing in is what a caller does before it has a credential.
     if sign_in::owns(url.path()) {
@@ -101,7 +101,7 @@ async fn route(req: Incoming, env: &Env, settings: &Settings, origin: Option<&st
             let reply = api::handle(
                 &ctx,
                 &HttpRequest {
-                    method: &method,
+                    method,
                     path: &path,
                     query: url.query().unwrap_or_default(),
                     content_type: content_type.as_deref(),

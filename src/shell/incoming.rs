@@ -9,33 +9,40 @@ use worker::{js_sys, web_sys, Request};
 
 use crate::core::{Problem, Reason};
 
-pub struct Incoming(web_sys::Request);
+pub struct Incoming {
+    raw: web_sys::Request,
+    /// Fetched once, as the method: a call reads them several times, each a call into JS.
+    headers: web_sys::Headers,
+    method: String,
+}
 
 impl Incoming {
     pub fn new(raw: web_sys::Request) -> Self {
-        Incoming(raw)
+        let headers = raw.headers();
+        let method = raw.method();
+        Incoming { raw, headers, method }
     }
 
     pub fn url(&self) -> String {
-        self.0.url()
+        self.raw.url()
     }
 
-    pub fn method(&self) -> String {
-        self.0.method()
+    pub fn method(&self) -> &str {
+        &self.method
     }
 
     pub fn header(&self, name: &str) -> Option<String> {
-        self.0.headers().get(name).ok().flatten()
+        self.headers.get(name).ok().flatten()
     }
 
     /// The body, refused when over `max` bytes before and after reading it.
     pub async fn body(&self, max: usize) -> Result<Vec<u8>, Problem> {
-        limited(&self.0, max).await
+        limited(&self.raw, max).await
     }
 
     /// For the routes written against `worker::Request`: the pages and sign-in.
     pub fn into_request(self) -> Request {
-        Request::from(self.0)
+        Request::from(self.raw)
     }
 }
 
