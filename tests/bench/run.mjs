@@ -443,7 +443,8 @@ async function main() {
       listed.runsPb = await playbookWithFunction(base, 'runs');
       listed.eventsPb = await playbookWithFunction(base, 'events');
       // What the loads after this seeding will take, and a margin to copy rows and restart.
-      const until = DEADLINE - (loadsSeconds(CFG.bigRows ? 4 : 2) + 60) * 1000;
+      // (With the floors: the list's bytes and the five floors measured again after these rows.)
+      const until = DEADLINE - (loadsSeconds((CFG.bigRows ? 4 : 2) + (wanted('floors') ? 6 : 0)) + 60) * 1000;
       const runs = await seed(base, listed.runsPb, 'runs', CFG.smallRows, Date.now() + Math.max(0, until - Date.now()) / 2);
       const events = await seed(base, listed.eventsPb, 'events', CFG.smallRows, until);
       results.seeding.push({ size: 'small', runs, events });
