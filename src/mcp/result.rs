@@ -6,19 +6,24 @@ use crate::core::text::{cap, RELAY_MAX, SUMMARY_MAX};
 use crate::core::Problem;
 use crate::tools::Output;
 
-/// Takes the output, so that its value moves into the result: `json!` would copy it there.
+/// Takes the output, so that its value and its text move into the result: `json!` would copy
+/// each there, and the text is as long as the output.
 pub fn success(output: Output) -> Value {
     let words = if output.relay { cap(&output.summary, RELAY_MAX) } else { cap(&output.summary, SUMMARY_MAX) };
     let value = output.over_mcp.unwrap_or(output.value);
-    let content = json!([
-        { "type": "text", "text": words },
-        { "type": "text", "text": value.to_string() }
-    ]);
+    let text = value.to_string();
     let mut result = Map::new();
-    result.insert("content".into(), content);
+    result.insert("content".into(), Value::Array(vec![text_part(words), text_part(text)]));
     result.insert("structuredContent".into(), value);
     result.insert("isError".into(), Value::Bool(false));
     Value::Object(result)
+}
+
+fn text_part(text: String) -> Value {
+    let mut part = Map::new();
+    part.insert("type".into(), Value::from("text"));
+    part.insert("text".into(), Value::String(text));
+    Value::Object(part)
 }
 
 pub fn failure(problem: &Problem) -> Value {
