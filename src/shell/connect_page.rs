@@ -128,7 +128,7 @@ async fn show(
         ("used", _) => return page(Ended::Removed { title: &title }),
         _ => {}
     }
-    let playbooks: Option<Vec<String>> = serde_json::from_value(read["playbooks"].clone()).unwrap_or(None);
+    let playbooks: Option<Vec<String>> = crate::core::json::from_value(read["playbooks"].clone()).unwrap_or(None);
     let server =
         text(connection.pointer("/entry/url").or(connection.pointer("/entry/base_url")).unwrap_or(&Value::Null));
     let asks = &read["asks"];

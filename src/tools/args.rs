@@ -77,7 +77,7 @@ use crate::core::text::pointer_segment as escape;
 
 /// Arguments the schema already checked, as the operation's own type.
 pub fn parse<T: DeserializeOwned>(args: Value) -> Result<T, Problem> {
-    serde_json::from_value(args).map_err(|e| Problem::invalid("", format!("The arguments do not fit: {e}")))
+    crate::core::json::from_value(args).map_err(|e| Problem::invalid("", format!("The arguments do not fit: {e}")))
 }
 
 #[cfg(test)]

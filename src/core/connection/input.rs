@@ -77,7 +77,7 @@ pub(super) fn rules(a: &Map<String, Value>, errors: &mut Vec<FieldError>) -> Rul
     let mut rules = Rules::default();
     let Some(entry) = a.get("entry").and_then(Value::as_object) else { return rules };
     if let Some(list) = entry.get("playbooks") {
-        match serde_json::from_value::<Vec<String>>(list.clone()) {
+        match crate::core::json::from_value::<Vec<String>>(list.clone()) {
             Ok(list) if !list.is_empty() && list.len() <= PLAYBOOKS_MAX => rules.playbooks = Some(list),
             _ => errors.push(FieldError::new(
                 "/entry/playbooks",
@@ -88,7 +88,7 @@ pub(super) fn rules(a: &Map<String, Value>, errors: &mut Vec<FieldError>) -> Rul
     match entry.get("allowed") {
         None => {}
         Some(Value::String(star)) if star == "*" => {}
-        Some(list) => match serde_json::from_value::<Vec<String>>(list.clone()) {
+        Some(list) => match crate::core::json::from_value::<Vec<String>>(list.clone()) {
             Ok(list) if list.len() <= ALLOWED_MAX => rules.allowed = Some(list),
             _ => errors.push(FieldError::new("/entry/allowed", "must be \"*\" or a list of the tools' names")),
         },

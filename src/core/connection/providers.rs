@@ -220,7 +220,7 @@ pub fn variable_prefix(provider: &str) -> String {
 
 fn parse(name: &str, value: Value) -> Result<Provider, String> {
     let mut p: Provider =
-        serde_json::from_value(value).map_err(|e| format!("the provider {name} does not read: {e}"))?;
+        crate::core::json::from_value(value).map_err(|e| format!("the provider {name} does not read: {e}"))?;
     p.name = name.to_string();
     if !crate::core::tool_server::is_server_name(name) {
         return Err(format!("the provider name {name} is not lowercase letters, digits, - and _"));

@@ -230,7 +230,7 @@ struct Audience {
 }
 
 fn server(name: &str, value: &Value, var: &impl Fn(&str) -> Option<String>, deployed: bool) -> Server {
-    let audience: Audience = serde_json::from_value(value.clone()).unwrap_or_default();
+    let audience: Audience = crate::core::json::from_value(value.clone()).unwrap_or_default();
     let state = entry(name, value, var, deployed);
     Server {
         name: name.to_string(),
@@ -258,7 +258,7 @@ fn entry(
         ));
     }
     let w: Written =
-        serde_json::from_value(value.clone()).map_err(|e| invalid(format!("its entry does not read: {e}")))?;
+        crate::core::json::from_value(value.clone()).map_err(|e| invalid(format!("its entry does not read: {e}")))?;
     for (field, list) in [("orgs", &w.orgs), ("playbooks", &w.playbooks)] {
         if list.as_ref().is_some_and(Vec::is_empty) {
             return Err(invalid(format!("its {field} is an empty list; leave it out to serve all")));

@@ -62,6 +62,6 @@ pub(super) fn mermaid(source: &str) -> Drawing<'_> {
 
 /// The timeline of a workflow run's steps, drawn into its page, from the steps `get_run` answered.
 pub(super) fn timeline(run: &Value) -> Option<String> {
-    let steps: Vec<StepView> = serde_json::from_value(run.get("steps")?.clone()).ok()?;
+    let steps: Vec<StepView> = crate::core::json::from_value(run.get("steps")?.clone()).ok()?;
     Some(svg_data(&picture::timeline(&steps, super::super::env::instant())))
 }
