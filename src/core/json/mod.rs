@@ -15,6 +15,11 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> serde_json::Result<T> {
     from_value(parse(text)?)
 }
 
+/// `bytes` as a `T`, as `serde_json::from_slice` reads them: what the runtime sealed itself.
+pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> serde_json::Result<T> {
+    from_value(serde_json::from_slice(bytes)?)
+}
+
 /// `value` as a `T`, as `serde_json::from_value` reads it, but a struct only from an object
 /// (`owned`). Every Value the runtime reads goes through here, so each type carries one reader.
 pub fn from_value<T: DeserializeOwned>(value: Value) -> serde_json::Result<T> {
@@ -158,7 +163,7 @@ mod tests {
     }
 
     /// What the Value costs a call: `cargo test --release --lib core::json -- --ignored --nocapture`
-    /// prints both readers' time for 10,000 of a typical call and reply. Printed, not asserted.
+    /// prints each reading's time for 10,000 of a typical call and reply. Printed, not asserted.
     #[test]
     #[ignore = "a timing, run on demand"]
     fn time_against_serde_json() {
@@ -171,7 +176,13 @@ mod tests {
         }
         time("Change, serde_json", CHANGE, |t| serde_json::from_str::<Change>(t));
         time("Change, through a Value", CHANGE, from_str::<Change>);
+        time("Change, through a Value and serde_json's reader", CHANGE, |t| {
+            serde_json::from_value::<Change>(parse(t)?)
+        });
         time("Playbook, serde_json", PLAYBOOK, |t| serde_json::from_str::<Playbook>(t));
         time("Playbook, through a Value", PLAYBOOK, from_str::<Playbook>);
+        time("Playbook, through a Value and serde_json's reader", PLAYBOOK, |t| {
+            serde_json::from_value::<Playbook>(parse(t)?)
+        });
     }
 }

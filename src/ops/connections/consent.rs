@@ -210,5 +210,5 @@ fn open<T: for<'de> Deserialize<'de>>(
 ) -> Result<T, Problem> {
     let sealer = settings.sealer()?;
     let bytes = sealer.open(&aad(&c.org, &c.id, what), sealed)?;
-    serde_json::from_slice(&bytes).map_err(|_| Problem::internal("a sealed credential could not be read"))
+    crate::core::json::from_slice(&bytes).map_err(|_| Problem::internal("a sealed credential could not be read"))
 }

@@ -85,7 +85,7 @@ pub(super) fn opened(c: &Connection, settings: &Settings) -> Result<Opened, Unus
             ),
         )
     })?;
-    serde_json::from_slice(&plain).map_err(|_| {
+    crate::core::json::from_slice(&plain).map_err(|_| {
         unusable(
             Because::ConnectionBroken,
             format!("the credential of the connection {} is not one the runtime can send", c.name),
