@@ -2,7 +2,7 @@
 //!
 //! The parser's events are built into a `serde_json::Value` here, under one set of rules for all
 //! three. A serde deserializer for YAML did this before, and with the error drawing it linked it
-//! was 80 KiB of the gzip upload (issue 18), for texts that are only ever read as JSON.
+//! made the gzip upload 112 KB larger (issue 18), for texts that are only ever read as JSON.
 
 mod scalar;
 
@@ -20,6 +20,10 @@ pub const DEPTH_MAX: usize = 64;
 /// otherwise multiply a short text into billions of values (the "billion laughs").
 pub const VALUES_MAX: usize = 250_000;
 
+/// How many bytes of scalars one text may make, copies counted: a long string aliased a few
+/// thousand times is as costly as many values.
+pub const BYTES_MAX: usize = 4 * 1024 * 1024;
+
 /// Why a text is not YAML: the parser's words, and where, when it knows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unreadable {
@@ -29,7 +33,8 @@ pub struct Unreadable {
 }
 
 /// The text as JSON: one document, its scalars read by YAML 1.2's core schema (`scalar`), its
-/// anchors and merge keys (`<<`) followed, a key given twice in one mapping refused.
+/// anchors and merge keys (`<<`) followed, a key given twice in one mapping refused; and within
+/// `DEPTH_MAX`, `VALUES_MAX` and `BYTES_MAX`, so that no text makes more work than its size.
 pub fn parse(text: &str) -> Result<Value, Unreadable> {
     let mut options = granit_parser::Options::default();
     options.flow_nesting_limit = DEPTH_MAX;
@@ -46,8 +51,7 @@ pub fn parse(text: &str) -> Result<Value, Unreadable> {
 #[derive(Clone)]
 struct Node {
     value: Value,
-    /// The values it holds, itself included.
-    values: usize,
+    size: Size,
     /// The text of a scalar not read as a string, for when it is a mapping's key: `200` or `true`.
     text: Option<String>,
     /// A plain `<<`: the key that merges other mappings into this one.
@@ -61,8 +65,24 @@ enum Key {
 
 /// A collection being read.
 enum Open {
-    Sequence { anchor: usize, items: Vec<Value>, values: usize },
-    Mapping { anchor: usize, map: Map<String, Value>, values: usize, key: Option<Key>, merged: Vec<Map<String, Value>> },
+    Sequence { anchor: usize, items: Vec<Value>, size: Size },
+    Mapping { anchor: usize, map: Map<String, Value>, size: Size, key: Option<Key>, merged: Vec<Map<String, Value>> },
+}
+
+/// What a node holds, itself included: values, and bytes of scalars.
+#[derive(Clone, Copy, Default)]
+struct Size {
+    values: usize,
+    bytes: usize,
+}
+
+impl Size {
+    const ONE: Size = Size { values: 1, bytes: 0 };
+
+    fn add(&mut self, other: Size) {
+        self.values = self.values.saturating_add(other.values);
+        self.bytes = self.bytes.saturating_add(other.bytes);
+    }
 }
 
 #[derive(Default)]
@@ -70,7 +90,7 @@ struct Reader {
     open: Vec<Open>,
     anchors: HashMap<usize, Node>,
     documents: usize,
-    values: usize,
+    made: Size,
     done: Option<Value>,
 }
 
@@ -85,40 +105,41 @@ impl Reader {
                 Ok(())
             }
             Event::Scalar(text, style, anchor, tag) => {
-                self.count(1, &span)?;
+                let size = Size { values: 1, bytes: text.len() };
+                self.count(size, &span)?;
                 let value = read_scalar(&text, style, tag.as_deref()).map_err(|words| at(&span, &words))?;
                 let merge = style == ScalarStyle::Plain && tag.is_none() && text == "<<";
                 let text = (!value.is_string()).then(|| text.into_owned());
-                self.finish(Node { value, values: 1, text, merge }, anchor, &span)
+                self.finish(Node { value, size, text, merge }, anchor, &span)
             }
             Event::Alias(id) => {
                 let node =
                     self.anchors.get(&id).cloned().ok_or_else(|| at(&span, "an alias names no anchor before it"))?;
-                self.count(node.values, &span)?;
+                self.count(node.size, &span)?;
                 self.finish(node, 0, &span)
             }
             Event::SequenceStart(_, anchor, _) => {
                 self.opening(&span)?;
-                self.open.push(Open::Sequence { anchor, items: Vec::new(), values: 1 });
+                self.open.push(Open::Sequence { anchor, items: Vec::new(), size: Size::ONE });
                 Ok(())
             }
             Event::MappingStart(_, anchor, _) => {
                 self.opening(&span)?;
                 let map = Map::new();
-                self.open.push(Open::Mapping { anchor, map, values: 1, key: None, merged: Vec::new() });
+                self.open.push(Open::Mapping { anchor, map, size: Size::ONE, key: None, merged: Vec::new() });
                 Ok(())
             }
             Event::SequenceEnd | Event::MappingEnd => match self.open.pop() {
-                Some(Open::Sequence { anchor, items, values }) => {
-                    self.finish(Node { value: Value::Array(items), values, text: None, merge: false }, anchor, &span)
+                Some(Open::Sequence { anchor, items, size }) => {
+                    self.finish(Node { value: Value::Array(items), size, text: None, merge: false }, anchor, &span)
                 }
-                Some(Open::Mapping { anchor, mut map, values, merged, .. }) => {
+                Some(Open::Mapping { anchor, mut map, size, merged, .. }) => {
                     // Keys the mapping names win over merged ones, and earlier merged mappings
                     // over later ones.
                     for (key, value) in merged.into_iter().flatten() {
                         map.entry(key).or_insert(value);
                     }
-                    self.finish(Node { value: Value::Object(map), values, text: None, merge: false }, anchor, &span)
+                    self.finish(Node { value: Value::Object(map), size, text: None, merge: false }, anchor, &span)
                 }
                 None => Err(at(&span, "a collection ends that never began")),
             },
@@ -126,12 +147,19 @@ impl Reader {
         }
     }
 
-    fn count(&mut self, values: usize, span: &Span) -> Result<(), Unreadable> {
-        self.values = self.values.saturating_add(values);
-        if self.values > VALUES_MAX {
+    fn count(&mut self, size: Size, span: &Span) -> Result<(), Unreadable> {
+        self.made.add(size);
+        if self.made.values > VALUES_MAX {
             return Err(at(
                 span,
                 &format!("the text makes more than {VALUES_MAX} values, its aliases' copies counted"),
+            ));
+        }
+        if self.made.bytes > BYTES_MAX {
+            let mib = BYTES_MAX / (1024 * 1024);
+            return Err(at(
+                span,
+                &format!("the text makes more than {mib} MiB of strings, its aliases' copies counted"),
             ));
         }
         Ok(())
@@ -141,7 +169,7 @@ impl Reader {
         if self.open.len() >= DEPTH_MAX {
             return Err(at(span, &format!("collections nest more than {DEPTH_MAX} deep")));
         }
-        self.count(1, span)
+        self.count(Size::ONE, span)
     }
 
     /// A node read whole goes where it belongs: into the collection around it, as a mapping's
@@ -152,12 +180,12 @@ impl Reader {
         }
         match self.open.last_mut() {
             None => self.done = Some(node.value),
-            Some(Open::Sequence { items, values, .. }) => {
-                *values += node.values;
+            Some(Open::Sequence { items, size, .. }) => {
+                size.add(node.size);
                 items.push(node.value);
             }
-            Some(Open::Mapping { map, values, key, merged, .. }) => {
-                *values += node.values;
+            Some(Open::Mapping { map, size, key, merged, .. }) => {
+                size.add(node.size);
                 match key.take() {
                     None => *key = Some(key_of(node, map, span)?),
                     Some(Key::Named(name)) => {

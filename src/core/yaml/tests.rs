@@ -72,4 +72,8 @@ fn refuses_what_json_cannot_hold_or_what_would_not_end() {
     }
     let e = parse(&laughs).unwrap_err();
     assert!(e.words.contains(&VALUES_MAX.to_string()), "{e:?}");
+    // Few values, but a 64 KiB string copied a hundred times.
+    let long = format!("a: &a {}\nb: [{}]\n", "x".repeat(65_536), vec!["*a"; 100].join(", "));
+    assert!(parse(&long).unwrap_err().words.contains("MiB of strings"));
+    assert!(parse(&format!("a: &a {}\nb: [*a, *a]\n", "x".repeat(65_536))).is_ok());
 }
