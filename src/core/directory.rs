@@ -11,13 +11,15 @@ use super::playbook::{Changes, Playbook, Status};
 pub const LIST_LIMIT_DEFAULT: usize = 50;
 pub const LIST_LIMIT_MAX: usize = 100;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-pub enum Command {
-    Create { id: String, changes: Changes, now: String, by: Actor },
-    Update { id: String, changes: Changes, now: String, by: Actor },
-    Retire { id: String, now: String, by: Actor },
-    Restore { id: String, now: String, by: Actor },
+crate::core::json::tagged::tagged! {
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Command as "op" {
+        Create { id: String, changes: Changes, now: String, by: Actor },
+        Update { id: String, changes: Changes, now: String, by: Actor },
+        Retire { id: String, now: String, by: Actor },
+        Restore { id: String, now: String, by: Actor },
+    }
 }
 
 /// A command with the org it is for, which names the playbooks' objects.

@@ -80,19 +80,21 @@ pub struct EventPage {
     pub next_cursor: Option<String>,
 }
 
-/// A write to the playbook's events, from a run, a trigger or `publish_event`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-pub enum EventCommand {
-    Append {
-        events: Vec<NewEvent>,
-        /// The run that recorded them as it stands now, for the index of runs, sent in the same
-        /// call so that a step costs the playbook one call rather than two.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        run: Option<Box<crate::core::run::Run>>,
-    },
-    /// A workflow run's step waits for events of a kind: the playbook delivers those it records.
-    Await { org: String, run_id: String, kind: String },
+crate::core::json::tagged::tagged! {
+    /// A write to the playbook's events, from a run, a trigger or `publish_event`.
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum EventCommand as "op" {
+        Append {
+            events: Vec<NewEvent>,
+            /// The run that recorded them as it stands now, for the index of runs, sent in the same
+            /// call so that a step costs the playbook one call rather than two.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            run: Option<Box<crate::core::run::Run>>,
+        },
+        /// A workflow run's step waits for events of a kind: the playbook delivers those it records.
+        Await { org: String, run_id: String, kind: String },
+    }
 }
 
 /// A write to a playbook's events. It answers the events kept, in order, and none for a wait.

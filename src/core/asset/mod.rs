@@ -13,14 +13,16 @@ pub use check::{begins_as, check, MAX_BYTES, MEDIA_TYPES};
 
 use super::ids::RANDOM_CHARS;
 
-/// What made an asset: a generation run, or a tool a reasoning run called.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum MadeBy {
-    /// A generation function's run, which made the file through a model.
-    Generation { run_id: String },
-    /// A tool's answer in a reasoning run's call, as `server/tool`.
-    Tool { run_id: String, tool: String },
+crate::core::json::tagged::tagged! {
+    /// What made an asset: a generation run, or a tool a reasoning run called.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum MadeBy as "kind" {
+        /// A generation function's run, which made the file through a model.
+        Generation { run_id: String },
+        /// A tool's answer in a reasoning run's call, as `server/tool`.
+        Tool { run_id: String, tool: String },
+    }
 }
 
 impl MadeBy {

@@ -2,7 +2,7 @@
 //! names (if any), how many are kept, and whether the playbook is retired. A retry of the same
 //! change answers the comment as it stands and keeps nothing.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::record::{By, Comment, How, Status};
 use crate::core::text::quote;
@@ -13,24 +13,26 @@ pub const COMMENTS_MAX: usize = 20_000;
 /// The limit as a refusal writes it.
 const COMMENTS_MAX_WORDS: &str = "20,000";
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "command", rename_all = "snake_case")]
-pub enum CommentCommand {
-    /// Keeps a new open comment, made whole by the operation.
-    Make {
-        comment: Box<Comment>,
-    },
-    Resolve {
-        id: String,
-        how: How,
-        by: By,
-        at: String,
-    },
-    Reopen {
-        id: String,
-        by: By,
-        at: String,
-    },
+crate::core::json::tagged::tagged! {
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum CommentCommand as "command" {
+        /// Keeps a new open comment, made whole by the operation.
+        Make {
+            comment: Box<Comment>,
+        },
+        Resolve {
+            id: String,
+            how: How,
+            by: By,
+            at: String,
+        },
+        Reopen {
+            id: String,
+            by: By,
+            at: String,
+        },
+    }
 }
 
 impl CommentCommand {

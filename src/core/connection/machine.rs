@@ -2,7 +2,7 @@
 //! as it is to be kept, or the refusal. The org's object loads, decides, keeps, then answers.
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::input::Plan;
 use super::link::{Link, Staged, State};
@@ -11,76 +11,78 @@ use crate::core::actor::Actor;
 use crate::core::text::stamp;
 use crate::core::Problem;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "command", rename_all = "snake_case")]
-pub enum Command {
-    /// Adds a connection, pending, with its first link.
-    Add {
-        connection: Box<Connection>,
-    },
-    /// A new link in place of the one before, asking `more` where the link says so.
-    NewLink {
-        link: Link,
-        by: String,
-    },
-    /// The person approves on the page: what they gave takes effect.
-    Approve {
-        digest: String,
-        by: String,
-    },
-    /// A key, or a client's secret, sealed.
-    GiveCredential {
-        digest: String,
-        by: String,
-        sealed: String,
-        misses_pattern: bool,
-    },
-    /// The org's own OAuth client, its secret sealed.
-    GiveClient {
-        digest: String,
-        by: String,
-        client: OwnClient,
-    },
-    /// A consent started at the service, asking these scopes; what its finish needs, sealed.
-    ConsentStarted {
-        digest: String,
-        by: String,
-        asked: Vec<String>,
-        consent: String,
-    },
-    /// A consent finished: its tokens sealed, and the scopes it granted.
-    ConsentFinished {
-        digest: String,
-        by: String,
-        sealed: String,
-        granted: Vec<String>,
-    },
-    /// The person cancelled on the page.
-    Cancel {
-        digest: String,
-        by: String,
-    },
-    Broken {
-        kind: BreakKind,
-        detail: String,
-    },
-    Mended,
-    /// New sealed tokens after a refresh, in place of `from`, the sealed credential the refresh
-    /// read: where another request or a new consent replaced that meanwhile, the newer stands.
-    Refreshed {
-        sealed: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        from: Option<String>,
-    },
-    SetPlaybooks {
-        playbooks: Option<Vec<String>>,
-    },
-    SetSigningSecret {
-        sealed: String,
-    },
-    RemoveSigningSecret,
-    /// Removes it for good, forgetting its sealed material.
-    Remove,
+crate::core::json::tagged::tagged! {
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Command as "command" {
+        /// Adds a connection, pending, with its first link.
+        Add {
+            connection: Box<Connection>,
+        },
+        /// A new link in place of the one before, asking `more` where the link says so.
+        NewLink {
+            link: Link,
+            by: String,
+        },
+        /// The person approves on the page: what they gave takes effect.
+        Approve {
+            digest: String,
+            by: String,
+        },
+        /// A key, or a client's secret, sealed.
+        GiveCredential {
+            digest: String,
+            by: String,
+            sealed: String,
+            misses_pattern: bool,
+        },
+        /// The org's own OAuth client, its secret sealed.
+        GiveClient {
+            digest: String,
+            by: String,
+            client: OwnClient,
+        },
+        /// A consent started at the service, asking these scopes; what its finish needs, sealed.
+        ConsentStarted {
+            digest: String,
+            by: String,
+            asked: Vec<String>,
+            consent: String,
+        },
+        /// A consent finished: its tokens sealed, and the scopes it granted.
+        ConsentFinished {
+            digest: String,
+            by: String,
+            sealed: String,
+            granted: Vec<String>,
+        },
+        /// The person cancelled on the page.
+        Cancel {
+            digest: String,
+            by: String,
+        },
+        Broken {
+            kind: BreakKind,
+            detail: String,
+        },
+        Mended,
+        /// New sealed tokens after a refresh, in place of `from`, the sealed credential the refresh
+        /// read: where another request or a new consent replaced that meanwhile, the newer stands.
+        Refreshed {
+            sealed: String,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            from: Option<String>,
+        },
+        SetPlaybooks {
+            playbooks: Option<Vec<String>>,
+        },
+        SetSigningSecret {
+            sealed: String,
+        },
+        RemoveSigningSecret,
+        /// Removes it for good, forgetting its sealed material.
+        Remove,
+    }
 }
 
 impl Command {

@@ -115,47 +115,49 @@ pub struct KeyHelp {
     pub pattern: Option<String>,
 }
 
-/// The credential of a connection as kept: its kind and the fields that say how it is sent,
-/// never the value the person gives, which is kept sealed beside it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Credential {
-    /// The server needs nothing.
-    None,
-    /// A key the person types on the page.
-    Secret {
-        name: String,
-        #[serde(rename = "in")]
-        place: In,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        scheme: Option<String>,
-        #[serde(flatten)]
-        help: KeyHelp,
-    },
-    /// A Worker secret or variable whoever runs the runtime set.
-    Reference {
-        variable: String,
-        name: String,
-        #[serde(rename = "in")]
-        place: In,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        scheme: Option<String>,
-    },
-    /// The client credentials grant at `issuer`; the secret (and the id where left out) is given
-    /// on the page.
-    ClientCredentials {
-        issuer: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        client_id: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        scope: Option<String>,
-    },
-    /// A consent at an authorization server, under the runtime's client or the org's own.
-    Authorization {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        issuer: Option<String>,
-        oauth_client: OauthClient,
-    },
+crate::core::json::tagged::tagged! {
+    /// The credential of a connection as kept: its kind and the fields that say how it is sent,
+    /// never the value the person gives, which is kept sealed beside it.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Credential as "kind" {
+        /// The server needs nothing.
+        None,
+        /// A key the person types on the page.
+        Secret {
+            name: String,
+            #[serde(rename = "in")]
+            place: In,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            scheme: Option<String>,
+            #[serde(flatten)]
+            help: KeyHelp,
+        },
+        /// A Worker secret or variable whoever runs the runtime set.
+        Reference {
+            variable: String,
+            name: String,
+            #[serde(rename = "in")]
+            place: In,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            scheme: Option<String>,
+        },
+        /// The client credentials grant at `issuer`; the secret (and the id where left out) is given
+        /// on the page.
+        ClientCredentials {
+            issuer: String,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            client_id: Option<String>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            scope: Option<String>,
+        },
+        /// A consent at an authorization server, under the runtime's client or the org's own.
+        Authorization {
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            issuer: Option<String>,
+            oauth_client: OauthClient,
+        },
+    }
 }
 
 impl Credential {
@@ -183,12 +185,14 @@ impl Credential {
     }
 }
 
-/// What the connection reaches.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Target {
-    Mcp { url: String },
-    Openapi { document: Document, base_url: String },
+crate::core::json::tagged::tagged! {
+    /// What the connection reaches.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Target as "type" {
+        Mcp { url: String },
+        Openapi { document: Document, base_url: String },
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

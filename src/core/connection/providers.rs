@@ -57,12 +57,14 @@ pub struct Provider {
     pub reads_replies: Option<String>,
 }
 
-/// The server of a provider, its addresses holding `{placeholder}`s.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Server {
-    Mcp { url: String },
-    Openapi { document: String, base_url: String },
+crate::core::json::tagged::tagged! {
+    /// The server of a provider, its addresses holding `{placeholder}`s.
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case", deny_unknown_fields)]
+    pub enum Server as "type" {
+        Mcp { url: String },
+        Openapi { document: String, base_url: String },
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
@@ -99,48 +101,50 @@ pub enum ClientSource {
     Own,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Way {
-    Authorization {
-        issuer: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        authorization_endpoint: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        token_endpoint: Option<String>,
-        client: ClientSource,
-        #[serde(default)]
-        scopes: Vec<Scope>,
-        #[serde(default)]
-        more: Vec<Group>,
-    },
-    Secret {
-        name: String,
-        #[serde(rename = "in")]
-        place: In,
-        #[serde(default)]
-        scheme: Option<String>,
-        instructions: String,
-        key_page: String,
-        #[serde(default)]
-        example: Option<String>,
-        #[serde(default)]
-        pattern: Option<String>,
-    },
-    Reference {
-        variable: String,
-        name: String,
-        #[serde(rename = "in")]
-        place: In,
-        #[serde(default)]
-        scheme: Option<String>,
-    },
-    ClientCredentials {
-        issuer: String,
-        #[serde(default)]
-        scope: Option<String>,
-    },
-    None,
+crate::core::json::tagged::tagged! {
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case", deny_unknown_fields)]
+    pub enum Way as "kind" {
+        Authorization {
+            issuer: String,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            authorization_endpoint: Option<String>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            token_endpoint: Option<String>,
+            client: ClientSource,
+            #[serde(default)]
+            scopes: Vec<Scope>,
+            #[serde(default)]
+            more: Vec<Group>,
+        },
+        Secret {
+            name: String,
+            #[serde(rename = "in")]
+            place: In,
+            #[serde(default)]
+            scheme: Option<String>,
+            instructions: String,
+            key_page: String,
+            #[serde(default)]
+            example: Option<String>,
+            #[serde(default)]
+            pattern: Option<String>,
+        },
+        Reference {
+            variable: String,
+            name: String,
+            #[serde(rename = "in")]
+            place: In,
+            #[serde(default)]
+            scheme: Option<String>,
+        },
+        ClientCredentials {
+            issuer: String,
+            #[serde(default)]
+            scope: Option<String>,
+        },
+        None,
+    }
 }
 
 impl Way {

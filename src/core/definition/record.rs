@@ -8,26 +8,28 @@ use crate::core::actor::Actor;
 use crate::core::error::Problem;
 use crate::core::text::quote;
 
-/// Where a definition stands; each state carries what only it has.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "status", rename_all = "snake_case")]
-pub enum DefinitionStatus {
-    Active,
-    /// Nothing starts a run of it until it is resumed.
-    Paused {
-        paused_at: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        reason: Option<String>,
-        /// Who paused it, or restored it (which brings it back paused).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        by: Option<Actor>,
-    },
-    /// Kept with its name and history; restoring brings it back paused.
-    Retired {
-        retired_at: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        by: Option<Actor>,
-    },
+crate::core::json::tagged::tagged! {
+    /// Where a definition stands; each state carries what only it has.
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum DefinitionStatus as "status" {
+        Active,
+        /// Nothing starts a run of it until it is resumed.
+        Paused {
+            paused_at: String,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            reason: Option<String>,
+            /// Who paused it, or restored it (which brings it back paused).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            by: Option<Actor>,
+        },
+        /// Kept with its name and history; restoring brings it back paused.
+        Retired {
+            retired_at: String,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            by: Option<Actor>,
+        },
+    }
 }
 
 impl DefinitionStatus {
@@ -75,14 +77,16 @@ pub struct Version {
     pub created_by: Option<Actor>,
 }
 
-/// A change of state a caller asks for.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-pub enum Lifecycle {
-    Pause { reason: Option<String> },
-    Resume,
-    Retire,
-    Restore,
+crate::core::json::tagged::tagged! {
+    /// A change of state a caller asks for.
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Lifecycle as "op" {
+        Pause { reason: Option<String> },
+        Resume,
+        Retire,
+        Restore,
+    }
 }
 
 impl Lifecycle {

@@ -56,20 +56,22 @@ impl SaveCommand {
     }
 }
 
-/// A write of one definition: a new definition, a new version of one, or a change of its state.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-pub enum DefinitionCommand {
-    Create(SaveCommand),
-    Update(SaveCommand),
-    Change {
-        #[serde(rename = "type")]
-        kind: Kind,
-        name: String,
-        change: Lifecycle,
-        now: String,
-        by: Actor,
-    },
+crate::core::json::tagged::tagged! {
+    /// A write of one definition: a new definition, a new version of one, or a change of its state.
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum DefinitionCommand as "op" {
+        Create(SaveCommand),
+        Update(SaveCommand),
+        Change {
+            #[serde(rename = "type")]
+            kind: Kind,
+            name: String,
+            change: Lifecycle,
+            now: String,
+            by: Actor,
+        },
+    }
 }
 
 /// Whether a save makes a new definition or a new version of one that exists.

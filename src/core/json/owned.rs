@@ -71,9 +71,9 @@ impl<'de> Deserializer<'de> for Owned {
         visitor: V,
     ) -> Result<V::Value, Error> {
         match self.0 {
-            Value::String(variant) => visitor.visit_enum(Variant { name: variant, value: None }),
+            Value::String(variant) => visitor.visit_enum(Variant { name: variant, value: None, tagged: false }),
             Value::Object(map) if map.len() == 1 => match map.into_iter().next() {
-                Some((name, value)) => visitor.visit_enum(Variant { name, value: Some(value) }),
+                Some((name, value)) => visitor.visit_enum(Variant { name, value: Some(value), tagged: false }),
                 None => Err(de::Error::custom("a map with a single key is empty")),
             },
             Value::Object(_) => Err(de::Error::invalid_value(Unexpected::Map, &"map with a single key")),
@@ -118,7 +118,7 @@ fn visit_object<'de, V: Visitor<'de>>(map: Map<String, Value>, visitor: V) -> Re
     }
 }
 
-fn unexpected(value: &Value) -> Unexpected<'_> {
+pub(super) fn unexpected(value: &Value) -> Unexpected<'_> {
     match value {
         Value::Null => Unexpected::Unit,
         Value::Bool(b) => Unexpected::Bool(*b),
@@ -177,10 +177,41 @@ impl<'de> MapAccess<'de> for Entries {
     }
 }
 
-/// An externally tagged enum's variant: its name, and what it holds unless it is a unit variant.
+/// An internally tagged enum's object, its tag taken out: read as the variant `name` with the
+/// rest of the object as its fields, by an enum that serde derives externally tagged.
+pub struct Tagged {
+    pub name: String,
+    pub fields: Map<String, Value>,
+}
+
+impl<'de> Deserializer<'de> for Tagged {
+    type Error = Error;
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        visitor.visit_enum(Variant { name: self.name, value: Some(Value::Object(self.fields)), tagged: true })
+    }
+
+    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Error> {
+        Err(de::Error::custom("an internally tagged object is read only as an enum"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        unit_struct newtype_struct seq tuple tuple_struct map struct identifier ignored_any
+    }
+}
+
+/// An enum's variant: its name, and what it holds unless it is a unit variant; or, `tagged`, the
+/// rest of an internally tagged object, which a unit variant ignores as serde's derive does.
 struct Variant {
     name: String,
     value: Option<Value>,
+    tagged: bool,
 }
 
 impl<'de> EnumAccess<'de> for Variant {
@@ -188,11 +219,11 @@ impl<'de> EnumAccess<'de> for Variant {
     type Variant = Held;
 
     fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Held), Error> {
-        Ok((seed.deserialize(Owned(Value::String(self.name)))?, Held(self.value)))
+        Ok((seed.deserialize(Owned(Value::String(self.name)))?, Held(self.value, self.tagged)))
     }
 }
 
-struct Held(Option<Value>);
+struct Held(Option<Value>, bool);
 
 impl<'de> VariantAccess<'de> for Held {
     type Error = Error;
@@ -200,6 +231,7 @@ impl<'de> VariantAccess<'de> for Held {
     fn unit_variant(self) -> Result<(), Error> {
         match self.0 {
             None | Some(Value::Null) => Ok(()),
+            Some(_) if self.1 => Ok(()),
             Some(other) => Err(de::Error::invalid_type(unexpected(&other), &"unit variant")),
         }
     }

@@ -18,26 +18,28 @@ use super::ids::RANDOM_CHARS;
 
 pub const RUN_ID_MAX: usize = 64;
 
-/// How a run stands; each state carries what only it has.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "status", rename_all = "snake_case")]
-pub enum RunStatus {
-    /// Still going; an interaction's run waits here for a person's answer.
-    Started {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        waiting: Option<Request>,
-    },
-    Succeeded {
-        output: Value,
-        finished_at: String,
-    },
-    Failed {
-        error: RunError,
-        finished_at: String,
-    },
-    Cancelled {
-        finished_at: String,
-    },
+crate::core::json::tagged::tagged! {
+    /// How a run stands; each state carries what only it has.
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum RunStatus as "status" {
+        /// Still going; an interaction's run waits here for a person's answer.
+        Started {
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            waiting: Option<Request>,
+        },
+        Succeeded {
+            output: Value,
+            finished_at: String,
+        },
+        Failed {
+            error: RunError,
+            finished_at: String,
+        },
+        Cancelled {
+            finished_at: String,
+        },
+    }
 }
 
 impl RunStatus {

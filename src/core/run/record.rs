@@ -11,37 +11,39 @@ use crate::core::model::wire::Answer;
 
 use crate::core::workflow::view::StepView;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Record {
-    Reasoning(Reasoned),
-    /// Each field of `compute` with its value, in the order evaluated (up to the one that failed).
-    Computation {
-        values: Vec<FieldValue>,
-    },
-    /// The query as it ran, how many runs it read and how many it kept.
-    Lookup {
-        query: Value,
-        read: usize,
-        kept: usize,
-    },
-    /// The series forecast from, the method and every parameter it used, and the events read.
-    Prediction {
-        series: Vec<Value>,
-        method: String,
-        params: Value,
-        events_read: usize,
-    },
-    /// Each step of a workflow run, in the order it started.
-    Workflow {
-        steps: Vec<StepView>,
-    },
-    /// The one call of a run without a model: a lookup through a tool, a notification, or a
-    /// request sent through a tool. Its history holds the arguments and the answer.
-    Call {
-        call: CallRecord,
-    },
-    Generation(Generated),
+crate::core::json::tagged::tagged! {
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Record as "type" {
+        Reasoning(Reasoned),
+        /// Each field of `compute` with its value, in the order evaluated (up to the one that failed).
+        Computation {
+            values: Vec<FieldValue>,
+        },
+        /// The query as it ran, how many runs it read and how many it kept.
+        Lookup {
+            query: Value,
+            read: usize,
+            kept: usize,
+        },
+        /// The series forecast from, the method and every parameter it used, and the events read.
+        Prediction {
+            series: Vec<Value>,
+            method: String,
+            params: Value,
+            events_read: usize,
+        },
+        /// Each step of a workflow run, in the order it started.
+        Workflow {
+            steps: Vec<StepView>,
+        },
+        /// The one call of a run without a model: a lookup through a tool, a notification, or a
+        /// request sent through a tool. Its history holds the arguments and the answer.
+        Call {
+            call: CallRecord,
+        },
+        Generation(Generated),
+    }
 }
 
 impl Record {

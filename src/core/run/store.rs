@@ -73,12 +73,14 @@ pub struct RunPage {
     pub next_cursor: Option<String>,
 }
 
-/// A write to the playbook's index of runs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-pub enum IndexCommand {
-    /// Records a run whole: how it stands, with its input and output, for lookups to read.
-    Record(Box<Run>),
+crate::core::json::tagged::tagged! {
+    /// A write to the playbook's index of runs.
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum IndexCommand as "op" {
+        /// Records a run whole: how it stands, with its input and output, for lookups to read.
+        Record(Box<Run>),
+    }
 }
 
 /// A write to a playbook's index of runs.
@@ -152,13 +154,15 @@ pub struct OpenRequest {
     pub expires_at: Option<String>,
 }
 
-/// A run opens its request when it begins to wait for an answer, and closes it when it stops.
-/// Kept in a run's outbox until its playbook takes it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-pub enum RequestCommand {
-    Open(OpenRequest),
-    Close { run_id: String },
+crate::core::json::tagged::tagged! {
+    /// A run opens its request when it begins to wait for an answer, and closes it when it stops.
+    /// Kept in a run's outbox until its playbook takes it.
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum RequestCommand as "op" {
+        Open(OpenRequest),
+        Close { run_id: String },
+    }
 }
 
 /// A write to a playbook's open requests.
@@ -183,22 +187,24 @@ pub struct RequestPage {
     pub next_cursor: Option<String>,
 }
 
-/// What a run's object hands its playbook, in the order it happened.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "report", rename_all = "snake_case")]
-pub enum Report {
-    Event(crate::core::event::NewEvent),
-    Request(RequestCommand),
-    /// A run a workflow's step started ended after its start answered: the workflow run hears.
-    Parent {
-        within: super::Within,
-        child: String,
-        outcome: crate::core::workflow::Outcome,
-    },
-    /// A workflow run's step began to wait for events of a kind, which the playbook delivers.
-    Wait {
-        kind: String,
-    },
+crate::core::json::tagged::tagged! {
+    /// What a run's object hands its playbook, in the order it happened.
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Report as "report" {
+        Event(crate::core::event::NewEvent),
+        Request(RequestCommand),
+        /// A run a workflow's step started ended after its start answered: the workflow run hears.
+        Parent {
+            within: super::Within,
+            child: String,
+            outcome: crate::core::workflow::Outcome,
+        },
+        /// A workflow run's step began to wait for events of a kind, which the playbook delivers.
+        Wait {
+            kind: String,
+        },
+    }
 }
 
 /// A read of a run as it stands.

@@ -25,14 +25,16 @@ pub struct Flow {
     pub inbox: Vec<Arrived>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "status", rename_all = "snake_case")]
-pub enum FlowStatus {
-    NotStarted,
-    Running,
-    Succeeded { output: Value },
-    Failed { error: RunError },
-    Cancelled,
+crate::core::json::tagged::tagged! {
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum FlowStatus as "status" {
+        NotStarted,
+        Running,
+        Succeeded { output: Value },
+        Failed { error: RunError },
+        Cancelled,
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -48,56 +50,60 @@ pub struct StepState {
     pub status: StepStatus,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "status", rename_all = "snake_case")]
-pub enum StepStatus {
-    Pending,
-    /// A function it called is running, as the child run `run_id`.
-    Running {
-        run_id: String,
-        attempt: u32,
-        started_at: DateTime<Utc>,
-    },
-    /// Waiting for an event or a time.
-    Waiting {
-        on: Awaiting,
-        started_at: DateTime<Utc>,
-    },
-    /// The call failed; the next attempt starts at `retry_at`.
-    Retrying {
-        attempt: u32,
-        retry_at: DateTime<Utc>,
-        error: RunError,
-        started_at: DateTime<Utc>,
-    },
-    Succeeded {
-        output: Value,
-        attempt: u32,
-        started_at: DateTime<Utc>,
-        finished_at: DateTime<Utc>,
-    },
-    Failed {
-        error: RunError,
-        attempt: u32,
-        started_at: DateTime<Utc>,
-        finished_at: DateTime<Utc>,
-    },
-    Skipped {
-        reason: String,
-        at: DateTime<Utc>,
-    },
-    Cancelled {
-        attempt: u32,
-        started_at: DateTime<Utc>,
-        finished_at: DateTime<Utc>,
-    },
+crate::core::json::tagged::tagged! {
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum StepStatus as "status" {
+        Pending,
+        /// A function it called is running, as the child run `run_id`.
+        Running {
+            run_id: String,
+            attempt: u32,
+            started_at: DateTime<Utc>,
+        },
+        /// Waiting for an event or a time.
+        Waiting {
+            on: Awaiting,
+            started_at: DateTime<Utc>,
+        },
+        /// The call failed; the next attempt starts at `retry_at`.
+        Retrying {
+            attempt: u32,
+            retry_at: DateTime<Utc>,
+            error: RunError,
+            started_at: DateTime<Utc>,
+        },
+        Succeeded {
+            output: Value,
+            attempt: u32,
+            started_at: DateTime<Utc>,
+            finished_at: DateTime<Utc>,
+        },
+        Failed {
+            error: RunError,
+            attempt: u32,
+            started_at: DateTime<Utc>,
+            finished_at: DateTime<Utc>,
+        },
+        Skipped {
+            reason: String,
+            at: DateTime<Utc>,
+        },
+        Cancelled {
+            attempt: u32,
+            started_at: DateTime<Utc>,
+            finished_at: DateTime<Utc>,
+        },
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "for", rename_all = "snake_case")]
-pub enum Awaiting {
-    Event { filter: Filter, deadline: Option<DateTime<Utc>> },
-    Time { at: DateTime<Utc> },
+crate::core::json::tagged::tagged! {
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Awaiting as "for" {
+        Event { filter: Filter, deadline: Option<DateTime<Utc>> },
+        Time { at: DateTime<Utc> },
+    }
 }
 
 impl StepStatus {

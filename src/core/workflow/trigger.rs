@@ -22,18 +22,20 @@ pub const EVERY_MAX_SECONDS: i64 = 366 * 86_400;
 pub const AT_MAX: usize = 50;
 const KEYS: &[&str] = &["cron", "time_zone", "every", "at", "event", "where", "input"];
 
-/// When a trigger starts a run; each kind carries what only it needs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Trigger {
-    /// A five-field cron pattern, read in an IANA time zone.
-    Schedule { cron: String, time_zone: String },
-    /// Every so often, counted from the last time it was due (or from when it was saved).
-    Every { seconds: i64 },
-    /// Set instants; each starts one run.
-    At { times: Vec<DateTime<Utc>> },
-    /// A playbook event that matches the filter.
-    Event { filter: Filter },
+crate::core::json::tagged::tagged! {
+    /// When a trigger starts a run; each kind carries what only it needs.
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Trigger as "kind" {
+        /// A five-field cron pattern, read in an IANA time zone.
+        Schedule { cron: String, time_zone: String },
+        /// Every so often, counted from the last time it was due (or from when it was saved).
+        Every { seconds: i64 },
+        /// Set instants; each starts one run.
+        At { times: Vec<DateTime<Utc>> },
+        /// A playbook event that matches the filter.
+        Event { filter: Filter },
+    }
 }
 
 /// A trigger as the workflow declares it, with the expressions that build the run's input.

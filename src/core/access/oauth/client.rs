@@ -48,14 +48,16 @@ impl GrantType {
     }
 }
 
-/// How the runtime came to know a client.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum ClientKind {
-    /// Registered at `/oauth/register`; a confidential client's secret is kept as its digest.
-    Registered { secret_digest: Option<String>, registered_at: DateTime<Utc> },
-    /// Its `client_id` is the URL of a metadata document the runtime fetched.
-    MetadataDocument,
+crate::core::json::tagged::tagged! {
+    /// How the runtime came to know a client.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ClientKind as "kind" {
+        /// Registered at `/oauth/register`; a confidential client's secret is kept as its digest.
+        Registered { secret_digest: Option<String>, registered_at: DateTime<Utc> },
+        /// Its `client_id` is the URL of a metadata document the runtime fetched.
+        MetadataDocument,
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -34,23 +34,25 @@ pub struct Grant {
     pub stage: Stage,
 }
 
-/// Where a grant is in its life; each stage carries what only it has.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "stage", rename_all = "snake_case")]
-pub enum Stage {
-    /// The person consented and the code is out.
-    Pending {
-        code: AuthCode,
-    },
-    /// The code was exchanged; its digest stays so that a second use is recognised.
-    Active {
-        used_code: String,
-        tokens: Tokens,
-    },
-    Revoked {
-        at: DateTime<Utc>,
-        why: Revocation,
-    },
+crate::core::json::tagged::tagged! {
+    /// Where a grant is in its life; each stage carries what only it has.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Stage as "stage" {
+        /// The person consented and the code is out.
+        Pending {
+            code: AuthCode,
+        },
+        /// The code was exchanged; its digest stays so that a second use is recognised.
+        Active {
+            used_code: String,
+            tokens: Tokens,
+        },
+        Revoked {
+            at: DateTime<Utc>,
+            why: Revocation,
+        },
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -18,11 +18,13 @@ pub struct ClientAuth {
     pub secret: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(tag = "grant_type", rename_all = "snake_case")]
-pub enum TokenRequest {
-    Code(CodeExchange),
-    Refresh(RefreshRequest),
+crate::core::json::tagged::tagged! {
+    #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum TokenRequest as "grant_type" {
+        Code(CodeExchange),
+        Refresh(RefreshRequest),
+    }
 }
 
 impl TokenRequest {
