@@ -222,12 +222,17 @@ export function report(r) {
 
   // ---- start-up ----
   push('## Start-up', '');
+  const starts = r.startup[0]?.samples?.length ?? 1;
   push('From starting `wrangler dev` (a cold workerd process, empty state) to the first HTTP answer, asked every 10 ms. ' +
-    'It includes wrangler\'s own start, which the JavaScript floor\'s figure shows.', '');
-  push('| Worker | First answer after (ms) | ÷ JavaScript floor |');
-  push('|---|--:|--:|');
+    'It includes wrangler\'s own start, which the JavaScript floor\'s figure shows. ' +
+    (starts > 1 ? `Each Worker started ${starts} times, one of each in turn; the figure is the median, the range beside it.` : 'Each Worker started once.'), '');
+  push('| Worker | First answer after (ms) | Range (ms) | ÷ JavaScript floor |');
+  push('|---|--:|--:|--:|');
   const jsStart = r.startup.find((s) => s.floor)?.ms;
-  for (const s of r.startup) push(`| ${s.name} | ${int(s.ms)} | ${ratio(s.ms, jsStart)} |`);
+  for (const s of r.startup) {
+    const range = s.samples ? `${int(Math.min(...s.samples))}–${int(Math.max(...s.samples))}` : '—';
+    push(`| ${s.name} | ${int(s.ms)} | ${range} | ${ratio(s.ms, jsStart)} |`);
+  }
   push('');
 
   // ---- seeding ----
