@@ -177,41 +177,13 @@ impl<'de> MapAccess<'de> for Entries {
     }
 }
 
-/// An internally tagged enum's object, its tag taken out: read as the variant `name` with the
-/// rest of the object as its fields, by an enum that serde derives externally tagged.
-pub struct Tagged {
-    pub name: String,
-    pub fields: Map<String, Value>,
-}
-
-impl<'de> Deserializer<'de> for Tagged {
-    type Error = Error;
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        visitor.visit_enum(Variant { name: self.name, value: Some(Value::Object(self.fields)), tagged: true })
-    }
-
-    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Error> {
-        Err(de::Error::custom("an internally tagged object is read only as an enum"))
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
-        unit_struct newtype_struct seq tuple tuple_struct map struct identifier ignored_any
-    }
-}
-
 /// An enum's variant: its name, and what it holds unless it is a unit variant; or, `tagged`, the
-/// rest of an internally tagged object, which a unit variant ignores as serde's derive does.
-struct Variant {
-    name: String,
-    value: Option<Value>,
-    tagged: bool,
+/// rest of an internally tagged object (`super::tagged`), which a unit variant ignores as serde's
+/// derive does.
+pub(super) struct Variant {
+    pub(super) name: String,
+    pub(super) value: Option<Value>,
+    pub(super) tagged: bool,
 }
 
 impl<'de> EnumAccess<'de> for Variant {
@@ -219,32 +191,35 @@ impl<'de> EnumAccess<'de> for Variant {
     type Variant = Held;
 
     fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Held), Error> {
-        Ok((seed.deserialize(Owned(Value::String(self.name)))?, Held(self.value, self.tagged)))
+        Ok((seed.deserialize(Owned(Value::String(self.name)))?, Held { value: self.value, tagged: self.tagged }))
     }
 }
 
-struct Held(Option<Value>, bool);
+pub(super) struct Held {
+    value: Option<Value>,
+    tagged: bool,
+}
 
 impl<'de> VariantAccess<'de> for Held {
     type Error = Error;
 
     fn unit_variant(self) -> Result<(), Error> {
-        match self.0 {
+        match self.value {
             None | Some(Value::Null) => Ok(()),
-            Some(_) if self.1 => Ok(()),
+            Some(_) if self.tagged => Ok(()),
             Some(other) => Err(de::Error::invalid_type(unexpected(&other), &"unit variant")),
         }
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
-        match self.0 {
+        match self.value {
             Some(value) => seed.deserialize(Owned(value)),
             None => Err(de::Error::invalid_type(Unexpected::UnitVariant, &"newtype variant")),
         }
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
-        match self.0 {
+        match self.value {
             Some(Value::Array(items)) => visit_array(items, visitor),
             Some(other) => Err(de::Error::invalid_type(unexpected(&other), &"tuple variant")),
             None => Err(de::Error::invalid_type(Unexpected::UnitVariant, &"tuple variant")),
@@ -252,7 +227,7 @@ impl<'de> VariantAccess<'de> for Held {
     }
 
     fn struct_variant<V: Visitor<'de>>(self, _fields: &'static [&'static str], visitor: V) -> Result<V::Value, Error> {
-        match self.0 {
+        match self.value {
             Some(Value::Object(map)) => visit_object(map, visitor),
             Some(other) => Err(de::Error::invalid_type(unexpected(&other), &"struct variant")),
             None => Err(de::Error::invalid_type(Unexpected::UnitVariant, &"struct variant")),

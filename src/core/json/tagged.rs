@@ -6,9 +6,9 @@
 //! as before, and reads it with serde's derive for the same variants externally tagged: the tag
 //! names the variant and the rest of the object is its fields, read from the Value once.
 
-use serde::de::{self, DeserializeOwned, Deserializer};
+use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::{Error, Map, Value};
 
 use super::owned;
 
@@ -17,9 +17,38 @@ use super::owned;
 pub fn read<'de, T: DeserializeOwned, D: Deserializer<'de>>(deserializer: D, tag: &'static str) -> Result<T, D::Error> {
     let mut fields = Map::<String, Value>::deserialize(deserializer)?;
     match fields.remove(tag) {
-        Some(Value::String(name)) => T::deserialize(owned::Tagged { name, fields }).map_err(de::Error::custom),
+        Some(Value::String(name)) => T::deserialize(Tagged { name, fields }).map_err(de::Error::custom),
         Some(other) => Err(de::Error::invalid_type(owned::unexpected(&other), &"variant identifier")),
         None => Err(de::Error::missing_field(tag)),
+    }
+}
+
+/// An internally tagged enum's object, its tag taken out: read as the variant `name` with the
+/// rest of the object as its fields, by an enum that serde derives externally tagged.
+struct Tagged {
+    name: String,
+    fields: Map<String, Value>,
+}
+
+impl<'de> Deserializer<'de> for Tagged {
+    type Error = Error;
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        visitor.visit_enum(owned::Variant { name: self.name, value: Some(Value::Object(self.fields)), tagged: true })
+    }
+
+    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Error> {
+        Err(de::Error::custom("an internally tagged object is read only as an enum"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        unit_struct newtype_struct seq tuple tuple_struct map struct identifier ignored_any
     }
 }
 
