@@ -131,9 +131,13 @@ fn the_model_calls_the_tool_reads_its_answer_and_the_history_shows_the_call() {
         .answers
         .borrow_mut()
         .push_back(ToolServer::text("Audience: finance leads at mid-size firms.", false));
+    let reads = world.m.connection_reads.get();
     let run = world.start("t1", "autumn-reporting-trial.txt").unwrap();
     let RunStatus::Succeeded { output, .. } = &run.status else { panic!("{run:?}") };
     assert_eq!(output, &json!("Ready: all four are met."));
+    // Every tool it names is of a server of the settings, which come before the org's
+    // connections: the run reads none.
+    assert_eq!(world.m.connection_reads.get(), reads, "the run read the org's connections");
 
     let calls = world.m.tool_server.calls.borrow().clone();
     assert_eq!(calls.len(), 1);
@@ -168,6 +172,22 @@ fn the_model_calls_the_tool_reads_its_answer_and_the_history_shows_the_call() {
     assert_eq!((record.turns, record.input_tokens), (2, Some(80)));
     assert_eq!(record.tool_calls.len(), 1);
     assert_eq!(record.tool_calls[0].outcome, CallOutcome::Answered);
+}
+
+#[test]
+fn run_definition_of_a_function_whose_tools_are_all_of_the_settings_reads_no_connection() {
+    let world = World::new(FILES);
+    world.m.answers.borrow_mut().extend([asks_to_read("brief.txt"), says("Ready.")]);
+    world.m.tool_server.answers.borrow_mut().push_back(ToolServer::text("Audience: finance leads.", false));
+    let reads = world.m.connection_reads.get();
+    let args =
+        json!({ "playbook": world.pb, "type": "reasoning", "name": "review-brief", "input": { "file": "brief.txt" } });
+    let dev = playbook_runtime::core::Caller::local(Some("ada".into()));
+    let ctx = playbook_runtime::ops::Ctx { models: std::rc::Rc::new(models()), ..common::ctx(&dev, &world.m, 3, 3) };
+    let run_definition = playbook_runtime::tools::find("run_definition").unwrap();
+    let answered = block_on(playbook_runtime::tools::call(&ctx, run_definition, args)).unwrap();
+    assert_eq!(answered.value["status"], "succeeded", "{}", answered.value);
+    assert_eq!(world.m.connection_reads.get(), reads, "the start or the run read the org's connections");
 }
 
 #[test]
@@ -324,9 +344,11 @@ fn a_connected_connection_serves_a_runs_tools_as_a_server_of_the_settings_does()
         by: Actor::of(&dev),
     };
     let (models, tools) = (models(), world.m.tool_servers().with(&loaded));
+    let reads = world.m.connection_reads.get();
     let run = block_on(run_start::start(&world.m, &Outside { models: &models, tools: &tools, now: 0 }, asked)).unwrap();
     let RunStatus::Succeeded { output, .. } = &run.status else { panic!("{run:?}") };
     assert_eq!(output, &json!("Ready."));
+    assert!(world.m.connection_reads.get() > reads, "the run's binding read the org's connections");
     let m = &world.m;
     assert_eq!(m.tool_server.calls.borrow()[0]["name"], "read_text_file");
 }

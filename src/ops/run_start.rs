@@ -64,13 +64,17 @@ impl<'v> Viewed<'v> {
         Viewed { view, spec: spec(view.definition.kind, &view.document) }
     }
 
-    /// Whether a run of the definition reaches tool servers as it starts, and so needs the org's
-    /// connections read first: a reasoning function that names tools, and a function that calls
-    /// one without a model. A document the check refuses says so at the start, which reaches none.
-    pub fn reaches_tool_servers(&self) -> bool {
-        self.spec
-            .as_ref()
-            .is_ok_and(|spec| matches!(spec, Spec::Reasoning(s) if !s.tools().is_empty()) || !spec.calls().is_empty())
+    /// Whether a start of the definition needs the org's connections read first: a reasoning
+    /// function that names tools, or a function that calls one without a model, of a server the
+    /// settings do not serve to this playbook. A document the check refuses says so at the start,
+    /// which reaches none.
+    pub fn needs_connections(&self, settings: &Registry<'_>, org: &str, playbook: &str) -> bool {
+        let Ok(spec) = &self.spec else { return false };
+        let mut names: Vec<&str> = spec.calls().iter().map(|c| c.name.as_str()).collect();
+        if let Spec::Reasoning(s) = spec {
+            names.extend(s.tools().iter().map(String::as_str));
+        }
+        !names.is_empty() && !settings.settings_serve(org, playbook, names)
     }
 }
 

@@ -125,6 +125,19 @@ impl<'a> Registry<'a> {
         Registry { connections, ..*self }
     }
 
+    /// Whether each `server/tool` name (or bare server name) is of a server of the settings that
+    /// serves `org` and `playbook`: those come before the org's connections wherever a name is
+    /// looked up, so the connections, a call to the org's object, need not be read to bind or
+    /// call them.
+    pub fn settings_serve<'n>(&self, org: &str, playbook: &str, names: impl IntoIterator<Item = &'n str>) -> bool {
+        let settings = Registry { connections: &[], ..*self };
+        let serving = settings.serving(org, Some(playbook), None);
+        names.into_iter().all(|name| {
+            let server = name.split_once('/').map_or(name, |(server, _)| server);
+            serving.iter().any(|s| s.name == server)
+        })
+    }
+
     /// This registry, renewing the credential of a connection its server refused.
     pub fn renewing<'b>(&self, renew: &'b dyn Renew) -> Registry<'b>
     where

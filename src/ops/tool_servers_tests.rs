@@ -48,6 +48,21 @@ fn settings(json: &str) -> ToolServers {
 }
 
 #[test]
+fn the_connections_are_needed_only_for_a_name_no_server_of_the_settings_serves_here() {
+    let servers = settings(
+        r#"{"files": {"type": "mcp", "url": "http://127.0.0.1:9/mcp", "allowed": ["read"]},
+            "crm": {"type": "mcp", "url": "http://127.0.0.1:9/mcp", "allowed": "*", "orgs": ["acme"], "playbooks": ["pb_a"]}}"#,
+    );
+    let registry = Registry { settings: &servers, ..Registry::none() };
+    assert!(registry.settings_serve("acme", "pb_a", ["files/read", "crm/*", "files"]));
+    // Another org's playbook, or another playbook, is not served crm: a connection may be.
+    assert!(!registry.settings_serve("other", "pb_a", ["files/read", "crm/write"]));
+    assert!(!registry.settings_serve("acme", "pb_b", ["crm/write"]));
+    assert!(!registry.settings_serve("acme", "pb_a", ["linear/list_issues"]));
+    assert!(registry.settings_serve("acme", "pb_a", []));
+}
+
+#[test]
 fn a_server_serves_whom_its_entry_names_and_its_list_is_kept_a_while() {
     let servers = settings(
         r#"{"files": {"type": "mcp", "url": "http://127.0.0.1:9/mcp", "allowed": ["read"]},

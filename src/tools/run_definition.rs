@@ -77,9 +77,9 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     };
     let view = read(ctx.backend, &asked).await?;
     let viewed = Viewed::of(&view);
-    // The org's connections are read only for a run that reaches tool servers: a call to the
-    // org's object the others do without.
-    let connections = if viewed.reaches_tool_servers() {
+    // The org's connections are read only for a run that reaches tool servers beyond those of the
+    // settings: a call to the org's object the others do without.
+    let connections = if viewed.needs_connections(&ctx.tool_servers, &ctx.caller.org, &a.playbook) {
         crate::ops::connections::servers(&crate::ops::connections::Using::of(ctx, &ctx.caller.org)).await
     } else {
         Vec::new()

@@ -15,6 +15,7 @@ use crate::core::definition::tool_call::ToolCallSpec;
 use crate::core::run::life::Input;
 use crate::core::run::{Request, Run, RunStatus};
 use crate::core::tool_server::mcp::{named, Image};
+use crate::core::tool_server::settings::Server;
 use crate::core::Problem;
 use crate::ops::assets;
 use crate::ops::tool_binding;
@@ -23,7 +24,7 @@ use crate::ops::tool_servers::Registry;
 impl Runner<'_> {
     /// Makes the call the start kept, and keeps how it ended. The caller holds `asking`.
     pub(super) async fn make_call(&self, run: Run, planned: Planned) -> Result<Run, Problem> {
-        let connections = self.host.connections(&run.org).await;
+        let connections = self.connections_for(&run, [planned.tool.server.as_str()]).await;
         let renewal = super::host::Renewal { host: self.host, org: &run.org };
         let registry = self.host.tool_servers().with(&connections).renewing(&renewal);
         let (called, took) = self.call(&run, &registry, &planned).await;
@@ -31,6 +32,17 @@ impl Runner<'_> {
         let run = self.input(&run.run_id, input)?;
         self.schedule_request(&run).await;
         Ok(run)
+    }
+
+    /// The org's connections as servers, read only when one of `names` (`server/tool`, or a
+    /// server's name) is not of a server the settings serve to the run's playbook: the settings'
+    /// come first wherever a name is looked up, so for those the read, a call to the org's object,
+    /// would change nothing.
+    pub(super) async fn connections_for<'n>(&self, run: &Run, names: impl IntoIterator<Item = &'n str>) -> Vec<Server> {
+        if self.host.tool_servers().settings_serve(&run.org, &run.playbook, names) {
+            return Vec::new();
+        }
+        self.host.connections(&run.org).await
     }
 
     /// Makes one call kept as started, within its deadline, with the alarm set past it: how it
@@ -142,7 +154,7 @@ impl Runner<'_> {
                 return Ok(run.clone());
             }
         };
-        let connections = self.host.connections(&run.org).await;
+        let connections = self.connections_for(run, [reader.server.as_str()]).await;
         let renewal = super::host::Renewal { host: self.host, org: &run.org };
         let registry = self.host.tool_servers().with(&connections).renewing(&renewal);
         match tool_binding::call(&registry, reader, &arguments, CALL_SECONDS).await {

@@ -244,10 +244,14 @@ impl Runner<'_> {
         let started = match view {
             Ok(view) => {
                 read.insert(asked.definition.clone(), view.clone());
-                // A step that reaches no tool server starts without the org's connections read.
+                // A step that reaches no tool server beyond the settings' starts without the org's
+                // connections read.
                 let viewed = Viewed::of(&view);
-                let connections =
-                    if viewed.reaches_tool_servers() { self.host.connections(&run.org).await } else { Vec::new() };
+                let connections = if viewed.needs_connections(&self.host.tool_servers(), &run.org, &run.playbook) {
+                    self.host.connections(&run.org).await
+                } else {
+                    Vec::new()
+                };
                 let renewal = super::host::Renewal { host: self.host, org: &run.org };
                 let tools = self.host.tool_servers().with(&connections).renewing(&renewal);
                 let models = self.host.models();

@@ -57,7 +57,7 @@ impl Runner<'_> {
             }
         };
         record.resolved_to = Some(target.resolved.clone());
-        let connections = self.host.connections(&run.org).await;
+        let connections = self.connections_for(&run, prepared.tools.iter().map(String::as_str)).await;
         let org = run.org.clone();
         let renewal = super::host::Renewal { host: self.host, org: &org };
         let registry = self.host.tool_servers().with(&connections).renewing(&renewal);
