@@ -2,6 +2,7 @@
 
 pub mod access;
 pub mod actor;
+pub mod address;
 pub mod asset;
 pub mod caller;
 pub mod code;

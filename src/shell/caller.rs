@@ -7,7 +7,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use worker::{Env, Url};
+use worker::Env;
 
 use super::access::NAME;
 use super::do_rpc;
@@ -17,6 +17,7 @@ use crate::core::access::oauth::metadata;
 use crate::core::access::oauth::resource::{token_serves, Resource};
 use crate::core::access::oauth::secret;
 use crate::core::access::store::VerifyToken;
+use crate::core::address::Address;
 use crate::core::caller::Scope;
 use crate::core::{Caller, Problem, Reason};
 
@@ -39,15 +40,15 @@ thread_local! {
     static SEEN: RefCell<HashMap<String, Seen>> = RefCell::new(HashMap::new());
 }
 
-/// The caller of a request to `url` that carries `authorization`.
+/// The caller of a request to `address` that carries `authorization`.
 pub async fn resolve(
     env: &Env,
     settings: &Settings,
-    url: &Url,
+    address: &Address,
     authorization: Option<&str>,
 ) -> Result<Caller, Problem> {
     let Some(header) = authorization else {
-        return unauthenticated(url, settings);
+        return unauthenticated(&address.host, settings);
     };
     let Some(credential) = bearer(header) else {
         return Err(refused(
@@ -56,14 +57,14 @@ pub async fn resolve(
     };
     if let Some(admin) = settings.admin_token.as_deref() {
         if secret::same(&secret::digest(credential), &secret::digest(admin)) {
-            return Ok(Caller::operator(&path_org(url)));
+            return Ok(Caller::operator(&path_org(&address.path)));
         }
     }
     if key::well_formed(credential) {
         return by_key(env, &secret::digest(credential)).await;
     }
     if credential.starts_with(secret::ACCESS_PREFIX) && settings.public_url.is_some() {
-        return by_token(env, credential, url.path()).await;
+        return by_token(env, credential, &address.path).await;
     }
     Err(not_known())
 }
@@ -158,8 +159,7 @@ async fn by_key(env: &Env, digest: &str) -> Result<Caller, Problem> {
 }
 
 /// A request with no credential: local mode on loopback, unless sign-in is on.
-fn unauthenticated(url: &Url, settings: &Settings) -> Result<Caller, Problem> {
-    let host = url.host_str().unwrap_or_default();
+fn unauthenticated(host: &str, settings: &Settings) -> Result<Caller, Problem> {
     let loopback = matches!(host, "127.0.0.1" | "localhost" | "[::1]" | "::1");
     if loopback && settings.public_url.is_none() {
         return Ok(Caller::local(settings.local_user.clone()));
@@ -186,8 +186,8 @@ fn bearer(header: &str) -> Option<&str> {
 }
 
 /// The org a `/v1/orgs/{org}/…` path names, which the operator then acts in.
-fn path_org(url: &Url) -> String {
-    let mut parts = url.path().split('/').skip(1);
+fn path_org(path: &str) -> String {
+    let mut parts = path.split('/').skip(1);
     match (parts.next(), parts.next(), parts.next()) {
         (Some("v1"), Some("orgs"), Some(org)) => org.to_string(),
         _ => String::new(),

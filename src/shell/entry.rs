@@ -7,6 +7,7 @@ use super::env::Settings;
 use super::incoming::{self, Incoming};
 use super::{caller, connect_page, cors, debug_page, mcp_http, page_forms, page_session, sign_in, studio};
 use crate::api::{self, HttpRequest, Reply};
+use crate::core::address::Address;
 use crate::core::Problem;
 use crate::mcp::endpoint::Endpoint;
 use crate::mcp::transport::origin_allowed;
@@ -26,14 +27,32 @@ async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> worker::Result
     Ok(resp)
 }
 
+/// The request's URL read whole, for the pages, which read more of it than the routes do.
+fn parse(req: &Incoming) -> worker::Result<worker::Url> {
+    req.url().parse().map_err(|e| worker::Error::RustError(format!("the request's URL does not parse: {e}")))
+}
+
+/// The parts the routes read, of an address `Address::of` leaves to a full parse.
+fn full(url: &worker::Url) -> Address {
+    Address {
+        origin: url.origin().ascii_serialization(),
+        host: url.host_str().unwrap_or_default().to_string(),
+        path: url.path().to_string(),
+        query: url.query().map(str::to_string),
+    }
+}
+
 async fn route(req: Incoming, env: &Env, settings: &Settings, origin: Option<&str>) -> worker::Result<Response> {
-    let url: worker::Url =
-        req.url().parse().map_err(|e| worker::Error::RustError(format!("the request's URL does not parse: {e}")))?;
+    let address = match Address::of(&req.url()) {
+        Some(address) => address,
+        None => full(&parse(&req)?),
+    };
     // A browser page of another origin must not drive the runtime (DNS rebinding, CSRF).
-    let own = url.origin().ascii_serialization();
+    let own = address.origin.clone();
+    let path = address.path.as_str();
     if !origin_allowed(origin, &own, &settings.allowed_origins) {
         // A person's browser shows the refusal of a page's request: a page that may not be framed.
-        if connect_page::owns(url.path()) || page_session::owns(url.path()) || studio::owns(url.path()) {
+        if connect_page::owns(path) || page_session::owns(path) || studio::owns(path) {
             return page_forms::from_another_site();
         }
         return send(Reply::problem(&Problem::forbidden(format!(
@@ -45,33 +64,36 @@ async fn route(req: Incoming, env: &Env, settings: &Settings, origin: Option<&st
         return cors::preflight();
     }
     // The page of what an agent is given needs no key: it shows no one's data.
-    if debug_page::owns(url.path()) {
+    if debug_page::owns(path) {
         return debug_page::serve(req.method());
     }
     // Signing in is what a caller does before it has a credential.
-    if sign_in::owns(url.path()) {
+    if sign_in::owns(path) {
+        let url = parse(&req)?;
         return sign_in::route(req.into_request(), env, settings, &url).await;
     }
     // The runtime's own pages carry a browser's session cookie, not a bearer credential.
-    if page_session::owns(url.path()) {
+    if page_session::owns(path) {
+        let url = parse(&req)?;
         return page_session::route(req.into_request(), env, settings, &url).await;
     }
-    if connect_page::owns(url.path()) {
+    if connect_page::owns(path) {
+        let url = parse(&req)?;
         return connect_page::route(req.into_request(), env, settings, &url).await;
     }
-    if studio::owns(url.path()) {
+    if studio::owns(path) {
+        let url = parse(&req)?;
         return studio::route(req.into_request(), env, settings, &url).await;
     }
     let authorization = req.header("authorization");
-    let caller = match caller::resolve(env, settings, &url, authorization.as_deref()).await {
+    let caller = match caller::resolve(env, settings, &address, authorization.as_deref()).await {
         Ok(c) => c,
         Err(p) => {
-            let challenge =
-                caller::challenge(settings, url.path(), p.status(), None, authorization.is_some(), &p.detail);
+            let challenge = caller::challenge(settings, path, p.status(), None, authorization.is_some(), &p.detail);
             return challenged(Reply::problem(&p), challenge);
         }
     };
-    let path = url.path().to_string();
+    let path = path.to_string();
     if let Some(endpoint) = Endpoint::from_path(&path) {
         if let Err(p) = endpoint.admit(&caller) {
             return send(Reply::problem(&p));
@@ -103,7 +125,7 @@ async fn route(req: Incoming, env: &Env, settings: &Settings, origin: Option<&st
                 &HttpRequest {
                     method,
                     path: &path,
-                    query: url.query().unwrap_or_default(),
+                    query: address.query.as_deref().unwrap_or_default(),
                     content_type: content_type.as_deref(),
                     body: &body,
                 },
