@@ -76,6 +76,79 @@ impl Events<'_> {
     }
 }
 
+/// The most events one statement appends: a Durable Object's SQL binds at most 100 values, and
+/// each event binds seven.
+const APPEND_ROWS: usize = 14;
+
+#[derive(Deserialize)]
+struct Placed {
+    position: i64,
+    key: Option<String>,
+}
+
+impl Events<'_> {
+    /// One statement's appends: the events it kept new, each from what was sent and its
+    /// position, and those whose key was kept before as they were kept.
+    fn append_some(&self, events: &[NewEvent]) -> Result<Vec<(Event, bool)>, Problem> {
+        let mut bindings = Vec::with_capacity(events.len() * 7);
+        for e in events {
+            bindings.extend([
+                e.kind.clone().into(),
+                e.at.clone().into(),
+                e.run_id.clone().into(),
+                e.family.clone().or_else(|| e.run_id.clone()).into(),
+                e.key.clone().into(),
+                e.summary.clone().into(),
+                e.data.to_string().into(),
+            ]);
+        }
+        let places = vec!["(?, ?, ?, ?, ?, ?, ?)"; events.len()].join(", ");
+        let placed: Vec<Placed> = self
+            .sql
+            .exec(
+                &format!(
+                    "INSERT INTO events (kind, at, run_id, family, key, summary, data) VALUES {places}
+                     ON CONFLICT(key) DO NOTHING RETURNING position, key"
+                ),
+                bindings,
+            )
+            .and_then(|c| c.to_array())
+            .map_err(storage)?;
+        // RETURNING gives its rows in no promised order: a keyed event is found by its key, and
+        // the events without one took their positions in the order they were written.
+        let mut unkeyed: Vec<i64> = placed.iter().filter(|p| p.key.is_none()).map(|p| p.position).collect();
+        unkeyed.sort_unstable();
+        let mut unkeyed = unkeyed.into_iter();
+        let mut out = Vec::with_capacity(events.len());
+        for (i, e) in events.iter().enumerate() {
+            let position = match &e.key {
+                None => unkeyed.next(),
+                // A key given twice in one statement is kept once, for its first event.
+                Some(key) if events[..i].iter().all(|earlier| earlier.key.as_ref() != Some(key)) => {
+                    placed.iter().find(|p| p.key.as_ref() == Some(key)).map(|p| p.position)
+                }
+                Some(_) => None,
+            };
+            out.push(match position {
+                Some(position) => (sent(position, e), true),
+                None => (self.kept(e)?, false),
+            });
+        }
+        Ok(out)
+    }
+
+    /// The event kept before under `e`'s key.
+    fn kept(&self, e: &NewEvent) -> Result<Event, Problem> {
+        let kept = self.rows("SELECT * FROM events WHERE key = ?", vec![e.key.clone().into()])?;
+        kept.into_iter().next().map(Row::event).ok_or_else(|| Problem::internal("an event was not kept"))
+    }
+}
+
+/// An event as it was sent, kept at `position`: what reading its row back would give.
+fn sent(position: i64, e: &NewEvent) -> Event {
+    Event { event_id: event_id(position), event: NewEvent { family: None, key: None, ..e.clone() } }
+}
+
 impl EventStore for Events<'_> {
     fn newest(&self, kind: &str, limit: usize) -> Result<Vec<Event>, Problem> {
         let rows = self.rows(
@@ -102,8 +175,15 @@ impl EventStore for Events<'_> {
         if let Some(row) = rows.into_iter().next() {
             return Ok((row.event(), true));
         }
-        let kept = self.rows("SELECT * FROM events WHERE key = ?", vec![e.key.clone().into()])?;
-        kept.into_iter().next().map(|r| (r.event(), false)).ok_or_else(|| Problem::internal("an event was not kept"))
+        Ok((self.kept(e)?, false))
+    }
+
+    fn append_all(&self, events: &[NewEvent]) -> Result<Vec<(Event, bool)>, Problem> {
+        let mut out = Vec::with_capacity(events.len());
+        for some in events.chunks(APPEND_ROWS) {
+            out.extend(self.append_some(some)?);
+        }
+        Ok(out)
     }
 
     fn at(&self, position: i64) -> Result<Option<Event>, Problem> {

@@ -92,10 +92,10 @@ impl Tables<'_> {
         if let Some(run) = run {
             self.write_index(IndexCommand::Record(run))?;
         }
+        let appended = self.events.append_all(&events)?;
         let mut kept = Vec::with_capacity(events.len());
         let mut fresh: Vec<(i64, NewEvent)> = Vec::new();
-        for e in events {
-            let (event, new) = self.events.append(&e)?;
+        for (e, (event, new)) in events.into_iter().zip(appended) {
             if new {
                 fresh.extend(position(&event.event_id).map(|at| (at, e)));
             }

@@ -28,6 +28,10 @@ pub trait EventStore {
     /// Keeps an event under the next position, unless one with its key is kept already: then it
     /// answers that one, and false.
     fn append(&self, event: &NewEvent) -> Result<(Event, bool), Problem>;
+    /// `append` of each event in order, as one write where the store can make it one.
+    fn append_all(&self, events: &[NewEvent]) -> Result<Vec<(Event, bool)>, Problem> {
+        events.iter().map(|e| self.append(e)).collect()
+    }
     fn at(&self, position: i64) -> Result<Option<Event>, Problem>;
     /// The newest events of a kind whole, newest first.
     fn newest(&self, kind: &str, limit: usize) -> Result<Vec<Event>, Problem>;
