@@ -153,7 +153,7 @@ async fn pay(
     now: DateTime<Utc>,
 ) -> Result<(), Problem> {
     // Runs and events write their times in RFC 3339 with milliseconds.
-    let now = now.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    let now = crate::core::text::stamp(now);
     let why = match &owed.input {
         Err(why) => no_input(why),
         Ok(input) => {

@@ -90,12 +90,7 @@ pub fn deployed(public_url: Option<&str>) -> bool {
 
 /// The time now as RFC 3339 with milliseconds, the form every stored time takes.
 pub fn now() -> String {
-    stamp(instant())
-}
-
-/// A time as runs and events write it: RFC 3339 with milliseconds.
-pub fn stamp(at: chrono::DateTime<chrono::Utc>) -> String {
-    at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+    crate::core::text::stamp(instant())
 }
 
 /// The time now, for pure code that computes with it.

@@ -66,7 +66,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let summary = a.summary.unwrap_or_else(|| format!("An event {} was published.", quote(&a.kind)));
     let at = match a.at {
         Some(at) => chrono::DateTime::parse_from_rfc3339(&at)
-            .map(|t| t.with_timezone(&chrono::Utc).to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
+            .map(|t| crate::core::text::stamp(t.with_timezone(&chrono::Utc)))
             .map_err(|_| Problem::invalid("/at", "must be a time in RFC 3339, such as 2026-11-30T17:00:00Z"))?,
         None => ctx.now.clone(),
     };

@@ -133,7 +133,7 @@ pub fn build(
     }
     let listed_at = oldest
         .and_then(chrono::DateTime::from_timestamp_millis)
-        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
+        .map(crate::core::text::stamp)
         .unwrap_or_else(|| now.to_string());
     json!({
         "object": "list",

@@ -12,7 +12,7 @@ use crate::core::access::session::{
 use crate::core::Problem;
 
 fn time(at: DateTime<Utc>) -> String {
-    at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+    crate::core::text::stamp(at)
 }
 
 #[derive(serde::Deserialize)]

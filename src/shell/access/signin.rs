@@ -19,7 +19,7 @@ use crate::core::access::store::{
 use crate::core::Problem;
 
 fn time(at: DateTime<Utc>) -> String {
-    at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+    crate::core::text::stamp(at)
 }
 
 impl AccessObject {
