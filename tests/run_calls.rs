@@ -318,7 +318,7 @@ fn a_client_that_answers_forms_is_asked_where_the_owner_is_asked_then_told_what_
 /// `run_definition` reads the org's connections (a call to the org's object) only for a run that
 /// reaches a tool server: a computation starts without it, a lookup through a tool with it.
 #[test]
-fn only_a_run_that_reaches_a_tool_server_reads_the_orgs_connections() {
+fn only_a_run_that_reaches_a_tool_server_beyond_the_settings_reads_the_orgs_connections() {
     let world = World::new();
     let saved = common::tool(
         &world.m,
@@ -344,5 +344,22 @@ fn only_a_run_that_reaches_a_tool_server_reads_the_orgs_connections() {
     world.m.tool_server.answers.borrow_mut().push_back(structured(json!({ "name": "Ada" })));
     let looked_up = run(4, "lookup", "read-contact", json!({ "id": "c7" }));
     assert_eq!(looked_up["structuredContent"]["status"], "succeeded", "{looked_up}");
-    assert!(world.m.connection_reads.get() > before, "a lookup through a tool reads the connections");
+    // The settings' servers come before the org's connections wherever a name is looked up.
+    assert_eq!(world.m.connection_reads.get(), before, "a lookup through a server of the settings");
+
+    // The same lookup through a connection of the org reads them, at its start and in its run.
+    let crm = json!({ "name": "crm", "type": "mcp", "entry": { "url": "http://127.0.0.1:9/mcp", "allowed": "*" }, "credential": { "kind": "none" } });
+    let added = common::tool(&world.m, 5, "add_connection", crm)["structuredContent"].clone();
+    let token = added["connect"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_string();
+    let dev = playbook_runtime::core::Caller::local(Some("ada".into()));
+    let approve = playbook_runtime::tools::find("approve").unwrap();
+    block_on(playbook_runtime::tools::call(&common::ctx(&dev, &world.m, 6, 6), approve, json!({ "token": token })))
+        .unwrap();
+    let through_crm = READ_CONTACT.replace("chat/read_replies", "crm/read_replies");
+    assert_eq!(world.save("read-crm-contact", &through_crm)["isError"], false);
+    world.m.tool_server.answers.borrow_mut().push_back(structured(json!({ "name": "Ada" })));
+    let before = world.m.connection_reads.get();
+    let looked_up = run(7, "lookup", "read-crm-contact", json!({ "id": "c7" }));
+    assert_eq!(looked_up["structuredContent"]["status"], "succeeded", "{looked_up}");
+    assert_eq!(world.m.connection_reads.get(), before + 2, "a lookup through a connection reads them twice");
 }
