@@ -32,6 +32,8 @@ const FLOORS = {
   read: { name: 'DO read', what: 'Rust Worker → Durable Object → one SQLite row read' },
   write: { name: 'DO write', what: 'Rust Worker → Durable Object → one SQLite row written and read' },
   create: { name: 'DO create', what: 'Rust Worker → a new Durable Object each time → its table made, one row written and read' },
+  chain: { name: 'three calls (run_definition\'s)', what: 'Rust Worker → DO read; then → a new Durable Object, which writes its row and then has the first object write, before it answers' },
+  nested: { name: 'two calls nested (create_playbook\'s)', what: 'Rust Worker → Durable Object, which has a new Durable Object write its row, then writes its own' },
   modelFirst: { name: 'model, 1st request', what: 'the Anthropic stand-in alone, answering the run\'s first request (it asks for the tool), as the runtime sent it' },
   modelSecond: { name: 'model, 2nd request', what: 'the Anthropic stand-in alone, answering the run\'s second request (it reads the tool\'s answer)' },
   toolCall: { name: 'tool call', what: 'the bench\'s tool server alone (node:http), answering the run\'s tools/call as the runtime sent it' },
@@ -173,7 +175,7 @@ export function report(r) {
   push('## The floors: this machine\'s limits, built by the bench', '');
   push('| Floor | What it does | Conc. | req/s | p50 | p99 |');
   push('|---|---|--:|--:|--:|--:|');
-  for (const key of ['static', 'listBytes', 'rustStatic', 'read', 'write', 'create', 'modelFirst', 'modelSecond', 'toolCall', 'toolRun']) {
+  for (const key of ['static', 'listBytes', 'rustStatic', 'read', 'write', 'create', 'chain', 'nested', 'modelFirst', 'modelSecond', 'toolCall', 'toolRun']) {
     for (const c of conc) {
       const m = atConcurrency(r.floors[key], c);
       if (!m) continue;

@@ -168,6 +168,8 @@ async function measureFloors(floorRust, label) {
     floors.read = await measureAll(`${label} rust DO read`, { url: `${rust.url}/read` });
     floors.write = await measureAll(`${label} rust DO write`, { url: `${rust.url}/write` });
     floors.create = await measureAll(`${label} rust DO create`, { url: `${rust.url}/create` });
+    floors.chain = await measureAll(`${label} rust run_definition's chain`, { url: `${rust.url}/chain` });
+    floors.nested = await measureAll(`${label} rust create_playbook's chain`, { url: `${rust.url}/nested` });
   });
   return { floors, startupMs };
 }

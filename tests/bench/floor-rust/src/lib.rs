@@ -3,6 +3,11 @@
 //! two go to the one object named `floor`, as every call on one playbook goes to that playbook's
 //! object in the runtime. `/create` writes to a new object each time, as each run and each
 //! playbook of the runtime is an object of its own: the least a start of one can cost.
+//!
+//! Two more make the runtime's chains of calls with the least work in each, to say what those
+//! chains allow: `/chain` is `run_definition`'s (a read of `floor`, a new object that writes, then
+//! writes to `floor` before it answers), `/nested` is `create_playbook`'s (`floor` has a new
+//! object write, then writes itself).
 
 use worker::{durable_object, event, Context, DurableObject, Env, Request, Response, SqlStorage, State};
 
@@ -10,18 +15,32 @@ use worker::{durable_object, event, Context, DurableObject, Env, Request, Respon
 async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response> {
     let path = req.path();
     match path.as_str() {
-        "/read" | "/write" | "/create" => {
+        "/read" | "/write" | "/create" | "/nested" => {
             let name = match path.as_str() {
-                "/create" => format!("new-{}", worker::js_sys::Math::random()),
+                "/create" => fresh(),
                 _ => "floor".to_string(),
             };
-            let stub = env.durable_object("FLOOR")?.get_by_name(&name)?;
-            let mut answer = stub.fetch_with_str(&format!("https://object{path}")).await?;
-            let text = answer.text().await?;
-            json(answer.status_code(), text)
+            call(&env, &name, &path).await
+        }
+        "/chain" => {
+            call(&env, "floor", "/read").await?;
+            call(&env, &fresh(), "/create-then-write").await
         }
         _ => json(200, r#"{"ok":true}"#.to_string()),
     }
+}
+
+/// The name of an object never used before.
+fn fresh() -> String {
+    format!("new-{}", worker::js_sys::Math::random())
+}
+
+/// One call to the object `name`, its answer passed on.
+async fn call(env: &Env, name: &str, path: &str) -> worker::Result<Response> {
+    let stub = env.durable_object("FLOOR")?.get_by_name(name)?;
+    let mut answer = stub.fetch_with_str(&format!("https://object{path}")).await?;
+    let text = answer.text().await?;
+    json(answer.status_code(), text)
 }
 
 fn json(status: u16, body: String) -> worker::Result<Response> {
@@ -33,6 +52,7 @@ fn json(status: u16, body: String) -> worker::Result<Response> {
 #[durable_object]
 pub struct FloorObject {
     sql: SqlStorage,
+    env: Env,
 }
 
 #[derive(serde::Deserialize)]
@@ -41,19 +61,27 @@ struct Row {
 }
 
 impl DurableObject for FloorObject {
-    fn new(state: State, _env: Env) -> Self {
+    fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
         let _ = sql.exec(
             "CREATE TABLE IF NOT EXISTS kv (k TEXT PRIMARY KEY, v INTEGER NOT NULL);
              INSERT OR IGNORE INTO kv (k, v) VALUES ('value', 0);",
             None,
         );
-        FloorObject { sql }
+        FloorObject { sql, env }
     }
 
     async fn fetch(&self, req: Request) -> worker::Result<Response> {
-        if req.path() != "/read" {
+        let path = req.path();
+        // `floor` has a new object write first; a new object writes, then has `floor` write.
+        if path == "/nested" {
+            call(&self.env, &fresh(), "/create").await?;
+        }
+        if path != "/read" {
             self.sql.exec("UPDATE kv SET v = v + 1 WHERE k = 'value'", None)?;
+        }
+        if path == "/create-then-write" {
+            call(&self.env, "floor", "/write").await?;
         }
         let rows: Vec<Row> = self.sql.exec("SELECT v FROM kv WHERE k = 'value'", None)?.to_array()?;
         let value = rows.first().map(|r| r.v).unwrap_or_default();
