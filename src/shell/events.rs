@@ -159,23 +159,7 @@ impl EventStore for Events<'_> {
     }
 
     fn append(&self, e: &NewEvent) -> Result<(Event, bool), Problem> {
-        let rows = self.rows(
-            "INSERT INTO events (kind, at, run_id, family, key, summary, data) VALUES (?, ?, ?, ?, ?, ?, ?)
-             ON CONFLICT(key) DO NOTHING RETURNING *",
-            vec![
-                e.kind.clone().into(),
-                e.at.clone().into(),
-                e.run_id.clone().into(),
-                e.family.clone().or_else(|| e.run_id.clone()).into(),
-                e.key.clone().into(),
-                e.summary.clone().into(),
-                e.data.to_string().into(),
-            ],
-        )?;
-        if let Some(row) = rows.into_iter().next() {
-            return Ok((row.event(), true));
-        }
-        Ok((self.kept(e)?, false))
+        self.append_some(std::slice::from_ref(e))?.pop().ok_or_else(|| Problem::internal("an event was not kept"))
     }
 
     fn append_all(&self, events: &[NewEvent]) -> Result<Vec<(Event, bool)>, Problem> {
