@@ -60,11 +60,12 @@ export function growth(r, allConcurrencies) {
 export function cloudflare() {
   return [
     '## What would differ on Cloudflare\'s network (an estimate, not a measurement)', '',
-    '- **Many threads and machines.** Here every object and the Worker share one workerd process on this machine\'s cores, ' +
-      'with the load generator beside them, so rows that start many objects (a workflow, `create_playbook` at concurrency 64) ' +
-      'queue for the same cores. On Cloudflare each object runs on one thread of one machine and different objects on ' +
+    '- **Many threads and machines.** Here every object and the Worker run on one thread of one workerd process (under load, ' +
+      '`top -H` shows that thread busy and the process\'s others idle), with the load generator beside it, so rows that start ' +
+      'many objects (a workflow, `create_playbook` at concurrency 64) queue for the same thread, and work moved off an answer\'s ' +
+      'path still holds the answer up, since it takes the same thread. On Cloudflare each object runs on one thread of one machine and different objects on ' +
       'different ones ([Durable Objects: what they are](https://developers.cloudflare.com/durable-objects/concepts/what-are-durable-objects/)), ' +
-      'so throughput at 8 and 64 should scale with the objects a row spreads over rather than with two cores.',
+      'so throughput at 8 and 64 should scale with the objects a row spreads over rather than with one thread.',
     '- **The output gate.** A SQLite-backed object holds its answer until its writes are confirmed by a quorum of replicas in nearby ' +
       'data centres ([Zero-latency SQLite storage in every Durable Object](https://blog.cloudflare.com/sqlite-in-durable-objects/): five ' +
       'followers, three confirmations). Locally the gate only waits for the local write. Every write before an answer costs a few ' +
