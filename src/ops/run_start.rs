@@ -64,17 +64,22 @@ impl<'v> Viewed<'v> {
         Viewed { view, spec: spec(view.definition.kind, &view.document) }
     }
 
-    /// Whether a start of the definition needs the org's connections read first: a reasoning
-    /// function that names tools, or a function that calls one without a model, of a server the
-    /// settings do not serve to this playbook. A document the check refuses says so at the start,
-    /// which reaches none.
-    pub fn needs_connections(&self, settings: &Registry<'_>, org: &str, playbook: &str) -> bool {
-        let Ok(spec) = &self.spec else { return false };
+    /// The `server/tool` names a start binds: a reasoning function's tools, and the tools a
+    /// function calls without a model. A document the check refuses says so at the start, which
+    /// binds none.
+    pub fn tool_names(&self) -> Vec<&str> {
+        let Ok(spec) = &self.spec else { return Vec::new() };
         let mut names: Vec<&str> = spec.calls().iter().map(|c| c.name.as_str()).collect();
         if let Spec::Reasoning(s) = spec {
             names.extend(s.tools().iter().map(String::as_str));
         }
-        !names.is_empty() && !settings.settings_serve(org, playbook, names)
+        names
+    }
+
+    /// Whether a start needs the org's connections read first: it binds a tool of a server the
+    /// settings do not serve to this playbook.
+    pub fn needs_connections(&self, settings: &Registry<'_>, org: &str, playbook: &str) -> bool {
+        !settings.settings_serve(org, playbook, self.tool_names())
     }
 }
 

@@ -247,11 +247,7 @@ impl Runner<'_> {
                 // A step that reaches no tool server beyond the settings' starts without the org's
                 // connections read.
                 let viewed = Viewed::of(&view);
-                let connections = if viewed.needs_connections(&self.host.tool_servers(), &run.org, &run.playbook) {
-                    self.host.connections(&run.org).await
-                } else {
-                    Vec::new()
-                };
+                let connections = self.connections_for(run, viewed.tool_names()).await;
                 let renewal = super::host::Renewal { host: self.host, org: &run.org };
                 let tools = self.host.tool_servers().with(&connections).renewing(&renewal);
                 let models = self.host.models();
