@@ -4,10 +4,11 @@
 // took the most time, Rust ones by their own names (the uploaded wasm has no name section; they are
 // read from build/index_bg.names.wasm, which scripts/build keeps beside it).
 //
-//   node tests/bench/profile.mjs [run_definition|get_playbook|tools/list|list_runs|create_playbook|reasoning] [seconds] [connections]
+//   node tests/bench/profile.mjs [run_definition|get_playbook|tools/list|list_runs|create_playbook|reasoning|workflow] [seconds] [connections]
 //
 // reasoning profiles the bench's reasoning run with one tool call, on a runtime whose Anthropic is
 // the stand-in and whose TOOL_SERVERS is the bench's tool server, as scripts/bench measures it.
+// workflow profiles the bench's 20-step workflow, each run followed to its end, as the bench's row.
 //
 // Writes bench-results/profile-<operation>.cpuprofile. Needs a current build/ (it builds one if stale).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,8 +18,9 @@ import { buildIfStale, RUNTIME_INPUTS } from '../e2e/build.mjs';
 import { ROOT, startRuntime } from '../e2e/harness.mjs';
 import { load } from './load.mjs';
 import { functionNames } from './size.mjs';
-import { MCP_HEADERS, mcpFailed, playbookWithAddVat, rpcBody, toolBody } from './mcp.mjs';
+import { callTool, MCP_HEADERS, mcpFailed, playbookWithAddVat, rpcBody, toolBody } from './mcp.mjs';
 import { prepare, runFailed, startSide, toolVars } from './tools.mjs';
+import { workflowLoad, workflowSource } from './workflow.mjs';
 
 const [operation = 'run_definition', seconds = '5', connections = '8'] = process.argv.slice(2);
 const OPERATIONS = {
@@ -89,14 +91,24 @@ function summarize(profile, n = 25) {
     top(within, (fn) => fn.includes('::') && !fn.startsWith('js_sys::') && !fn.startsWith('wasm_bindgen::'));
 }
 
+/** The bench's 20-step workflow in a new playbook: a load that starts runs and follows each to its end. */
+async function workflowLoadOf(base, name) {
+  const playbook = await playbookWithAddVat(base, name);
+  await callTool(base, 'create_definition', {
+    playbook, type: 'workflow', name: 'twenty', source: workflowSource(),
+    overview: 'Adds VAT twenty times over, each step on the gross amount of the step before.',
+  });
+  return ({ connections: c, seconds: s }) => workflowLoad(base, 'local', playbook, c, s);
+}
+
 /** Operations that need the stand-in model and the tool server beside the runtime. */
 const WITH_TOOLS = {
   reasoning: (ready) => ({ body: ready.run, failed: runFailed }),
 };
 
 async function main() {
-  if (!OPERATIONS[operation] && !FRESH[operation] && !WITH_TOOLS[operation]) {
-    throw new Error(`no operation ${operation}; one of ${[...Object.keys(OPERATIONS), ...Object.keys(FRESH), ...Object.keys(WITH_TOOLS)].join(', ')}`);
+  if (!OPERATIONS[operation] && !FRESH[operation] && !WITH_TOOLS[operation] && operation !== 'workflow') {
+    throw new Error(`no operation ${operation}; one of ${[...Object.keys(OPERATIONS), ...Object.keys(FRESH), ...Object.keys(WITH_TOOLS), 'workflow'].join(', ')}`);
   }
   buildIfStale({ label: 'runtime', command: 'scripts/build', inputs: RUNTIME_INPUTS, output: join(ROOT, 'build'), say });
   const work = join(ROOT, 'bench-results');
@@ -108,15 +120,17 @@ async function main() {
   try {
     const name = `profile ${Date.now().toString(36)}`;
     const spec = { url: `${rt.url}/mcp`, method: 'POST', headers: MCP_HEADERS, failed: mcpFailed };
-    if (side) Object.assign(spec, WITH_TOOLS[operation](await prepare(rt.url, side, name)));
+    let loading = load;
+    if (operation === 'workflow') loading = await workflowLoadOf(rt.url, name);
+    else if (side) Object.assign(spec, WITH_TOOLS[operation](await prepare(rt.url, side, name)));
     else if (FRESH[operation]) spec.makeBody = FRESH[operation];
     else spec.body = OPERATIONS[operation](await playbookWithAddVat(rt.url, name));
-    await load({ ...spec, connections: 4, seconds: 1 }); // warm the isolate before sampling
+    await loading({ ...spec, connections: 4, seconds: 1 }); // warm the isolate before sampling
     const inspector = await inspect(rt.inspectorPort);
     await inspector.send('Profiler.enable');
     await inspector.send('Profiler.setSamplingInterval', { interval: 200 });
     await inspector.send('Profiler.start');
-    const r = await load({ ...spec, connections: Number(connections), seconds: Number(seconds) });
+    const r = await loading({ ...spec, connections: Number(connections), seconds: Number(seconds) });
     const { result } = await inspector.send('Profiler.stop');
     inspector.close();
     const out = join(work, `profile-${operation.replace('/', '-')}.cpuprofile`);
