@@ -377,3 +377,95 @@ fn waiting_step(world: &World) -> String {
         })
         .expect("a step waits for a person")
 }
+
+/// A workflow of `count` steps, each adding VAT to the one before's gross.
+fn vat_chain(count: usize) -> String {
+    let steps: Vec<String> = (1..=count)
+        .map(|i| {
+            let net = if i == 1 { "input.net".to_string() } else { format!("steps.s{}.output.gross", i - 1) };
+            format!("  - id: s{i}\n    function: computation/add-vat\n    input:\n      net: {net}\n")
+        })
+        .collect();
+    format!(
+        "---\ndescription: Adds VAT {count} times over\ninput:\n  schema: {{ type: object, properties: {{ net: {{ type: number }} }}, required: [net] }}\nsteps:\n{}output:\n  gross: steps.s{count}.output.gross\n---\n",
+        steps.concat()
+    )
+}
+
+/// The runs of add-vat the playbook's index holds, by id, with how each stands.
+fn indexed_steps(world: &World) -> Vec<String> {
+    let definition = Ref { kind: Kind::Computation, name: "add-vat".into() };
+    let mut runs: Vec<String> = block_on(world.read_runs(ORG, &world.pb, definition, 100))
+        .unwrap()
+        .into_iter()
+        .map(|r| format!("{} {}", r.run_id, r.status.word()))
+        .collect();
+    runs.sort();
+    runs
+}
+
+#[test]
+fn a_step_that_ends_at_its_start_reaches_the_playbook_through_its_workflow_run() {
+    let world = World::new();
+    world.define(Kind::Computation, "add-vat", ADD_VAT);
+    world.define(Kind::Workflow, "vat-chain", &vat_chain(3));
+    start(&world, Kind::Workflow, "vat-chain", "wf3", json!({"net": 100})).unwrap();
+    block_on(world.pass(1_000));
+    let done = block_on(world.run("wf3", Asked::Get { run_id: "wf3".into() })).unwrap();
+    let RunStatus::Succeeded { output, .. } = &done.status else { panic!("{done:?}") };
+    assert_eq!(output["gross"], json!(172.8));
+
+    let steps: Vec<String> = world.run_ids().into_iter().filter(|id| id != "wf3").collect();
+    assert_eq!(steps.len(), 3);
+    // Each step's run answered its history to the workflow run, which sent it with its own.
+    let calls = lines(&world);
+    assert!(calls.iter().all(|l| l.starts_with("wf3 ")), "only the workflow run called the playbook: {calls:?}");
+    for step in &steps {
+        assert!(calls.iter().any(|l| l.contains(&format!("+step {step} succeeded"))), "{step} indexed: {calls:?}");
+        let kinds = world.kinds();
+        let mine: Vec<&String> = kinds.iter().filter(|k| k.starts_with(&format!("{step} "))).collect();
+        assert_eq!(mine, [&format!("{step} run_started"), &format!("{step} run_succeeded")], "{kinds:?}");
+    }
+    let expected: Vec<String> = {
+        let mut ids: Vec<String> = steps.iter().map(|s| format!("{s} succeeded")).collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(indexed_steps(&world), expected, "every step's run is in the index");
+
+    // A step's run keeps what it carried until it reports itself; the playbook keeps it once.
+    assert_eq!(world.object(&steps[0]).store.reports().len(), 2);
+    let before = world.kinds().len();
+    block_on(world.run(&steps[0], Asked::Get { run_id: steps[0].clone() })).unwrap();
+    assert!(world.object(&steps[0]).store.reports().is_empty());
+    assert_eq!(world.kinds().len(), before, "sent again, kept once by the events' keys");
+}
+
+#[test]
+fn a_stop_at_any_write_of_a_workflow_run_carrying_its_steps_loses_and_doubles_nothing() {
+    for at in 1..=16 {
+        let world = World::new();
+        world.define(Kind::Computation, "add-vat", ADD_VAT);
+        world.define(Kind::Workflow, "vat-chain", &vat_chain(2));
+        start(&world, Kind::Workflow, "vat-chain", "wf4", json!({"net": 100})).unwrap();
+        world.object("wf4").store.stop_at(at);
+        let _ = block_on(world.ring("wf4"));
+        world.restart();
+        block_on(world.pass(30_000));
+        let done = block_on(world.run("wf4", Asked::Get { run_id: "wf4".into() })).unwrap();
+        assert_eq!(done.status.word(), "succeeded", "stop at write {at}: {done:?}");
+
+        let steps: Vec<String> = world.run_ids().into_iter().filter(|id| id != "wf4").collect();
+        assert_eq!(steps.len(), 2, "stop at write {at}: each step started once");
+        let kinds = world.kinds();
+        for step in &steps {
+            let mine = kinds.iter().filter(|k| k.starts_with(&format!("{step} "))).count();
+            assert_eq!(mine, 2, "stop at write {at}: {step}'s events kept once: {kinds:?}");
+        }
+        let mut expected: Vec<String> = steps.iter().map(|s| format!("{s} succeeded")).collect();
+        expected.sort();
+        assert_eq!(indexed_steps(&world), expected, "stop at write {at}");
+        let ends = kinds.iter().filter(|k| *k == "wf4 run_succeeded").count();
+        assert_eq!(ends, 1, "stop at write {at}: {kinds:?}");
+    }
+}

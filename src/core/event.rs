@@ -91,6 +91,9 @@ crate::core::json::tagged::tagged! {
             /// call so that a step costs the playbook one call rather than two.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             run: Option<Box<crate::core::run::Run>>,
+            /// Runs of steps as they ended, whose events a workflow run carries among these.
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            steps: Vec<crate::core::run::Run>,
         },
         /// A workflow run's step waits for events of a kind: the playbook delivers those it records.
         Await { org: String, run_id: String, kind: String },

@@ -16,7 +16,7 @@ use crate::core::directory::{Command, ListPage};
 use crate::core::event::{Event, EventCommand, EventPage, EventQuery};
 use crate::core::ids::RANDOM_CHARS;
 use crate::core::playbook::Playbook;
-use crate::core::run::store::{AnswerRun, RequestPage, RunPage, RunQuery, StartRun};
+use crate::core::run::store::{AnswerRun, RequestPage, RunPage, RunQuery, StartRun, Stepped};
 use crate::core::run::Run;
 use crate::core::{Caller, Problem};
 use serde_json::Value;
@@ -84,6 +84,17 @@ pub trait Backend {
         playbook: &'a str,
         start: StartRun,
     ) -> LocalBoxFuture<'a, Result<Run, Problem>>;
+    /// Starts a workflow's step in its own object: a run that ends at once answers what it
+    /// recorded, for the workflow run to carry to the playbook (`StartStep`). A backend that does
+    /// not carry starts it as `start_run` does, and the run reports itself.
+    fn start_step<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        start: StartRun,
+    ) -> LocalBoxFuture<'a, Result<Stepped, Problem>> {
+        Box::pin(async move { Ok(Stepped { run: self.start_run(org, playbook, start).await?, carried: Vec::new() }) })
+    }
     /// Gives a waiting run its answer, or cancels a run that is still going.
     fn answer_run<'a>(
         &'a self,

@@ -37,7 +37,7 @@ use crate::core::model::wire::Outbound;
 use crate::core::model::ModelSettings;
 use crate::core::playbook::{name_key, Playbook};
 use crate::core::run::store::{
-    AnswerRun, ChildEnded, IndexCommand, RequestCommand, RequestPage, RunPage, RunQuery, SentEvent, StartRun,
+    AnswerRun, ChildEnded, IndexCommand, RequestCommand, RequestPage, RunPage, RunQuery, SentEvent, StartRun, Stepped,
 };
 use crate::core::run::Run;
 use crate::core::tool_server::ToolServers;
@@ -325,11 +325,13 @@ impl RunHost for Host<'_> {
         run: &'a Run,
         events: Vec<NewEvent>,
         index: Option<Box<Run>>,
+        steps: Vec<Run>,
     ) -> LocalBoxFuture<'a, Result<(), Problem>> {
         let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
         let indexed = index.as_ref().map(|r| format!(" +index {}", r.status.word())).unwrap_or_default();
-        let line = format!("{} events {}{indexed}", run.run_id, kinds.join(","));
-        let result = self.to_playbook(line, |_, t| t.write_events(EventCommand::Append { events, run: index }));
+        let carried: String = steps.iter().map(|r| format!(" +step {} {}", r.run_id, r.status.word())).collect();
+        let line = format!("{} events {}{indexed}{carried}", run.run_id, kinds.join(","));
+        let result = self.to_playbook(line, |_, t| t.write_events(EventCommand::Append { events, run: index, steps }));
         if let Ok((_, true)) = result {
             self.runtime.reschedule(&self.org, &self.playbook);
         }
@@ -560,6 +562,22 @@ impl Backend for Runtime {
         Box::pin(async move {
             let id = start.run.run_id.clone();
             self.call(org, playbook, &id, Asked::Start(Box::new(start))).await
+        })
+    }
+
+    fn start_step<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        start: StartRun,
+    ) -> LocalBoxFuture<'a, Result<Stepped, Problem>> {
+        Box::pin(async move {
+            let id = start.run.run_id.clone();
+            self.starts.set(self.starts.get() + 1);
+            let object = self.object(org, playbook, &id);
+            let memory = object.memory.borrow().clone();
+            let host = Host { runtime: self, org: org.into(), playbook: playbook.into(), run_id: id };
+            Runner { store: &object.store, host: &host, memory: &memory }.start_step(start).await
         })
     }
 

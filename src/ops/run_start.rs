@@ -83,14 +83,27 @@ impl<'v> Viewed<'v> {
     }
 }
 
-/// `start`, with the definition read already: a workflow reads each of its functions once for
-/// the steps it starts in a row.
+/// `start`, with the definition read already.
 pub async fn start_viewed(
     backend: &dyn Backend,
     outside: &Outside<'_>,
     asked: Asked,
     viewed: Viewed<'_>,
 ) -> Result<Run, Problem> {
+    let (org, playbook) = (asked.org.clone(), asked.playbook.clone());
+    let start = prepare(backend, outside, asked, viewed).await?;
+    backend.start_run(&org, &playbook, start).await
+}
+
+/// Every check that can refuse a start, and every read it needs, done: the start to send the
+/// run's object. A workflow reads each of its functions once for the steps it starts in a row,
+/// and sends each step's start as a step (`Backend::start_step`).
+pub async fn prepare(
+    backend: &dyn Backend,
+    outside: &Outside<'_>,
+    asked: Asked,
+    viewed: Viewed<'_>,
+) -> Result<StartRun, Problem> {
     let Viewed { view, spec } = viewed;
     let Asked { org, playbook, definition, input, run_id, now, within, by } = asked;
     let (kind, name) = (definition.kind, definition.name.clone());
@@ -156,8 +169,7 @@ pub async fn start_viewed(
         _ => Vec::new(),
     };
     let tools = calls_bound(outside, &org, &playbook, &spec).await?;
-    let start = StartRun { run, source: view.document.clone(), material, events, tools };
-    backend.start_run(&org, &playbook, start).await
+    Ok(StartRun { run, source: view.document.clone(), material, events, tools })
 }
 
 /// The tools a run without a model calls, bound to the servers that offer them now: a lookup's

@@ -22,7 +22,8 @@ use crate::core::ids::is_playbook_id;
 use crate::core::model::catalog::ReadLists;
 use crate::core::playbook::Playbook;
 use crate::core::run::store::{
-    AnswerRun, CancelRun, GetRun, ListRequests, ListRuns, ReadRuns, RequestPage, RunPage, RunQuery, SentEvent, StartRun,
+    AnswerRun, CancelRun, GetRun, ListRequests, ListRuns, ReadRuns, RequestPage, RunPage, RunQuery, SentEvent,
+    StartRun, StartStep, Stepped,
 };
 use crate::core::run::{check_run_id, Run};
 use crate::core::Caller;
@@ -210,6 +211,18 @@ impl Backend for Objects<'_> {
             // answers; a start cut off before the object kept the run leaves nothing listed.
             let object = self.run_object(org, pb, &start.run.run_id)?;
             do_rpc::send(&object, &start).await
+        })
+    }
+
+    fn start_step<'a>(
+        &'a self,
+        org: &'a str,
+        pb: &'a str,
+        start: StartRun,
+    ) -> LocalBoxFuture<'a, Result<Stepped, Problem>> {
+        Box::pin(async move {
+            let object = self.run_object(org, pb, &start.run.run_id)?;
+            do_rpc::send(&object, &StartStep { start }).await
         })
     }
 

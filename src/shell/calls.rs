@@ -27,7 +27,7 @@ use crate::core::model::catalog::{Kept, ReadLists};
 use crate::core::playbook::Playbook;
 use crate::core::run::store::{
     AnswerRun, CancelRun, ChildEnded, GetRun, ListRequests, ListRuns, ReadRuns, RequestPage, RunPage, SentEvent,
-    StartRun, WriteIndex, WriteRequests,
+    StartRun, StartStep, Stepped, WriteIndex, WriteRequests,
 };
 use crate::core::run::Run;
 
@@ -153,6 +153,7 @@ calls! {
 
 calls! {
     StartRun => "/start", Run;
+    StartStep => "/start-step", Stepped;
     GetRun => "/get", Run;
     AnswerRun => "/answer", Run;
     CancelRun => "/cancel", Run;

@@ -6,7 +6,7 @@ use worker::{durable_object, DurableObject, Env, Request, Response, State};
 
 use super::backend::Objects;
 use super::do_rpc::{self, Call};
-use crate::core::run::store::{AnswerRun, CancelRun, ChildEnded, GetRun, SentEvent, StartRun};
+use crate::core::run::store::{AnswerRun, CancelRun, ChildEnded, GetRun, SentEvent, StartRun, StartStep};
 use crate::core::Problem;
 use crate::ops::run::{Asked, Memory, Runner};
 
@@ -48,6 +48,14 @@ impl DurableObject for RunObject {
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
         if let Err(p) = &self.migrated {
             return do_rpc::reply::<()>(Err(p.clone()));
+        }
+        if req.path() == StartStep::PATH {
+            let host = self.host();
+            let stepped = match do_rpc::read::<StartStep>(&mut req).await {
+                Ok(step) => self.runner(&host).start_step(step.start).await,
+                Err(p) => Err(p),
+            };
+            return do_rpc::reply(stepped);
         }
         let asked = match req.path().as_str() {
             StartRun::PATH => do_rpc::read::<StartRun>(&mut req).await.map(|s| Asked::Start(Box::new(s))),

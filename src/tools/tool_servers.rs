@@ -199,7 +199,11 @@ pub async fn record(
     };
     let kept = ctx
         .backend
-        .events(&ctx.caller.org, &found.playbook.id, EventCommand::Append { events: vec![event], run: None })
+        .events(
+            &ctx.caller.org,
+            &found.playbook.id,
+            EventCommand::Append { events: vec![event], run: None, steps: Vec::new() },
+        )
         .await?;
     kept.into_iter().next().map(|e| e.event_id).ok_or_else(|| Problem::internal("the playbook kept no event"))
 }

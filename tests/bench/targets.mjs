@@ -65,7 +65,7 @@ export function targets(r) {
     },
     {
       label: 'workflow step (p50)', floor: 'DO create p50', ratio: latency(R.workflow, F.create, 20), least: { 1: 1 / 1.3, 8: 1 / 2 },
-      bound: 'each step is a run in a new object of its own, reported back to the workflow\'s',
+      bound: 'each step is a run in a new object of its own, which answers its history to the workflow\'s object; that sends the history of a round of steps to the playbook\'s in one call',
     },
     {
       label: 'reasoning, one tool call (p50)', floor: 'model ×2 + tool + DO create', ratio: latency(T.run, F.toolRun), least: { 1: 1 / 1.2, 8: 1 / 1.2 },

@@ -25,6 +25,7 @@ fn kinds(reports: &[Report]) -> Vec<String> {
             Report::Request(_) => "close".into(),
             Report::Parent { .. } => "parent".into(),
             Report::Wait { kind } => format!("wait {kind}"),
+            Report::Index(run) => format!("index {}", run.run_id),
         })
         .collect()
 }

@@ -26,6 +26,25 @@ pub struct StartRun {
     pub tools: Vec<crate::core::definition::reasoning::dialogue::Bound>,
 }
 
+/// A run a workflow's step starts. A run that ends at its start answers what it recorded with
+/// it, for the workflow run to keep and report with its own history: one call to the playbook
+/// for a round of steps rather than one for each step (issue 18). It keeps the same in its own
+/// outbox, so a workflow cut off before keeping it asks again and is answered it again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StartStep {
+    pub start: StartRun,
+}
+
+/// A step's run as its start left it, with what it recorded when it ended at once: events keyed
+/// as the step's run would have sent them, then the run itself for the index. Empty when the run
+/// goes on, or recorded anything but events: it reports that itself.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Stepped {
+    pub run: Run,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub carried: Vec<Report>,
+}
+
 /// One row of the playbook's index of runs, which `list_runs` pages through.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunEntry {
@@ -204,6 +223,9 @@ crate::core::json::tagged::tagged! {
         Wait {
             kind: String,
         },
+        /// A step's run as it ended at its start, which its workflow run carries to the index
+        /// after the events it carried (see `StartStep`).
+        Index(Box<Run>),
     }
 }
 
@@ -281,6 +303,26 @@ mod tests {
         assert_eq!(serde_json::from_str::<IndexCommand>(&text).unwrap(), IndexCommand::Record(Box::new(run.clone())));
         let back: Run = serde_json::from_str(&serde_json::to_string(&run).unwrap()).unwrap();
         assert_eq!(back, run);
+    }
+
+    #[test]
+    fn a_steps_carried_history_travels_whole() {
+        let event = crate::core::event::NewEvent {
+            kind: "run_succeeded".into(),
+            at: "t".into(),
+            summary: "It ended.".into(),
+            run_id: Some("r".into()),
+            data: serde_json::json!({ "output": { "gross": 1.2 } }),
+            family: Some("wf".into()),
+            key: Some("r#2".into()),
+        };
+        let stepped =
+            Stepped { run: succeeded(), carried: vec![Report::Event(event), Report::Index(Box::new(succeeded()))] };
+        let text = serde_json::to_string(&stepped).unwrap();
+        assert_eq!(serde_json::from_str::<Stepped>(&text).unwrap(), stepped);
+        // A step's run that carried nothing answers as a run's start did, beside it.
+        let bare = serde_json::json!({ "run": succeeded() });
+        assert_eq!(serde_json::from_value::<Stepped>(bare).unwrap(), Stepped { run: succeeded(), carried: Vec::new() });
     }
 
     #[test]

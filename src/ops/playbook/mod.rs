@@ -83,7 +83,12 @@ impl Tables<'_> {
     /// whether any is owed.
     pub fn write_events(&self, command: EventCommand) -> Result<(Vec<Event>, bool), Problem> {
         let (events, run) = match command {
-            EventCommand::Append { events, run } => (events, run),
+            EventCommand::Append { events, run, steps } => {
+                for step in steps {
+                    self.write_index(IndexCommand::Record(Box::new(step)))?;
+                }
+                (events, run)
+            }
             EventCommand::Await { org, run_id, kind } => {
                 triggers::wait(self.triggers, &org, &run_id, &kind)?;
                 return Ok((Vec::new(), false));

@@ -11,14 +11,14 @@ use super::Runner;
 use crate::core::definition::store::DefinitionView;
 use crate::core::definition::{Kind, Ref};
 use crate::core::run::life::{self, event, Input};
-use crate::core::run::store::{ChildEnded, Report, SentEvent};
+use crate::core::run::store::{ChildEnded, Report, SentEvent, Stepped};
 use crate::core::run::{Run, RunError, RunStatus, Within};
 use crate::core::text::quote;
 use crate::core::workflow::state::event_waits;
 use crate::core::workflow::Outcome;
 use crate::core::workflow::{decide, view, words, Action, Command, Flow, Plan, StepStatus};
 use crate::core::Problem;
-use crate::ops::run_start::{self, start_viewed, Asked, Viewed};
+use crate::ops::run_start::{self, prepare, Asked, Viewed};
 
 /// How often a running step's function is asked how it stands, in case its report was lost.
 const HEARTBEAT_MILLIS: i64 = 5_000;
@@ -184,9 +184,12 @@ impl Runner<'_> {
         }
         while let Some((seq, action)) = self.store.next_todo()? {
             let run = self.store.run()?.ok_or_else(|| Problem::internal("a workflow run's record is missing"))?;
+            let mut carried = Vec::new();
             let ended = match action {
                 Action::StartChild { step, definition, input, run_id } => {
-                    self.start_step(&mut read, &run, &step, definition, input, &run_id).await.map(|o| (step, run_id, o))
+                    let (outcome, reports) = self.start_child(&mut read, &run, &step, definition, input, &run_id).await;
+                    carried = reports;
+                    outcome.map(|o| (step, run_id, o))
                 }
                 Action::CancelChildren { run_ids } => {
                     for id in run_ids {
@@ -201,6 +204,8 @@ impl Runner<'_> {
             let mut after = run;
             self.store.batch(&mut || {
                 self.store.done_todo(seq)?;
+                // What the step's run recorded, carried to the playbook with this run's history.
+                carried.iter().try_for_each(|report| self.store.push(report))?;
                 if let Some((step, run_id, outcome)) = ended.clone() {
                     after = self.command(Command::ChildFinished { step, run_id, outcome })?;
                 }
@@ -216,8 +221,9 @@ impl Runner<'_> {
     }
 
     /// Starts a step's function as a run of its own, under the id the machine gave it: a start
-    /// that a restart cut short, taken again, answers the run it started and runs nothing.
-    async fn start_step(
+    /// that a restart cut short, taken again, answers the run it started and runs nothing. With
+    /// its outcome, what a run that ended at once recorded, for this run to carry.
+    async fn start_child(
         &self,
         read: &mut HashMap<Ref, DefinitionView>,
         run: &Run,
@@ -225,7 +231,7 @@ impl Runner<'_> {
         definition: Ref,
         input: Value,
         child: &str,
-    ) -> Option<Outcome> {
+    ) -> (Option<Outcome>, Vec<Report>) {
         let backend = self.host.backend();
         let asked = Asked {
             org: run.org.clone(),
@@ -252,20 +258,24 @@ impl Runner<'_> {
                 let tools = self.host.tool_servers().with(&connections).renewing(&renewal);
                 let models = self.host.models();
                 let now = self.host.now().timestamp();
-                start_viewed(backend, &run_start::Outside { models: &models, tools: &tools, now }, asked, viewed).await
+                let outside = run_start::Outside { models: &models, tools: &tools, now };
+                match prepare(backend, &outside, asked, viewed).await {
+                    Ok(start) => backend.start_step(&run.org, &run.playbook, start).await,
+                    Err(p) => Err(p),
+                }
             }
             Err(p) => Err(p),
         };
         match started {
-            Ok(child) => Outcome::of(&child),
+            Ok(Stepped { run: child, carried }) => (Outcome::of(&child), carried),
             Err(p) => {
                 if p.status() == 409 {
                     if let Ok(existing) = backend.get_run(&run.org, &run.playbook, child).await {
-                        return Outcome::of(&existing);
+                        return (Outcome::of(&existing), Vec::new());
                     }
                 }
                 let reason = crate::core::ErrorCode::of(p.reason, p.kind);
-                Some(Outcome::Failed { error: RunError { reason, detail: p.detail } })
+                (Some(Outcome::Failed { error: RunError { reason, detail: p.detail } }), Vec::new())
             }
         }
     }

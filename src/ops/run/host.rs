@@ -54,12 +54,14 @@ pub trait RunHost {
     /// When the alarm is set to ring, if it is.
     fn alarm(&self) -> LocalBoxFuture<'_, Option<i64>>;
 
-    /// Appends events to the run's playbook, with the run itself when its index must hear.
+    /// Appends events to the run's playbook, with the run itself when its index must hear, and
+    /// the runs of steps whose events a workflow run carries among them.
     fn append<'a>(
         &'a self,
         run: &'a Run,
         events: Vec<NewEvent>,
         index: Option<Box<Run>>,
+        steps: Vec<Run>,
     ) -> LocalBoxFuture<'a, Result<(), Problem>>;
     /// Records the run in the playbook's index as it stands, for lists and lookups.
     fn index<'a>(&'a self, run: &'a Run, current: Box<Run>) -> LocalBoxFuture<'a, Result<(), Problem>>;

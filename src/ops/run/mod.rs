@@ -24,7 +24,7 @@ pub use store::RunStore;
 
 use crate::core::definition::Kind;
 use crate::core::run::life::{self, Decision, Input, Then};
-use crate::core::run::store::{AnswerRun, ChildEnded, SentEvent, StartRun};
+use crate::core::run::store::{AnswerRun, ChildEnded, SentEvent, StartRun, Stepped};
 use crate::core::run::{Run, RunStatus};
 use crate::core::Problem;
 
@@ -88,7 +88,24 @@ impl Runner<'_> {
             Asked::Child(c) => self.child_ended(c),
             Asked::Event(e) => self.event_sent(e),
         };
-        let run = result?;
+        self.after(result?).await
+    }
+
+    /// Starts a workflow's step: a run that ended at its start answers what it recorded, for the
+    /// workflow run to carry (`StartStep`); any other is reported as `handle` reports it.
+    pub async fn start_step(&self, start: StartRun) -> Result<Stepped, Problem> {
+        let run = self.begin(start).await?;
+        if !matches!(run.status, RunStatus::Started { .. }) && run.definition.kind != Kind::Workflow {
+            let carried = self.carried(&run)?;
+            if !carried.is_empty() {
+                return Ok(Stepped { run, carried });
+            }
+        }
+        Ok(Stepped { run: self.after(run).await?, carried: Vec::new() })
+    }
+
+    /// What follows each decision before the answer: the alarms it needs, then its report.
+    async fn after(&self, run: Run) -> Result<Run, Problem> {
         // A workflow's alarm is set before anything else is awaited: a restart in the middle of
         // the report must not leave a kept state with nothing to move it on. A read sets one too,
         // if it is missing, and never moves one later.

@@ -27,26 +27,20 @@ impl Runner<'_> {
             sent = true;
             let mut i = 0;
             while i < reports.len() {
-                let events: Vec<NewEvent> = reports[i..]
-                    .iter()
-                    .map_while(|(seq, r)| match r {
-                        Report::Event(e) => Some(NewEvent { key: Some(format!("{}#{seq}", run.run_id)), ..e.clone() }),
-                        _ => None,
-                    })
-                    .collect();
-                let n = events.len().max(1);
-                if events.is_empty() {
+                let (n, events, steps) = appended(run, &reports[i..]);
+                if n == 0 {
                     self.send_one(run, reports[i].1.clone()).await?;
                 } else {
                     // The first events carry the run along when the index must hear: should a
                     // later report fail, the index already holds how the run stands.
                     let current = self.to_index()?;
                     let indexed = current.as_ref().map(|r| r.status.word());
-                    self.host.append(run, events, current).await?;
+                    self.host.append(run, events, current, steps).await?;
                     if indexed.is_some() {
                         self.memory.indexed.set(indexed);
                     }
                 }
+                let n = n.max(1);
                 self.store.sent(reports[i].0, reports[i + n - 1].0)?;
                 i += n;
             }
@@ -61,6 +55,29 @@ impl Runner<'_> {
         Ok(())
     }
 
+    /// What a step's run that ended at its start answers its workflow run with, instead of
+    /// reporting it (`StartStep`): what waits in its outbox, each event keyed as this object would
+    /// send it, then the run for the index. It stays in the outbox, so that whatever this object
+    /// reports later sends it again, and the playbook takes each event it holds as kept already.
+    /// None when anything but events waits: that goes as the run reports it.
+    pub(super) fn carried(&self, run: &Run) -> Result<Vec<Report>, Problem> {
+        let waiting = self.store.waiting(OUTBOX_PAGE)?;
+        if waiting.len() == OUTBOX_PAGE || !waiting.iter().all(|(_, r)| matches!(r, Report::Event(_))) {
+            return Ok(Vec::new());
+        }
+        let mut carried: Vec<Report> = waiting
+            .into_iter()
+            .map(|(seq, r)| match r {
+                Report::Event(e) => Report::Event(keyed(run, seq, e)),
+                other => other,
+            })
+            .collect();
+        // The index has not heard it from this object: should the workflow run lose what it was
+        // answered, whatever this object reports later indexes the run too.
+        carried.push(Report::Index(Box::new(run.clone())));
+        Ok(carried)
+    }
+
     /// The run as it stands now (it may have moved while reports went) when the playbook's
     /// index has not heard its status from this object yet.
     fn to_index(&self) -> Result<Option<Box<Run>>, Problem> {
@@ -69,7 +86,8 @@ impl Runner<'_> {
 
     async fn send_one(&self, run: &Run, report: Report) -> Result<(), Problem> {
         match report {
-            Report::Event(event) => self.host.append(run, vec![event], None).await,
+            Report::Event(event) => self.host.append(run, vec![event], None, Vec::new()).await,
+            Report::Index(step) => self.host.append(run, Vec::new(), None, vec![*step]).await,
             Report::Request(command) => self.host.request(run, command).await,
             Report::Wait { kind } => self.host.await_events(run, kind).await,
             Report::Parent { within, child, outcome } => {
@@ -88,4 +106,25 @@ impl Runner<'_> {
             }
         }
     }
+}
+
+/// An event as the playbook keeps it: keyed by the run and its place in the outbox, unless a
+/// step's run keyed it already, for the workflow run that carries it.
+fn keyed(run: &Run, seq: i64, event: NewEvent) -> NewEvent {
+    let key = event.key.clone().or_else(|| Some(format!("{}#{seq}", run.run_id)));
+    NewEvent { key, ..event }
+}
+
+/// The reports at the head of `reports` that go in one append: events, and the runs of steps
+/// carried with them. Answers how many it took, the events and the runs.
+fn appended(run: &Run, reports: &[(i64, Report)]) -> (usize, Vec<NewEvent>, Vec<Run>) {
+    let (mut events, mut steps) = (Vec::new(), Vec::new());
+    for (seq, report) in reports {
+        match report {
+            Report::Event(e) => events.push(keyed(run, *seq, e.clone())),
+            Report::Index(step) => steps.push((**step).clone()),
+            _ => break,
+        }
+    }
+    (events.len() + steps.len(), events, steps)
 }

@@ -54,9 +54,10 @@ impl RunHost for Shell<'_> {
         run: &'a Run,
         events: Vec<NewEvent>,
         index: Option<Box<Run>>,
+        steps: Vec<Run>,
     ) -> LocalBoxFuture<'a, Result<(), Problem>> {
         Box::pin(async move {
-            let command = EventCommand::Append { events, run: index };
+            let command = EventCommand::Append { events, run: index, steps };
             self.to_playbook(run, WriteEvents { playbook: run.playbook.clone(), command }).await.map(|_| ())
         })
     }
