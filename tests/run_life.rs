@@ -254,12 +254,29 @@ fn a_reasoning_run_keeps_what_its_model_said_or_why_it_failed() {
     assert_eq!((record.input_tokens, record.output_tokens), (Some(12), Some(5)));
     assert_eq!(world.kinds(), ["m1 run_started", "m1 model_answered", "m1 run_succeeded"]);
     assert!(world.asked.borrow()[0].url.ends_with("/chat/completions"));
+    // A model that answers at once: the run reaches the playbook in one report, as it ends.
+    assert_eq!(lines(&world), ["m1 events run_started,model_answered,run_succeeded +index succeeded"]);
 
     // No answer within the deadline: the run fails with the provider's reason.
     let timed_out = start(&world, Kind::Reasoning, "review", "m2", json!({"file": "b"})).unwrap();
     let RunStatus::Failed { error, .. } = &timed_out.status else { panic!("{timed_out:?}") };
     assert_eq!(error.reason, ErrorCode::ProviderTimeout);
     assert_eq!(world.kinds()[3..], ["m2 run_started".to_string(), "m2 run_failed".into()]);
+}
+
+#[test]
+fn a_model_that_takes_a_while_finds_its_run_listed_as_started_meanwhile() {
+    let world = World::new();
+    world.define(Kind::Reasoning, "review", REVIEW);
+    world.slow_model.set(true);
+    world.answers.borrow_mut().push_back(openai("Ready."));
+    let run = start(&world, Kind::Reasoning, "review", "m3", json!({"file": "brief.md"})).unwrap();
+    assert_eq!(run.status.word(), "succeeded", "{run:?}");
+    assert_eq!(
+        lines(&world),
+        ["m3 events run_started +index started", "m3 events model_answered,run_succeeded +index succeeded"],
+        "the start went while the model answered"
+    );
 }
 
 #[test]

@@ -267,10 +267,11 @@ fn a_restart_while_a_tool_runs_ends_the_run_interrupted_and_calls_nothing_again(
     let world = World::new(FILES);
     world.m.answers.borrow_mut().push_back(asks_to_read("a.txt"));
     world.m.tool_server.answers.borrow_mut().push_back(ToolServer::text("the brief", false));
-    // Writes: the start (the run, its event, the outbox sent), then the model's turn (the run,
-    // two events, the outbox sent); the runtime stops as the call's answer is kept.
+    // Writes: the start (the run, its event), then the model's turn (the run, two events), none
+    // sent yet, since the model and the tool answer at once; the runtime stops as the call's
+    // answer is kept.
     let object = world.m.object(ORG, &world.pb, "t7");
-    object.store.stop_at(8);
+    object.store.stop_at(6);
     world.start("t7", "a.txt").unwrap_err();
     assert_eq!(world.m.tool_server.calls.borrow().len(), 1);
     let kept = object.store.run().unwrap();

@@ -83,6 +83,8 @@ pub struct Runtime {
     /// What reached the playbooks from runs, one line per call, in order.
     pub reported: RefCell<Vec<String>>,
     pub answers: RefCell<VecDeque<Result<(u16, String), Unanswered>>>,
+    /// Whether the model keeps a run waiting past its first look, as one that takes a while does.
+    pub slow_model: Cell<bool>,
     /// What each model call was sent.
     pub asked: RefCell<Vec<Outbound>>,
     /// How the gateway answers each generation request, in turn; none left is a timeout.
@@ -115,6 +117,7 @@ impl Default for Runtime {
             playbook_down: Cell::new(0),
             reported: RefCell::default(),
             answers: RefCell::default(),
+            slow_model: Cell::new(false),
             asked: RefCell::default(),
             generated: RefCell::default(),
             generations: RefCell::default(),
@@ -382,7 +385,13 @@ impl RunHost for Host<'_> {
     ) -> LocalBoxFuture<'a, Result<(u16, String), Unanswered>> {
         self.runtime.asked.borrow_mut().push(out.clone());
         let answer = self.runtime.answers.borrow_mut().pop_front().unwrap_or(Err(Unanswered::Timeout));
-        Box::pin(async move { answer })
+        let slow = self.runtime.slow_model.get();
+        Box::pin(async move {
+            if slow {
+                Later(false).await;
+            }
+            answer
+        })
     }
 
     fn generate<'a>(
@@ -400,6 +409,21 @@ impl RunHost for Host<'_> {
     }
 
     fn log(&self, _line: &str) {}
+}
+
+/// Ready at its second look: whatever waits beside it is looked at first.
+struct Later(bool);
+
+impl std::future::Future for Later {
+    type Output = ();
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
+        if self.0 {
+            return std::task::Poll::Ready(());
+        }
+        self.0 = true;
+        cx.waker().wake_by_ref();
+        std::task::Poll::Pending
+    }
 }
 
 fn ready<'a, T: 'a>(value: Result<T, Problem>) -> LocalBoxFuture<'a, Result<T, Problem>> {

@@ -156,13 +156,21 @@ describe('reasoning functions against model providers', () => {
     assertToolFailure(await run('once', { brief: 'other' }, { run_id: runId }), 'conflict');
   });
 
-  test('a model that takes longer than 5 seconds shows the heartbeat of the event stream', async () => {
+  test('a model that takes longer than 5 seconds shows the heartbeat of the event stream, and its run is listed meanwhile', async () => {
     await script(ANTHROPIC, 'claude-slow', { text: '{"recommendation": "Ready", "reason": "Slow but sure."}', delay_ms: 6500 });
     await define('slow', review('anthropic/claude-slow'));
-    const answer = await postMcp({
+    const answering = postMcp({
       jsonrpc: '2.0', id: 9, method: 'tools/call',
       params: { name: 'run_definition', arguments: { playbook, type: 'reasoning', name: 'slow', input: { brief: 'z' } } },
     });
+    // Once the model has taken a second, the run's start is in the playbook's list and history.
+    let listed = [];
+    for (let i = 0; i < 40 && listed.length === 0; i += 1) {
+      await new Promise((resolve) => { setTimeout(resolve, 100); });
+      listed = assertToolSuccess(await call('list_runs', { type: 'reasoning', name: 'slow' })).runs;
+    }
+    assert.deepEqual(listed.map((r) => r.status), ['started'], 'listed as started while the model answers');
+    const answer = await answering;
     assert.match(answer.headers.get('content-type'), /^text\/event-stream/);
     const beat = answer.text.indexOf(': heartbeat');
     assert.ok(beat >= 0 && beat < answer.text.indexOf('event: message'), `a heartbeat comes first: ${answer.text.slice(0, 120)}`);

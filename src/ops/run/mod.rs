@@ -32,6 +32,10 @@ use crate::core::Problem;
 /// as lost, cut off by a restart.
 const LOST_AFTER_MILLIS: i64 = 30_000;
 
+/// How long a model's answer or a tool's call goes before the run reports what it recorded
+/// before it, rather than with its end.
+const SHOW_AFTER_MILLIS: u64 = 1_000;
+
 /// How long a run whose report failed waits before its alarm tries again.
 const REPORT_RETRY_MILLIS: i64 = 5_000;
 
@@ -242,18 +246,14 @@ impl Runner<'_> {
             Then::Ask(prepared) => {
                 // Said before the first await, so that a read meanwhile finds the work going.
                 let _asking = self.asking();
-                // The start is reported while the model is asked: while the model answers, the
-                // run is listed as started and its history shows it, and the call to the playbook
-                // adds nothing to the time the caller waits. A report that fails waits in the
-                // outbox for the next (one report goes at a time, in order); the model is asked
-                // all the same, so the run does not hang.
-                let ((), asked) = futures::join!(self.report_now(&run), self.ask_model(run.clone(), prepared));
-                asked
+                // The start is reported once the model has taken a while (`meanwhile`). A report
+                // that fails waits in the outbox for the next (one report goes at a time, in
+                // order); the model is asked all the same, so the run does not hang.
+                self.meanwhile(&run, self.ask_model(run.clone(), prepared)).await
             }
             Then::Call(planned) => {
                 let _asking = self.asking();
-                let ((), called) = futures::join!(self.report_now(&run), self.make_call(run.clone(), *planned));
-                called
+                self.meanwhile(&run, self.make_call(run.clone(), *planned)).await
             }
             Then::Generate(prepared) => {
                 let _asking = self.asking();
@@ -275,6 +275,19 @@ impl Runner<'_> {
             Ok(())
         })?;
         cancelled.ok_or_else(|| Problem::internal("a cancel kept nothing"))
+    }
+
+    /// Does `work` (a model's answer, a tool's call), and reports what the run recorded before it
+    /// once the work has taken `SHOW_AFTER_MILLIS`: a slow model or call shows in the playbook's
+    /// list and history while it goes, and a quick one costs the playbook's object one report,
+    /// at the end, rather than one more before (issue 18: that object takes every report of its
+    /// playbook's runs in turn).
+    async fn meanwhile<T>(&self, run: &Run, work: impl std::future::Future<Output = T>) -> T {
+        let work = std::pin::pin!(work);
+        match futures::future::select(work, self.host.backend().pause(SHOW_AFTER_MILLIS)).await {
+            futures::future::Either::Left((done, _)) => done,
+            futures::future::Either::Right(((), work)) => futures::join!(self.report_now(run), work).1,
+        }
     }
 
     /// Reports what waits, where a failure only delays it: the outbox keeps it for the next report.

@@ -99,8 +99,8 @@ impl Runner<'_> {
                     planned
                 }
             };
-            // What the run recorded goes to the playbook while the calls are made, so its
-            // history shows a slow call, and the call to the playbook adds nothing to the run's time.
+            // What the run recorded goes to the playbook while slow calls are made, so its
+            // history shows a slow call (`meanwhile`).
             let recorded = run.clone();
             let calls = async {
                 for p in planned {
@@ -116,8 +116,7 @@ impl Runner<'_> {
                 }
                 Ok::<_, Problem>(run)
             };
-            let ((), called) = futures::join!(self.report_now(&recorded), calls);
-            run = called?;
+            run = self.meanwhile(&recorded, calls).await?;
             if !matches!(run.status, RunStatus::Started { .. }) {
                 return Ok(run);
             }
