@@ -35,9 +35,9 @@ pub struct StartStep {
     pub start: StartRun,
 }
 
-/// A step's run as its start left it, with what it recorded when it ended at once: events keyed
-/// as the step's run would have sent them, then the run itself for the index. Empty when the run
-/// goes on, or recorded anything but events: it reports that itself.
+/// A step's run as its start left it, with the events it recorded when it ended at once, keyed
+/// as the step's run would have sent them; the workflow run carries the run itself to the index
+/// after them. Empty when the run goes on, or recorded anything but events: it reports itself.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Stepped {
     pub run: Run,
@@ -316,10 +316,12 @@ mod tests {
             family: Some("wf".into()),
             key: Some("r#2".into()),
         };
-        let stepped =
-            Stepped { run: succeeded(), carried: vec![Report::Event(event), Report::Index(Box::new(succeeded()))] };
+        let stepped = Stepped { run: succeeded(), carried: vec![Report::Event(event)] };
         let text = serde_json::to_string(&stepped).unwrap();
         assert_eq!(serde_json::from_str::<Stepped>(&text).unwrap(), stepped);
+        // As the workflow run keeps the run in its outbox, after the events.
+        let index = Report::Index(Box::new(succeeded()));
+        assert_eq!(serde_json::from_str::<Report>(&serde_json::to_string(&index).unwrap()).unwrap(), index);
         // A step's run that carried nothing answers as a run's start did, beside it.
         let bare = serde_json::json!({ "run": succeeded() });
         assert_eq!(serde_json::from_value::<Stepped>(bare).unwrap(), Stepped { run: succeeded(), carried: Vec::new() });

@@ -267,7 +267,13 @@ impl Runner<'_> {
             Err(p) => Err(p),
         };
         match started {
-            Ok(Stepped { run: child, carried }) => (Outcome::of(&child), carried),
+            Ok(Stepped { run: child, mut carried }) => {
+                // Carried history comes with the run for the index, after its events.
+                if !carried.is_empty() {
+                    carried.push(Report::Index(Box::new(child.clone())));
+                }
+                (Outcome::of(&child), carried)
+            }
             Err(p) => {
                 if p.status() == 409 {
                     if let Ok(existing) = backend.get_run(&run.org, &run.playbook, child).await {

@@ -56,26 +56,23 @@ impl Runner<'_> {
     }
 
     /// What a step's run that ended at its start answers its workflow run with, instead of
-    /// reporting it (`StartStep`): what waits in its outbox, each event keyed as this object would
-    /// send it, then the run for the index. It stays in the outbox, so that whatever this object
-    /// reports later sends it again, and the playbook takes each event it holds as kept already.
-    /// None when anything but events waits: that goes as the run reports it.
+    /// reporting it (`StartStep`): the events waiting in its outbox, each keyed as this object
+    /// would send it. They stay in the outbox, so that whatever this object reports later sends
+    /// them again, and the playbook takes each event it holds as kept already. None when nothing
+    /// waits, or anything but events: that goes as the run reports it. (The index has not heard
+    /// the run from this object either, so a later report indexes it too.)
     pub(super) fn carried(&self, run: &Run) -> Result<Vec<Report>, Problem> {
         let waiting = self.store.waiting(OUTBOX_PAGE)?;
         if waiting.len() == OUTBOX_PAGE || !waiting.iter().all(|(_, r)| matches!(r, Report::Event(_))) {
             return Ok(Vec::new());
         }
-        let mut carried: Vec<Report> = waiting
+        Ok(waiting
             .into_iter()
             .map(|(seq, r)| match r {
                 Report::Event(e) => Report::Event(keyed(run, seq, e)),
                 other => other,
             })
-            .collect();
-        // The index has not heard it from this object: should the workflow run lose what it was
-        // answered, whatever this object reports later indexes the run too.
-        carried.push(Report::Index(Box::new(run.clone())));
-        Ok(carried)
+            .collect())
     }
 
     /// The run as it stands now (it may have moved while reports went) when the playbook's
