@@ -100,6 +100,13 @@ crate::core::json::tagged::tagged! {
     }
 }
 
+impl EventCommand {
+    /// Events to append that no run records: published, or recorded by a trigger or a server.
+    pub fn append(events: Vec<NewEvent>) -> EventCommand {
+        EventCommand::Append { events, run: None, steps: Vec::new() }
+    }
+}
+
 /// A write to a playbook's events. It answers the events kept, in order, and none for a wait.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WriteEvents {

@@ -209,22 +209,31 @@ impl Runtime {
     }
 
     pub async fn call(&self, org: &str, playbook: &str, run_id: &str, asked: Asked) -> Result<Run, Problem> {
-        let object = self.object(org, playbook, run_id);
         if matches!(asked, Asked::Start(_)) {
             self.starts.set(self.starts.get() + 1);
         }
-        let memory = object.memory.borrow().clone();
-        let host = Host { runtime: self, org: org.into(), playbook: playbook.into(), run_id: run_id.into() };
-        Runner { store: &object.store, host: &host, memory: &memory }.handle(asked).await
+        self.in_object(org, playbook, run_id, async |runner| runner.handle(asked).await).await
     }
 
     /// Rings a run's alarm.
     pub async fn ring(&self, org: &str, playbook: &str, run_id: &str) -> Result<(), Problem> {
+        self.object(org, playbook, run_id).alarm.set(None);
+        self.in_object(org, playbook, run_id, async |runner| runner.alarm().await).await
+    }
+
+    /// Does `work` in a run's object, as the Run object does each call: over its store, with
+    /// what it remembers while loaded.
+    async fn in_object<T>(
+        &self,
+        org: &str,
+        playbook: &str,
+        run_id: &str,
+        work: impl AsyncFnOnce(&Runner<'_>) -> T,
+    ) -> T {
         let object = self.object(org, playbook, run_id);
-        object.alarm.set(None);
         let memory = object.memory.borrow().clone();
         let host = Host { runtime: self, org: org.into(), playbook: playbook.into(), run_id: run_id.into() };
-        Runner { store: &object.store, host: &host, memory: &memory }.alarm().await
+        work(&Runner { store: &object.store, host: &host, memory: &memory }).await
     }
 
     /// Rings a playbook's alarm: it starts what its triggers owe, then is set to the next due.
@@ -598,10 +607,7 @@ impl Backend for Runtime {
         Box::pin(async move {
             let id = start.run.run_id.clone();
             self.starts.set(self.starts.get() + 1);
-            let object = self.object(org, playbook, &id);
-            let memory = object.memory.borrow().clone();
-            let host = Host { runtime: self, org: org.into(), playbook: playbook.into(), run_id: id };
-            Runner { store: &object.store, host: &host, memory: &memory }.start_step(start).await
+            self.in_object(org, playbook, &id, async |runner| runner.start_step(start).await).await
         })
     }
 

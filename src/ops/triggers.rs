@@ -177,7 +177,7 @@ async fn pay(
         }
     };
     let events = vec![owed.refused(&why, now)];
-    backend.events(&owed.org, playbook, EventCommand::Append { events, run: None, steps: Vec::new() }).await.map(|_| ())
+    backend.events(&owed.org, playbook, EventCommand::append(events)).await.map(|_| ())
 }
 
 #[cfg(not(target_arch = "wasm32"))]

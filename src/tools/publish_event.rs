@@ -71,14 +71,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         None => ctx.now.clone(),
     };
     let event = NewEvent { kind: a.kind, at, summary, run_id: None, data, family: None, key: None };
-    let kept = ctx
-        .backend
-        .events(
-            &ctx.caller.org,
-            &a.playbook,
-            EventCommand::Append { events: vec![event], run: None, steps: Vec::new() },
-        )
-        .await?;
+    let kept = ctx.backend.events(&ctx.caller.org, &a.playbook, EventCommand::append(vec![event])).await?;
     let event = kept.into_iter().next().ok_or_else(|| Problem::internal("the playbook kept no event"))?;
     let said = format!("Recorded the event {} as {}.", quote(&event.event.kind), event.event_id);
     Ok(Output::created(cap(&said, SUMMARY_MAX), crate::core::error::encoded(&event)?))

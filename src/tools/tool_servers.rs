@@ -197,14 +197,7 @@ pub async fn record(
         family: None,
         key: None,
     };
-    let kept = ctx
-        .backend
-        .events(
-            &ctx.caller.org,
-            &found.playbook.id,
-            EventCommand::Append { events: vec![event], run: None, steps: Vec::new() },
-        )
-        .await?;
+    let kept = ctx.backend.events(&ctx.caller.org, &found.playbook.id, EventCommand::append(vec![event])).await?;
     kept.into_iter().next().map(|e| e.event_id).ok_or_else(|| Problem::internal("the playbook kept no event"))
 }
 

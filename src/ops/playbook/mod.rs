@@ -82,19 +82,14 @@ impl Tables<'_> {
     /// again) owe runs to the triggers they match and reach the runs that wait; the answer says
     /// whether any is owed.
     pub fn write_events(&self, command: EventCommand) -> Result<(Vec<Event>, bool), Problem> {
-        let (events, run) = match command {
-            EventCommand::Append { events, run, steps } => {
-                for step in steps {
-                    self.write_index(IndexCommand::Record(Box::new(step)))?;
-                }
-                (events, run)
-            }
+        let (events, runs) = match command {
+            EventCommand::Append { events, run, steps } => (events, steps.into_iter().map(Box::new).chain(run)),
             EventCommand::Await { org, run_id, kind } => {
                 triggers::wait(self.triggers, &org, &run_id, &kind)?;
                 return Ok((Vec::new(), false));
             }
         };
-        if let Some(run) = run {
+        for run in runs {
             self.write_index(IndexCommand::Record(run))?;
         }
         let appended = self.events.append_all(&events)?;
