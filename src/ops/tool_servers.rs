@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::api_client;
 use super::tool_client::{Client, Failure, Response, Transport};
 use crate::core::tool_server::mcp::{Answered, Era, Listed};
-use crate::core::tool_server::offer::offered;
+use crate::core::tool_server::offer::{offered, sorted};
 use crate::core::tool_server::openapi::{Api, Operation};
 use crate::core::tool_server::settings::{Credential, Document, Server, ServerEntry, ServerKind, ToolServers};
 use crate::core::tool_server::{words, Request};
@@ -65,22 +65,21 @@ type Kept = (i64, Result<Listing, Failure>);
 /// which its calls need as well.
 #[derive(Clone)]
 enum Listing {
-    Tools(Vec<Listed>),
-    Api(Rc<Api>),
+    Tools(Rc<[Listed]>),
+    Api(Rc<Api>, Rc<[Listed]>),
 }
 
 impl Listing {
-    fn tools(&self) -> Vec<Listed> {
+    fn tools(&self) -> &Rc<[Listed]> {
         match self {
-            Listing::Tools(tools) => tools.clone(),
-            Listing::Api(api) => api.tools(),
+            Listing::Tools(tools) | Listing::Api(_, tools) => tools,
         }
     }
 
     fn operation(&self, tool: &str) -> Option<&Operation> {
         match self {
             Listing::Tools(_) => None,
-            Listing::Api(api) => api.operation(tool),
+            Listing::Api(api, _) => api.operation(tool),
         }
     }
 }
@@ -203,7 +202,7 @@ impl<'a> Registry<'a> {
         playbook: &str,
         server: &str,
         now: i64,
-    ) -> Result<(&'a Server, Vec<Listed>), Problem> {
+    ) -> Result<(&'a Server, Rc<[Listed]>), Problem> {
         let serving = self.serving(org, Some(playbook), None);
         let Some(found) = serving.iter().copied().find(|s| s.name == server) else {
             let money = self.named(server).and_then(|s| s.state.as_ref().ok()).is_some_and(|e| e.handles_money);
@@ -222,7 +221,7 @@ impl<'a> Registry<'a> {
 
     /// The tools `server` offers: those its server lists that its entry allows, marked as the
     /// entry says. `now` is the second of the request, for the kept lists.
-    pub async fn offered(&self, server: &Server, now: i64) -> Result<Vec<Listed>, Failure> {
+    pub async fn offered(&self, server: &Server, now: i64) -> Result<Rc<[Listed]>, Failure> {
         let entry = usable(server)?;
         let listing = self.listing(server, entry, now).await?;
         Ok(offered(entry, listing.tools()))
@@ -268,11 +267,14 @@ impl<'a> Registry<'a> {
                 let client = self.client(url, credential);
                 let listed = client.list_tools().await;
                 self.remember(url, &client);
-                listed.map(Listing::Tools)
+                listed.map(|tools| Listing::Tools(sorted(tools)))
             }
             ServerKind::OpenApi { document, base_url } => {
                 let api = api_client::read_document(self.transport, document, base_url, credential).await;
-                api.map(|api| Listing::Api(Rc::new(api)))
+                api.map(|api| {
+                    let tools = sorted(api.tools());
+                    Listing::Api(Rc::new(api), tools)
+                })
             }
         }
     }

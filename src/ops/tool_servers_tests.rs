@@ -88,7 +88,10 @@ fn a_server_serves_whom_its_entry_names_and_its_list_is_kept_a_while() {
     assert!(block_on(registry.offered(files, 100 + LIST_KEPT_SECONDS + 1)).is_err(), "a failure is kept too");
     assert!(block_on(registry.offered(files, 100 + LIST_KEPT_SECONDS + FAILURE_KEPT_SECONDS)).is_ok());
     let crm = servers.named("crm").unwrap();
-    assert_eq!(block_on(registry.offered(crm, 200)).unwrap().len(), 2, "each server keeps its own list");
+    let crm_tools = block_on(registry.offered(crm, 200)).unwrap();
+    assert_eq!(crm_tools.len(), 2, "each server keeps its own list");
+    let again = block_on(registry.offered(crm, 201)).unwrap();
+    assert!(Rc::ptr_eq(&crm_tools, &again), "a kept list that its entry changes nothing of is shared, not copied");
 }
 
 /// An HTTP API that serves its document and answers each call with what it was asked.

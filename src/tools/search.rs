@@ -117,9 +117,9 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     };
     let terms = words(a.terms.as_deref().unwrap_or(""));
     let mut listed_servers = Vec::new();
-    let mut found: Vec<(String, Listed)> = Vec::new();
+    let mut found: Vec<(&str, &Listed)> = Vec::new();
     let mut unavailable = Vec::new();
-    for (server, standing) in servers.iter().zip(standings) {
+    for (server, standing) in servers.iter().zip(&standings) {
         let entry = server.state.as_ref().ok();
         let mut s = json!({
             "name": server.name,
@@ -133,9 +133,9 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
             Ok(tools) => {
                 s["available"] = json!(true);
                 s["tools"] = json!(tools.len());
-                for t in tools {
-                    if only.is_none_or(|o| o.keeps(&t)) && matches(&terms, &server.name, &t) {
-                        found.push((server.name.clone(), t));
+                for t in tools.iter() {
+                    if only.is_none_or(|o| o.keeps(t)) && matches(&terms, &server.name, t) {
+                        found.push((&server.name, t));
                     }
                 }
             }
@@ -151,7 +151,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let total = found.len();
     let after = a.cursor.as_deref();
     let limit = a.limit.unwrap_or(LIMIT_DEFAULT);
-    let rest: Vec<&(String, Listed)> =
+    let rest: Vec<&(&str, &Listed)> =
         found.iter().filter(|(s, t)| after.is_none_or(|c| format!("{s}/{}", t.name).as_str() > c)).collect();
     let (page, next) = crate::core::page::split(rest, limit, |(s, t)| format!("{s}/{}", t.name));
     let tools: Vec<Value> = page
@@ -221,7 +221,7 @@ fn summary(
     servers: usize,
     unavailable: &[String],
     total: usize,
-    page: &[&(String, Listed)],
+    page: &[&(&str, &Listed)],
     narrowed: bool,
     named: usize,
 ) -> String {

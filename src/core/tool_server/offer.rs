@@ -1,26 +1,39 @@
 //! What a server offers a playbook: the tools its server lists that its entry allows, each with
 //! the mark its entry sets over the server's, and how `search` finds them by words and by mark.
 
+use std::rc::Rc;
+
 use super::mcp::Listed;
 use super::ServerEntry;
 use crate::core::Problem;
 
-/// The tools of `listed` that `entry` allows, marked as the entry says, sorted by name.
-pub fn offered(entry: &ServerEntry, listed: Vec<Listed>) -> Vec<Listed> {
-    let mut tools: Vec<Listed> = listed
-        .into_iter()
+/// A server's list as `offered` takes it: sorted by name, each name once (the first it lists),
+/// and shared, so that the runs and searches of an isolate read one list kept for a while rather
+/// than copy it each time (issue 18: a copy of 50 tools' schemas cost a reasoning run 5%).
+pub fn sorted(mut listed: Vec<Listed>) -> Rc<[Listed]> {
+    listed.sort_by(|a, b| a.name.cmp(&b.name));
+    listed.dedup_by(|a, b| a.name == b.name);
+    listed.into()
+}
+
+/// The tools of `listed` (as `sorted` leaves it) that `entry` allows, marked as the entry says.
+/// An entry that allows every tool and marks none offers the list itself.
+pub fn offered(entry: &ServerEntry, listed: &Rc<[Listed]>) -> Rc<[Listed]> {
+    if entry.allowed.is_none() && entry.marks.is_empty() {
+        return Rc::clone(listed);
+    }
+    listed
+        .iter()
         .filter(|t| entry.allows(&t.name))
-        .map(|mut t| {
+        .map(|t| {
+            let mut t = t.clone();
             if let Some(mark) = entry.marks.get(&t.name) {
                 t.mark = *mark;
                 t.marked_by = entry.marked_by;
             }
             t
         })
-        .collect();
-    tools.sort_by(|a, b| a.name.cmp(&b.name));
-    tools.dedup_by(|a, b| a.name == b.name);
-    tools
+        .collect()
 }
 
 /// The tool of `offered` named `tool`, or every one for `*` where `wildcard` allows it; a name the
@@ -116,15 +129,29 @@ mod tests {
             listed("list_directory", "List a folder", Mark::Reads),
         ];
         let e = entry(Some(vec!["read_text_file", "list_directory"]), &[("read_text_file", Mark::Reads)]);
-        let tools = offered(&e, listed.clone());
+        let listed = sorted(listed);
+        let tools = offered(&e, &listed);
         assert_eq!(tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["list_directory", "read_text_file"]);
         assert_eq!((tools[1].mark, tools[1].marked_by), (Mark::Reads, MarkedBy::Settings));
         assert_eq!(tools[0].marked_by, MarkedBy::Server);
-        assert_eq!(offered(&entry(None, &[]), listed.clone()).len(), 3);
+        let all = offered(&entry(None, &[]), &listed);
+        assert_eq!(all.len(), 3);
+        assert!(Rc::ptr_eq(&all, &listed), "an entry that changes nothing shares the list");
         let catalogue = ServerEntry { marked_by: MarkedBy::Catalogue, ..e };
-        let tools = offered(&catalogue, listed.clone());
+        let tools = offered(&catalogue, &listed);
         assert_eq!(tools[1].marked_by, MarkedBy::Catalogue, "a provider's entry marks as the catalogue");
-        assert!(offered(&entry(Some(vec![]), &[]), listed).is_empty());
+        assert!(offered(&entry(Some(vec![]), &[]), &listed).is_empty());
+    }
+
+    #[test]
+    fn a_list_is_sorted_by_name_and_keeps_the_first_of_a_name() {
+        let listed = sorted(vec![
+            listed("write_file", "Write a file", Mark::Acts),
+            listed("read", "The first read", Mark::Reads),
+            listed("read", "A second read", Mark::Acts),
+        ]);
+        let seen: Vec<_> = listed.iter().map(|t| (t.name.as_str(), t.description.as_str())).collect();
+        assert_eq!(seen, [("read", "The first read"), ("write_file", "Write a file")]);
     }
 
     #[test]
