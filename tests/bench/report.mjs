@@ -28,6 +28,7 @@ function atConcurrency(series, connections) {
 const FLOORS = {
   static: { name: 'no state', what: 'JavaScript Worker answering a fixed JSON; no Durable Object, no wasm' },
   listBytes: { name: 'the list\'s bytes', what: 'the JavaScript floor reading the `tools/list` request and answering as many bytes as the runtime\'s list' },
+  readBytes: { name: 'a read on the MCP wire', what: 'the Rust floor reading the `get_playbook` request, making the DO read, and answering as many bytes as the runtime\'s answer as an event stream' },
   rustStatic: { name: 'no state (Rust)', what: 'the Rust floor Worker answering a fixed JSON, no Durable Object' },
   read: { name: 'DO read', what: 'Rust Worker → Durable Object → one SQLite row read' },
   write: { name: 'DO write', what: 'Rust Worker → Durable Object → one SQLite row written and read' },
@@ -175,7 +176,7 @@ export function report(r) {
   push('## The floors: this machine\'s limits, built by the bench', '');
   push('| Floor | What it does | Conc. | req/s | p50 | p99 |');
   push('|---|---|--:|--:|--:|--:|');
-  for (const key of ['static', 'listBytes', 'rustStatic', 'read', 'write', 'create', 'chain', 'nested', 'modelFirst', 'modelSecond', 'toolCall', 'toolRun']) {
+  for (const key of ['static', 'listBytes', 'rustStatic', 'read', 'readBytes', 'write', 'create', 'chain', 'nested', 'modelFirst', 'modelSecond', 'toolCall', 'toolRun']) {
     for (const c of conc) {
       const m = atConcurrency(r.floors[key], c);
       if (!m) continue;

@@ -427,7 +427,8 @@ async function main() {
       const list = await fetch(`${base}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: rpcBody('tools/list') });
       results.runtime.listBytes = (await list.arrayBuffer()).byteLength;
       const bench = await playbookWithFunction(base, 'bench');
-      await callTool(base, 'get_playbook', { playbook: bench });
+      const read = await fetch(`${base}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: toolBody('get_playbook', { playbook: bench }) });
+      results.runtime.readBytes = (await read.arrayBuffer()).byteLength;
       await callTool(base, 'run_definition', { playbook: bench, type: 'computation', name: 'add-vat', input: { net: 100 } });
       const R = results.runtime;
       R['tools/list'] = await measureAll('runtime tools/list', mcpSpec(base, rpcBody('tools/list')));
@@ -481,6 +482,15 @@ async function main() {
     await stopping(js, async () => {
       results.floors.listBytes = await measureAll(`floor js, ${results.runtime.listBytes} bytes answered`, {
         url: `${js.url}/answer?bytes=${results.runtime.listBytes}`, method: 'POST', headers: MCP_HEADERS, body: rpcBody('tools/list'),
+      });
+    });
+    // The same for get_playbook: the Rust floor reading its request, making the DO read and
+    // answering as many bytes as an event stream.
+    const rust = await serve('floor-rust-bytes', join(floorRust, 'wrangler.toml'));
+    await stopping(rust, async () => {
+      results.floors.readBytes = await measureAll(`floor rust, read and ${results.runtime.readBytes} bytes answered`, {
+        url: `${rust.url}/read-answer?bytes=${results.runtime.readBytes}`, method: 'POST', headers: MCP_HEADERS,
+        body: toolBody('get_playbook', { playbook: 'pb_floor' }),
       });
     });
   }

@@ -19,6 +19,14 @@ function listBound(R, F) {
   return `${said}; its answer is ${(R.listBytes / 1024).toFixed(0)} KiB, and a JavaScript Worker that reads the same request and answers as many bytes reaches ${pair(throughput(F.listBytes, F.static))} of this floor (conc. 1 / 8), the runtime ${pair(throughput(R['tools/list'], F.listBytes))} of that one`;
 }
 
+/** What bounds `get_playbook`: its floor's read on the wire of an MCP call, as the Rust floor doing both shows. */
+function readBound(R, F) {
+  const said = 'one Durable Object hop and one row read, as its floor';
+  if (!F.readBytes || !R.readBytes) return said;
+  const pair = (ratio) => [1, 8].map((c) => ratio(c).toFixed(2)).join(' / ');
+  return `${said}; a Rust Worker that reads the same request, makes that read and answers as many bytes (${R.readBytes}) as an event stream reaches ${pair(throughput(F.readBytes, F.read))} of this floor (conc. 1 / 8), the runtime ${pair(throughput(R.get_playbook, F.readBytes))} of that one`;
+}
+
 /**
  * What a chain of object calls allows, said with its bound: the floor that makes the same calls
  * with the least work in each reaches this share of the DO create floor (conc. 1 / 8), and the
@@ -45,7 +53,7 @@ export function targets(r) {
     },
     {
       label: '`get_playbook`', floor: 'DO read', ratio: throughput(R.get_playbook, F.read), least: { 1: 0.9, 8: 0.9 },
-      bound: 'one Durable Object hop and one row read, as its floor',
+      bound: readBound(R, F),
     },
     {
       label: '`tools/list` with a key', floor: 'the same in local mode', ratio: throughput(R['tools/list key'], R['tools/list']), least: { 1: 0.9, 8: 0.9 },

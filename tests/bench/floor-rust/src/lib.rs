@@ -8,6 +8,10 @@
 //! chains allow: `/chain` is `run_definition`'s (a read of `floor`, a new object that writes, then
 //! writes to `floor` before it answers), `/nested` is `create_playbook`'s (`floor` has a new
 //! object write, then writes itself).
+//!
+//! `POST /read-answer?bytes=n` is a read on the wire of an MCP call: it reads the request's body,
+//! asks `floor` for its value as `/read` does, and answers n bytes as an event stream, beside the
+//! runtime's `get_playbook` of that size.
 
 use worker::{durable_object, event, Context, DurableObject, Env, Request, Response, SqlStorage, State};
 
@@ -21,6 +25,16 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response
                 _ => "floor".to_string(),
             };
             call(&env, &name, &path).await
+        }
+        "/read-answer" => {
+            let mut req = req;
+            req.bytes().await?;
+            call(&env, "floor", "/read").await?;
+            let bytes = req.url()?.query_pairs().find(|(k, _)| k == "bytes").and_then(|(_, v)| v.parse().ok());
+            let mut resp = Response::ok("x".repeat(bytes.unwrap_or(0usize).min(1 << 20)))?;
+            resp.headers_mut().set("content-type", "text/event-stream")?;
+            resp.headers_mut().set("cache-control", "no-cache")?;
+            Ok(resp)
         }
         "/chain" => {
             call(&env, "floor", "/read").await?;
