@@ -38,6 +38,7 @@ const FLOORS = {
   modelFirst: { name: 'model, 1st request', what: 'the Anthropic stand-in alone, answering the run\'s first request (it asks for the tool), as the runtime sent it' },
   modelSecond: { name: 'model, 2nd request', what: 'the Anthropic stand-in alone, answering the run\'s second request (it reads the tool\'s answer)' },
   toolCall: { name: 'tool call', what: 'the bench\'s tool server alone (node:http), answering the run\'s tools/call as the runtime sent it' },
+  toolChain: { name: 'a reasoning run\'s chain', what: 'Rust Worker → DO read; then → a new Durable Object, which writes its row, sends the three requests above one after another, writing its row after each answer, and then has the first object write, before it answers' },
   toolRun: { name: 'model ×2 + tool + DO create', what: 'the three above and one DO create, one after another: latencies added, req/s 1 / Σ (1 / req/s)' },
 };
 
@@ -176,7 +177,7 @@ export function report(r) {
   push('## The floors: this machine\'s limits, built by the bench', '');
   push('| Floor | What it does | Conc. | req/s | p50 | p99 |');
   push('|---|---|--:|--:|--:|--:|');
-  for (const key of ['static', 'listBytes', 'rustStatic', 'read', 'readBytes', 'write', 'create', 'chain', 'nested', 'modelFirst', 'modelSecond', 'toolCall', 'toolRun']) {
+  for (const key of ['static', 'listBytes', 'rustStatic', 'read', 'readBytes', 'write', 'create', 'chain', 'nested', 'modelFirst', 'modelSecond', 'toolCall', 'toolRun', 'toolChain']) {
     for (const c of conc) {
       const m = atConcurrency(r.floors[key], c);
       if (!m) continue;

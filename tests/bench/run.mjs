@@ -410,6 +410,17 @@ async function main() {
       results.floors.modelFirst = await measureAll('floor stand-in model, first request', ready.modelFirst);
       results.floors.modelSecond = await measureAll('floor stand-in model, second request', ready.modelSecond);
       results.floors.toolCall = await measureAll('floor tool server, one call', ready.toolCall);
+      if (wanted('floors')) {
+        // The run's whole chain with the least work in each part: the Rust floor makes the same
+        // object calls and writes, and sends the three requests as the runtime sent them.
+        const rust = await serve('floor-rust-steps', join(floorRust, 'wrangler.toml'));
+        await stopping(rust, async () => {
+          const steps = [ready.modelFirst, ready.toolCall, ready.modelSecond].map(({ url, method, headers, body }) => ({ url, method, headers, body }));
+          results.floors.toolChain = await measureAll('floor rust, a reasoning run\'s chain', {
+            url: `${rust.url}/run-steps`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ steps }),
+          });
+        });
+      }
     } finally {
       await side.stop();
   }

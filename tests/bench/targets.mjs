@@ -38,6 +38,14 @@ function chainBound(said, runtime, chain, create) {
   return `${said}; the same calls with the least work in each reach ${pair(throughput(chain, create))} of the DO create floor (conc. 1 / 8), the runtime ${pair(throughput(runtime, chain))} of that`;
 }
 
+/** What bounds the reasoning run: its chain of calls and writes, as the Rust floor making them shows. */
+function runBound(T, F) {
+  const said = 'two model requests and one tool call, one after another, and the run\'s object, which keeps the run, each call before it is made and each answer before the model reads it';
+  if (!F.toolChain || !T.run) return said;
+  const pair = (ratio) => [1, 8].map((c) => ratio(c).toFixed(2)).join(' / ');
+  return `${said}; the same calls, requests and writes with the least work in each reach ${pair(latency(F.toolChain, F.toolRun))} of this floor (p50, conc. 1 / 8), the runtime ${pair(latency(T.run, F.toolChain))} of that`;
+}
+
 /**
  * The rows: what is measured, against what, the least share each concurrency must reach (none for
  * 64, which is reported), and what bounds the row on this machine.
@@ -77,7 +85,7 @@ export function targets(r) {
     },
     {
       label: 'reasoning, one tool call (p50)', floor: 'model ×2 + tool + DO create', ratio: latency(T.run, F.toolRun), least: { 1: 1 / 1.2, 8: 1 / 1.2 },
-      bound: 'two model requests and one tool call, one after another, and the run\'s object',
+      bound: runBound(T, F),
     },
   ];
 }

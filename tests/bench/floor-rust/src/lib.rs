@@ -12,8 +12,17 @@
 //! `POST /read-answer?bytes=n` is a read on the wire of an MCP call: it reads the request's body,
 //! asks `floor` for its value as `/read` does, and answers n bytes as an event stream, beside the
 //! runtime's `get_playbook` of that size.
+//!
+//! `POST /run-steps` is a reasoning run's chain with the least work in each part: a read of
+//! `floor` (the definition), then a new object that writes its row (the run kept), makes each
+//! request of the body's `steps` in turn (the model's, the tool's, the model's again, as the
+//! runtime sent them), writing its row after each answer (the answer kept before the next request),
+//! and has `floor` write (the run's history reported) before it answers.
 
-use worker::{durable_object, event, Context, DurableObject, Env, Request, Response, SqlStorage, State};
+use worker::{
+    durable_object, event, Context, DurableObject, Env, Fetch, Headers, Method, Request, RequestInit, Response,
+    SqlStorage, State,
+};
 
 #[event(fetch)]
 async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response> {
@@ -36,6 +45,12 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response
             resp.headers_mut().set("cache-control", "no-cache")?;
             Ok(resp)
         }
+        "/run-steps" => {
+            let mut req = req;
+            let steps = req.text().await?;
+            call(&env, "floor", "/read").await?;
+            call_with(&env, &fresh(), "/steps", steps).await
+        }
         "/chain" => {
             call(&env, "floor", "/read").await?;
             call(&env, &fresh(), "/create-then-write").await
@@ -55,6 +70,43 @@ async fn call(env: &Env, name: &str, path: &str) -> worker::Result<Response> {
     let mut answer = stub.fetch_with_str(&format!("https://object{path}")).await?;
     let text = answer.text().await?;
     json(answer.status_code(), text)
+}
+
+/// `call`, with a body.
+async fn call_with(env: &Env, name: &str, path: &str, body: String) -> worker::Result<Response> {
+    let stub = env.durable_object("FLOOR")?.get_by_name(name)?;
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post).with_body(Some(body.into()));
+    let mut answer = stub.fetch_with_request(Request::new_with_init(&format!("https://object{path}"), &init)?).await?;
+    let text = answer.text().await?;
+    json(answer.status_code(), text)
+}
+
+/// One request of `/run-steps`, as the runtime sent it.
+#[derive(serde::Deserialize)]
+struct Step {
+    url: String,
+    method: String,
+    headers: std::collections::BTreeMap<String, String>,
+    body: String,
+}
+
+#[derive(serde::Deserialize)]
+struct Steps {
+    steps: Vec<Step>,
+}
+
+/// Makes one request and reads its answer whole.
+async fn send(step: &Step) -> worker::Result<()> {
+    let headers = Headers::new();
+    for (name, value) in &step.headers {
+        headers.set(name, value)?;
+    }
+    let method = Method::from(step.method.clone());
+    let mut init = RequestInit::new();
+    init.with_method(method).with_headers(headers).with_body(Some(step.body.clone().into()));
+    let mut answer = Fetch::Request(Request::new_with_init(&step.url, &init)?).send().await?;
+    answer.text().await.map(drop)
 }
 
 fn json(status: u16, body: String) -> worker::Result<Response> {
@@ -95,6 +147,15 @@ impl DurableObject for FloorObject {
             self.sql.exec("UPDATE kv SET v = v + 1 WHERE k = 'value'", None)?;
         }
         if path == "/create-then-write" {
+            call(&self.env, "floor", "/write").await?;
+        }
+        if path == "/steps" {
+            let mut req = req;
+            let Steps { steps } = serde_json::from_str(&req.text().await?)?;
+            for step in &steps {
+                send(step).await?;
+                self.sql.exec("UPDATE kv SET v = v + 1 WHERE k = 'value'", None)?;
+            }
             call(&self.env, "floor", "/write").await?;
         }
         let rows: Vec<Row> = self.sql.exec("SELECT v FROM kv WHERE k = 'value'", None)?.to_array()?;
