@@ -63,16 +63,17 @@ impl Runner<'_> {
     /// the run from this object either, so a later report indexes it too.)
     pub(super) fn carried(&self, run: &Run) -> Result<Vec<Report>, Problem> {
         let waiting = self.store.waiting(OUTBOX_PAGE)?;
-        if waiting.len() == OUTBOX_PAGE || !waiting.iter().all(|(_, r)| matches!(r, Report::Event(_))) {
+        if waiting.len() == OUTBOX_PAGE {
             return Ok(Vec::new());
         }
-        Ok(waiting
+        let events: Option<Vec<Report>> = waiting
             .into_iter()
             .map(|(seq, r)| match r {
-                Report::Event(e) => Report::Event(keyed(run, seq, e)),
-                other => other,
+                Report::Event(e) => Some(Report::Event(keyed(run, seq, e))),
+                _ => None,
             })
-            .collect())
+            .collect();
+        Ok(events.unwrap_or_default())
     }
 
     /// The run as it stands now (it may have moved while reports went) when the playbook's
