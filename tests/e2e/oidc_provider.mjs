@@ -10,6 +10,10 @@ export const PEOPLE = {
   ada: { sub: 'user_2ada', name: 'Ada Lovelace', email: 'ada@acme.test' },
   grace: { sub: 'user_3grace', name: 'Grace Hopper', email: 'grace@acme.test' },
   nobody: { sub: 'user_4nobody', name: 'No Body', email: 'nobody@elsewhere.test' },
+  // Two whose provider does not vouch for their address: it leaves email_verified out, or sends
+  // the string "false" as some providers do. Their addresses are an org's owner in OWNERS.
+  mallory: { sub: 'user_5mallory', name: 'Mallory', email: 'boss@beta.test', verified: undefined },
+  trudy: { sub: 'user_6trudy', name: 'Trudy', email: 'boss@gamma.test', verified: 'false' },
 };
 
 /**
@@ -39,7 +43,13 @@ export async function startOidcProvider(runtimeUrl) {
       if (!person) return undefined;
       return {
         accountId: id,
-        async claims() { return { sub: person.sub, name: person.name, email: person.email, email_verified: true }; },
+        async claims() {
+          const claims = { sub: person.sub, name: person.name, email: person.email, email_verified: true };
+          if ('verified' in person) {
+            if (person.verified === undefined) delete claims.email_verified; else claims.email_verified = person.verified;
+          }
+          return claims;
+        },
       };
     },
   });

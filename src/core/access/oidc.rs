@@ -121,8 +121,7 @@ pub fn person(answer: &str, issuer: &str, client_id: &str, nonce: &str, now_seco
         return Err("its id_token answers another sign-in".into());
     }
     let sub = claims["sub"].as_str().filter(|s| !s.is_empty() && s.len() <= 255).ok_or("its id_token names no one")?;
-    let email =
-        claims["email"].as_str().filter(|_| claims["email_verified"].as_bool() != Some(false)).map(str::to_string);
+    let email = verified_email(&claims);
     let name = ["name", "preferred_username"]
         .iter()
         .find_map(|c| claims[*c].as_str().filter(|s| !s.trim().is_empty()))
@@ -130,6 +129,14 @@ pub fn person(answer: &str, issuer: &str, client_id: &str, nonce: &str, now_seco
         .or_else(|| email.clone())
         .unwrap_or_else(|| sub.to_string());
     Ok(Person { sub: sub.to_string(), name: name.chars().take(200).collect(), email })
+}
+
+/// The address claims name, where they mark it verified with the boolean `true` alone: an address
+/// makes an org's first owner (`OWNERS`), so one a provider leaves unmarked, or marks with the
+/// string "true" or "false", is no address here.
+fn verified_email(claims: &Value) -> Option<String> {
+    let email = claims["email"].as_str().map(str::trim).filter(|e| !e.is_empty() && e.contains('@'))?;
+    (claims["email_verified"] == Value::Bool(true)).then(|| email.to_string())
 }
 
 /// The access token of the token endpoint's answer, to read the person's claims with.
@@ -151,9 +158,7 @@ pub fn with_userinfo(person: Person, userinfo: &str) -> Person {
     if claims["sub"].as_str() != Some(person.sub.as_str()) {
         return person;
     }
-    let email = person.email.clone().or_else(|| {
-        claims["email"].as_str().filter(|_| claims["email_verified"].as_bool() != Some(false)).map(str::to_string)
-    });
+    let email = person.email.clone().or_else(|| verified_email(&claims));
     let name = if person.name == person.sub {
         ["name", "preferred_username"]
             .iter()
@@ -212,6 +217,25 @@ mod tests {
         let p = person(&id_token(unverified), ISSUER, "runtime", "n1", 1_000).unwrap();
         assert_eq!((p.email, p.name.as_str()), (None, "user_2ada"));
         assert!(person("{}", ISSUER, "runtime", "n1", 1_000).is_err());
+    }
+
+    #[test]
+    fn only_an_address_marked_verified_with_true_counts() {
+        // Left out, the string "true" or "false", a number: none makes an owner of its address.
+        for verified in [None, Some(json!("true")), Some(json!("false")), Some(json!(1)), Some(json!(false))] {
+            let mut c = claims();
+            match &verified {
+                Some(v) => c["email_verified"] = v.clone(),
+                None => drop(c.as_object_mut().unwrap().remove("email_verified")),
+            }
+            let p = person(&id_token(c), ISSUER, "runtime", "n1", 1_000).unwrap();
+            assert_eq!(p.email, None, "email_verified {verified:?}");
+            let info = json!({ "sub": "user_2ada", "email": "ada@acme.example", "email_verified": verified });
+            let bare = Person { sub: "user_2ada".into(), name: "user_2ada".into(), email: None };
+            assert_eq!(with_userinfo(bare, &info.to_string()).email, None, "userinfo {verified:?}");
+        }
+        let p = person(&id_token(claims()), ISSUER, "runtime", "n1", 1_000).unwrap();
+        assert_eq!(p.email.as_deref(), Some("ada@acme.example"));
     }
 
     #[test]

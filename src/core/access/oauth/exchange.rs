@@ -6,8 +6,10 @@
 //! holds a dead token. So the refresh token a rotation consumed (the parent) stays accepted for
 //! `REFRESH_GRACE`, and only until one of the tokens minted from it is used: each use in the grace
 //! mints a sibling that stays valid beside the others, so whichever answer the client kept works.
-//! After that, the parent is refused with `invalid_grant` and nothing is revoked: a late retry is
-//! far likelier than theft, and rotation already bounds what a stolen token is worth.
+//! Past the grace, a token used already is proof that two parties hold the grant's tokens: the
+//! thief or the person, nobody can tell which, so the grant ends with every token it gave (RFC
+//! 9700 §4.14.2). The grant remembers the last `RETIRED_KEPT` tokens it rotated for this; one
+//! older still is refused as unknown. A sibling never used and dropped is refused, not a proof.
 
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
@@ -23,6 +25,8 @@ pub const REFRESH_GRACE: TimeDelta = TimeDelta::minutes(2);
 const MAX_SIBLINGS: usize = 4;
 /// Unexpired access tokens kept per grant: beyond this the oldest stop working early.
 const MAX_ACCESS: usize = 8;
+/// Refresh tokens used before the parent that a grant remembers, so that one replayed ends it.
+pub const RETIRED_KEPT: usize = 16;
 
 /// Random bytes for one token response.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -104,7 +108,7 @@ pub fn exchange_code(grant: &Grant, request: &CodeExchange, now: DateTime<Utc>, 
     if let Some(error) = refusal {
         return Decision::refuse(error);
     }
-    let tokens = Tokens { access: Vec::new(), refresh: Vec::new(), parent: None };
+    let tokens = Tokens { access: Vec::new(), refresh: Vec::new(), parent: None, retired: Vec::new() };
     issue(grant, digest, tokens, grant.scopes.clone(), now, fresh)
 }
 
@@ -137,13 +141,28 @@ pub fn refresh(grant: &Grant, request: &RefreshRequest, now: DateTime<Utc>, fres
         }
         // A new generation: its siblings are dropped, and this token becomes the parent.
         next.refresh.clear();
+        if let Some(old) = next.parent.take() {
+            next.retired.push(old.digest);
+            let over = next.retired.len().saturating_sub(RETIRED_KEPT);
+            next.retired.drain(..over);
+        }
         next.parent = Some(Parent { digest, used_at: now });
     } else {
-        match &tokens.parent {
-            Some(parent) if secret::same(&parent.digest, &digest) && now < later(parent.used_at, REFRESH_GRACE) => {
+        let parent = tokens.parent.as_ref().filter(|p| secret::same(&p.digest, &digest));
+        let retired = tokens.retired.iter().any(|r| secret::same(r, &digest));
+        match parent {
+            Some(p) if now < later(p.used_at, REFRESH_GRACE) => {
                 if next.refresh.len() >= MAX_SIBLINGS {
                     next.refresh.remove(0);
                 }
+            }
+            _ if parent.is_some() || retired => {
+                return Decision {
+                    save: Some(grant.end(now, Revocation::RefreshReused)),
+                    answer: Err(OAuthError::invalid_grant(
+                        "The refresh token was used already, so another party may hold this grant's tokens: the grant is revoked with every token it gave. Sign in again.",
+                    )),
+                };
             }
             _ => {
                 return Decision::refuse(OAuthError::invalid_grant(
@@ -308,7 +327,8 @@ mod tests {
         let grant = d.save.unwrap();
         let stale = refresh(&grant, &refreshing(&first.refresh_token), later_on + TimeDelta::seconds(2), &fresh(4));
         assert_eq!(code_of(&stale), Code::InvalidGrant);
-        assert!(stale.save.is_none());
+        // Used, then presented once its grace is over: a copy, which ends the grant.
+        assert!(matches!(stale.save.map(|g| g.stage), Some(Stage::Revoked { why: Revocation::RefreshReused, .. })));
         // Narrowing is allowed for the new access token, widening is not.
         let grant_read = Grant { scopes: vec![Scope::OrgRead, Scope::PlaybookRead], ..grant.clone() };
         let third = d.answer.unwrap();
@@ -350,17 +370,45 @@ mod tests {
     }
 
     #[test]
-    fn a_replay_after_the_grace_is_refused_and_revokes_nothing() {
+    fn a_replay_after_the_grace_ends_the_grant_for_both_holders() {
         let (grant, first) = active();
         let d = refresh(&grant, &refreshing(&first.refresh_token), t0(), &fresh(2));
         let grant = d.save.unwrap();
         let second = d.answer.unwrap();
         let replay = refresh(&grant, &refreshing(&first.refresh_token), t0() + REFRESH_GRACE, &fresh(3));
         assert_eq!(code_of(&replay), Code::InvalidGrant);
-        assert!(replay.save.is_none());
+        let ended = replay.save.expect("the grant ends");
+        assert!(matches!(ended.stage, Stage::Revoked { why: Revocation::RefreshReused, .. }));
         let after = t0() + REFRESH_GRACE + TimeDelta::seconds(1);
-        assert!(grant.verify_access(&secret::digest(&second.access_token), after).is_some());
-        assert!(refresh(&grant, &refreshing(&second.refresh_token), after, &fresh(4)).answer.is_ok());
+        assert!(ended.verify_access(&secret::digest(&second.access_token), after).is_none());
+        assert_eq!(code_of(&refresh(&ended, &refreshing(&second.refresh_token), after, &fresh(4))), Code::InvalidGrant);
+        assert!(ended.digests().is_empty());
+    }
+
+    #[test]
+    fn a_token_used_generations_ago_ends_the_grant_and_an_unknown_one_does_not() {
+        let (mut grant, first) = active();
+        let mut tokens = vec![first.refresh_token.clone()];
+        for n in 0..(RETIRED_KEPT as u8 + 3) {
+            let d = refresh(
+                &grant,
+                &refreshing(tokens.last().unwrap()),
+                t0() + TimeDelta::minutes(i64::from(n)),
+                &fresh(n + 2),
+            );
+            grant = d.save.unwrap();
+            tokens.push(d.answer.unwrap().refresh_token);
+        }
+        let later = t0() + TimeDelta::hours(2);
+        // Forgotten past the bound: refused as unknown, and the grant stands.
+        let oldest = refresh(&grant, &refreshing(&tokens[0]), later, &fresh(90));
+        assert_eq!((code_of(&oldest), oldest.save.is_none()), (Code::InvalidGrant, true));
+        let unknown = refresh(&grant, &refreshing("pbrt_never_given"), later, &fresh(91));
+        assert!(unknown.save.is_none());
+        // Three generations back, still remembered: the grant ends.
+        let thief = refresh(&grant, &refreshing(&tokens[tokens.len() - 4]), later, &fresh(92));
+        assert!(matches!(thief.save.map(|g| g.stage), Some(Stage::Revoked { why: Revocation::RefreshReused, .. })));
+        assert!(grant.digests().len() <= 3 + MAX_ACCESS + RETIRED_KEPT);
     }
 
     #[test]

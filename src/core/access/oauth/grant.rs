@@ -72,6 +72,10 @@ pub struct Tokens {
     pub refresh: Vec<Issued>,
     /// The refresh token those were minted from, accepted again for a short grace (see `exchange`).
     pub parent: Option<Parent>,
+    /// Digests of the refresh tokens used before the parent, newest last: one presented again
+    /// was copied, so it ends the grant (see `exchange`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retired: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -101,6 +105,9 @@ pub enum Revocation {
     ByClient,
     /// The code was presented twice, so someone else may hold it (OAuth 2.1 §4.1.3).
     CodeReused,
+    /// A refresh token used already was presented past its grace, so someone else may hold one
+    /// of the grant's tokens (RFC 9700 §4.14.2).
+    RefreshReused,
     /// The person or an admin ended it.
     Ended,
 }
@@ -185,6 +192,7 @@ impl Grant {
                 .chain(tokens.access.iter().map(|t| t.digest.as_str()))
                 .chain(tokens.refresh.iter().map(|t| t.digest.as_str()))
                 .chain(tokens.parent.iter().map(|p| p.digest.as_str()))
+                .chain(tokens.retired.iter().map(String::as_str))
                 .collect(),
             Stage::Revoked { .. } => Vec::new(),
         }
