@@ -313,10 +313,13 @@ fn a_client_that_opens_links_is_asked_to_and_its_retry_answers_the_connection_as
 fn a_broken_reference_takes_no_link_and_connects_again_once_its_variable_is_set() {
     use playbook_runtime::core::connection::machine::Command;
     use playbook_runtime::core::connection::store::{ChangeConnection, Find};
+    use playbook_runtime::core::connection::variables::ConnectionVariables;
     use playbook_runtime::core::connection::BreakKind;
     use playbook_runtime::core::model::Secret;
     use std::rc::Rc;
-    let m = common::Memory::default();
+    let listed = r#"{"CRM_KEY": {"orgs": ["local"], "hosts": ["127.0.0.1:9"]}}"#;
+    let m =
+        common::Memory { listed: ConnectionVariables::read(Some(listed), &Default::default()).0, ..Default::default() };
     let dev = Caller::local(None);
     let api = json!({ "name": "crm", "type": "openapi", "entry": { "document_text": NOTES, "base_url": "http://127.0.0.1:9" },
                       "credential": { "kind": "reference", "variable": "CRM_KEY", "name": "X-Api-Key", "in": "header" } });
@@ -338,4 +341,40 @@ fn a_broken_reference_takes_no_link_and_connects_again_once_its_variable_is_set(
     let tool = tools::find("reconnect_connection").unwrap();
     let again = block_on(tools::call(&ctx, tool, json!({ "connection": id }))).unwrap();
     assert_eq!((again.value["connection"]["broken"].clone(), again.value.get("connect")), (Value::Null, None));
+}
+
+#[test]
+fn a_reference_sends_only_a_variable_the_operator_lists_for_its_org_and_host() {
+    use playbook_runtime::core::connection::variables::{runtime_own, ConnectionVariables};
+    let own = runtime_own(|_| None);
+    let listed = r#"{"CRM_KEY": {"orgs": ["acme"], "hosts": ["127.0.0.1:9"]}, "ADMIN_TOKEN": {"orgs": "*", "hosts": ["127.0.0.1:9"]}}"#;
+    let m = common::Memory { listed: ConnectionVariables::read(Some(listed), &own).0, ..Default::default() };
+    let dev = Caller::local(None);
+    let add = |second: u32, variable: &str, base: &str| {
+        let api = json!({ "name": format!("crm{second}"), "type": "openapi", "entry": { "document_text": NOTES, "base_url": base },
+                          "credential": { "kind": "reference", "variable": variable, "name": "X-Api-Key", "in": "header" } });
+        call(&m, &dev, second, "add_connection", api)
+    };
+    for (second, variable, base, words) in [
+        (1, "ADMIN_TOKEN", "http://127.0.0.1:9", "has not listed for connections"),
+        (2, "CONNECTIONS_KEY", "http://127.0.0.1:9", "has not listed for connections"),
+        (3, "CRM_KEY", "http://127.0.0.1:9", "does not list for the org local"),
+    ] {
+        let refused = add(second, variable, base).unwrap_err();
+        assert_eq!(refused.errors[0].pointer, "/credential/variable", "{variable}");
+        assert!(refused.errors[0].detail.contains(words), "{variable}: {}", refused.errors[0].detail);
+        assert!(refused.errors[0].detail.contains("CONNECTION_VARIABLES"));
+    }
+    let acme = Caller { org: "acme".into(), ..Caller::local(None) };
+    let other_host = call(
+        &m,
+        &acme,
+        4,
+        "add_connection",
+        json!({ "name": "crm4", "type": "openapi",
+        "entry": { "document_text": NOTES, "base_url": "http://127.0.0.1:10" },
+        "credential": { "kind": "reference", "variable": "CRM_KEY", "name": "X-Api-Key", "in": "header" } }),
+    )
+    .unwrap_err();
+    assert!(other_host.errors[0].detail.contains("not to 127.0.0.1"), "{}", other_host.errors[0].detail);
 }

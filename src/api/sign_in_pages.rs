@@ -93,7 +93,7 @@ pub fn no_role(person_name: &str, person_id: &str) -> String {
 fn says(scope: Scope) -> &'static str {
     match scope {
         Scope::OrgRead => "read what belongs to the org as a whole",
-        Scope::OrgWrite => "create, retire and restore playbooks",
+        Scope::OrgWrite => "manage the org: create, retire and restore playbooks, add and remove connections, and manage access: make and revoke API keys (with no more than you allow here) and give and take roles (up to your own)",
         Scope::PlaybookRead => "read playbooks, their functions, runs and events",
         Scope::PlaybookWrite => "change playbooks, run their functions and workflows, answer their requests",
     }

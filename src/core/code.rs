@@ -109,7 +109,7 @@ impl ErrorCode {
             Reason::Forbidden => ErrorCode::Forbidden,
             Reason::NotFound | Reason::MethodNotAllowed => ErrorCode::NotFound,
             Reason::NotAcceptable | Reason::Conflict => ErrorCode::Conflict,
-            Reason::Unavailable => ErrorCode::Unavailable,
+            Reason::Unavailable | Reason::TooManyRequests => ErrorCode::Unavailable,
             Reason::Internal => ErrorCode::Internal,
         })
     }

@@ -16,6 +16,8 @@ pub enum Reason {
     Conflict,
     PayloadTooLarge,
     UnsupportedMediaType,
+    /// A client address past the rate limit of a route anyone may call.
+    TooManyRequests,
     Unavailable,
     Internal,
 }
@@ -32,6 +34,7 @@ impl Reason {
             Reason::Conflict => 409,
             Reason::PayloadTooLarge => 413,
             Reason::UnsupportedMediaType => 415,
+            Reason::TooManyRequests => 429,
             Reason::Unavailable => 503,
             Reason::Internal => 500,
         }
@@ -48,6 +51,7 @@ impl Reason {
             Reason::Conflict => "conflict",
             Reason::PayloadTooLarge => "payload_too_large",
             Reason::UnsupportedMediaType => "unsupported_media_type",
+            Reason::TooManyRequests => "too_many_requests",
             Reason::Unavailable => "unavailable",
             Reason::Internal => "internal",
         }
@@ -64,6 +68,7 @@ impl Reason {
             Reason::Conflict => "Conflict",
             Reason::PayloadTooLarge => "Payload too large",
             Reason::UnsupportedMediaType => "Unsupported media type",
+            Reason::TooManyRequests => "Too many requests",
             Reason::Unavailable => "Unavailable",
             Reason::Internal => "Internal error",
         }

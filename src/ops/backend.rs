@@ -209,7 +209,11 @@ impl Ctx<'_> {
     pub fn assigner(&self) -> crate::core::access::store::Assigner {
         use crate::core::caller::Principal;
         let above_roles = matches!(self.caller.principal, Principal::Operator | Principal::LocalDeveloper { .. });
-        crate::core::access::store::Assigner { id: self.caller.id.clone(), above_roles }
+        crate::core::access::store::Assigner {
+            id: self.caller.id.clone(),
+            above_roles,
+            scopes: self.caller.scopes.clone(),
+        }
     }
 
     /// The time of the request, for pure code that computes with it.

@@ -104,6 +104,8 @@ pub struct Runtime {
     pub org_comments: RefCell<BTreeMap<String, Rc<MemComments>>>,
     /// The asset bucket, which can be told to fail.
     pub bucket: MemBucket,
+    /// The variables connections may send, as `CONNECTION_VARIABLES` lists them.
+    pub listed: crate::core::connection::variables::ConnectionVariables,
 }
 
 impl Default for Runtime {
@@ -128,6 +130,7 @@ impl Default for Runtime {
             connections: RefCell::default(),
             org_comments: RefCell::default(),
             bucket: MemBucket::default(),
+            listed: Default::default(),
         }
     }
 }
@@ -146,7 +149,11 @@ impl Runtime {
     /// The connection settings of a request here: the compiled providers and a sealer that hides
     /// nothing, so tests read what was kept.
     pub fn connection_settings(&self) -> connections::Settings {
-        connections::Settings { sealer: Some(Rc::new(connections::memory::Plain)), ..connections::Settings::default() }
+        connections::Settings {
+            sealer: Some(Rc::new(connections::memory::Plain)),
+            listed: Rc::new(self.listed.clone()),
+            ..connections::Settings::default()
+        }
     }
 
     /// The table of an org's connections.

@@ -158,18 +158,19 @@ async fn by_key(env: &Env, digest: &str) -> Result<Caller, Problem> {
     Ok(caller)
 }
 
-/// A request with no credential: local mode on loopback, unless sign-in is on.
+/// A request with no credential: local mode, where the operator turned it on, on loopback.
 fn unauthenticated(host: &str, settings: &Settings) -> Result<Caller, Problem> {
-    let loopback = matches!(host, "127.0.0.1" | "localhost" | "[::1]" | "::1");
-    if loopback && settings.public_url.is_none() {
+    if settings.local && crate::core::access::session::loopback(host) {
         return Ok(Caller::local(settings.local_user.clone()));
     }
     let detail = if settings.public_url.is_some() {
         "This request carries no credential. Sign in from your MCP client: the WWW-Authenticate header of this answer points it to this runtime's sign-in. Or send an API key of your org as Authorization: Bearer <key>.".to_string()
-    } else {
+    } else if settings.local {
         format!(
             "This request carries no credential. Send an API key of your org as Authorization: Bearer <key>; whoever manages the org's access makes one with POST /v1/orgs/<org>/keys. Local mode, with no credential, answers only requests made on the computer that runs the runtime, to 127.0.0.1; this one came to {host}."
         )
+    } else {
+        "This request carries no credential. Send an API key of your org as Authorization: Bearer <key>; whoever manages the org's access makes one with POST /v1/orgs/<org>/keys. Local mode is off here: only its operator turns it on, with LOCAL_MODE, on the computer that runs the runtime.".to_string()
     };
     Err(Problem::new(Reason::Unauthorized, detail))
 }

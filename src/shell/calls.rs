@@ -13,8 +13,8 @@ use crate::core::access::session::{
     BeginPageSignIn, EndSession, EndSessionsOf, FindSession, OpenSession, PageSignIn, Session, TakePageSignIn,
 };
 use crate::core::access::store::{
-    BeginSignIn, Consent, GetClient, IssueToken, ListRoles, Pending, PutClient, PutConsent, RevokeToken, RolesOf,
-    SaveGrant, SetRole, TakeConsent, TakePending, Verified, VerifyToken,
+    BeginSignIn, Consent, FindClient, GetClient, IssueToken, KeptClient, ListRoles, Pending, PutClient, PutConsent,
+    RevokeToken, RolesOf, SaveGrant, SetRole, TakeConsent, TakePending, Verified, VerifyToken,
 };
 use crate::core::asset::{Asset, GetAsset, KeepAsset};
 use crate::core::comment::{Comment, CommentPage, ListComments, WriteComment};
@@ -115,7 +115,7 @@ calls! {
     GetAsset => "/assets/get", Asset;
 }
 
-// The Access object: keys, roles, and the authorization server's state.
+// The Access object: keys, roles, grants and the pages' sessions.
 
 calls! {
     MakeKey => "/keys/make", ();
@@ -124,23 +124,29 @@ calls! {
     VerifyKey => "/keys/verify", Option<KeyRecord>;
     ListRoles => "/roles/list", Vec<RoleAssignment>;
     SetRole => "/roles/set", RoleAssignment;
-    PutClient => "/sign-in/put-client", ();
     GetClient => "/sign-in/get-client", Option<Client>;
-    BeginSignIn => "/sign-in/begin", ();
-    TakePending => "/sign-in/take-pending", Option<Pending>;
     RolesOf => "/sign-in/roles-of", Vec<(String, Role)>;
-    PutConsent => "/sign-in/put-consent", ();
-    TakeConsent => "/sign-in/take-consent", Option<Consent>;
     SaveGrant => "/sign-in/save-grant", ();
     IssueToken => "/sign-in/token", Result<TokenResponse, OAuthError>;
     RevokeToken => "/sign-in/revoke", Result<(), OAuthError>;
     VerifyToken => "/sign-in/verify", Option<Verified>;
-    BeginPageSignIn => "/sessions/begin", ();
-    TakePageSignIn => "/sessions/take-sign-in", Option<PageSignIn>;
     OpenSession => "/sessions/open", ();
     FindSession => "/sessions/find", Option<Session>;
     EndSession => "/sessions/end", ();
     EndSessionsOf => "/sessions/end-all", u32;
+}
+
+// The Sign-in object: what sign-in keeps before anyone holds a credential.
+
+calls! {
+    PutClient => "/clients/put", ();
+    FindClient => "/clients/find", Option<KeptClient>;
+    BeginSignIn => "/begin", ();
+    TakePending => "/take-pending", Option<Pending>;
+    PutConsent => "/consents/put", ();
+    TakeConsent => "/consents/take", Option<Consent>;
+    BeginPageSignIn => "/pages/begin", ();
+    TakePageSignIn => "/pages/take", Option<PageSignIn>;
 }
 
 // The Catalog object: the providers' lists of models.

@@ -8,6 +8,7 @@ use worker::Env;
 
 use super::env::Settings as EnvSettings;
 use crate::core::connection::providers::Providers;
+use crate::core::connection::variables::{self, runtime_own, ConnectionVariables};
 use crate::core::model::Secret;
 use crate::core::service_auth::seal;
 use crate::core::Problem;
@@ -31,8 +32,9 @@ impl Sealer for Keyed {
     }
 }
 
-/// What the isolate reads once: the providers, and the sealer if `CONNECTIONS_KEY` is usable.
-type Kept = (Rc<Providers>, Option<Rc<dyn Sealer>>);
+/// What the isolate reads once: the providers, the sealer if `CONNECTIONS_KEY` is usable, and the
+/// variables connections may send.
+type Kept = (Rc<Providers>, Option<Rc<dyn Sealer>>, Rc<ConnectionVariables>);
 
 thread_local! {
     static KEPT: std::cell::OnceCell<Kept> = const { std::cell::OnceCell::new() };
@@ -45,31 +47,39 @@ fn var(env: &Env, name: &str) -> Option<String> {
 /// The settings of one request; `origin` is the address it came to, where links point while
 /// `PUBLIC_URL` is not set.
 pub fn settings(env: &Env, origin: &str) -> Settings {
-    let (providers, sealer) = KEPT.with(|cell| {
+    let (providers, sealer, listed) = KEPT.with(|cell| {
         cell.get_or_init(|| {
-            let (providers, log) = Providers::read(|name| var(env, name));
+            let own = runtime_own(|name| var(env, name));
+            let (listed, log) = ConnectionVariables::read(var(env, variables::SETTING).as_deref(), &own);
+            for line in log {
+                worker::console_warn!("connection variables: {line}");
+            }
+            let (mut providers, log) = Providers::read(|name| var(env, name));
+            // A provider's way of a reference is offered only where its variable is listed.
+            providers.offer_references(|name| listed.listed(name));
             for line in log {
                 worker::console_warn!("connection providers: {line}");
             }
             let sealer = var(env, "CONNECTIONS_KEY")
                 .filter(|k| seal::check_key(k).is_ok())
                 .map(|k| Rc::new(Keyed(k)) as Rc<dyn Sealer>);
-            (Rc::new(providers), sealer)
+            (Rc::new(providers), sealer, Rc::new(listed))
         })
         .clone()
     });
     let s = EnvSettings::of(env);
-    let local = s.public_url.is_none();
+    let local = s.local;
     Settings {
         providers,
         base: s.public_url.clone().unwrap_or_else(|| origin.trim_end_matches('/').to_string()),
         people: local || s.oidc.is_some(),
-        deployed: super::env::deployed(s.public_url.as_deref()),
+        deployed: s.deployed(),
         variable: {
             let env = env.clone();
             Rc::new(move |name: &str| var(&env, name).filter(|v| !v.is_empty()).map(Secret))
         },
         sealer,
+        listed,
         lists_providers: true,
     }
 }

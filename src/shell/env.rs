@@ -11,10 +11,14 @@ pub const PLAYBOOKS: &str = "PLAYBOOKS";
 pub const RUNS: &str = "RUNS";
 pub const CATALOG: &str = "CATALOG";
 pub const ACCESS: &str = "ACCESS";
+pub const SIGN_IN: &str = "SIGN_IN";
 /// The R2 bucket of assets' bytes, never public: the Worker serves them.
 pub const ASSETS: &str = "ASSETS";
 
 pub struct Settings {
+    /// Local mode, which the operator turns on with `LOCAL_MODE` (as `scripts/dev` does) and which
+    /// `PUBLIC_URL` turns off: no request can open it, whatever its `Host` says.
+    pub local: bool,
     pub local_user: Option<String>,
     /// The operator's bootstrap secret, which manages keys and roles of any org.
     pub admin_token: Option<String>,
@@ -50,11 +54,17 @@ impl Settings {
         let secret = |name: &str| {
             env.secret(name).map(|v| v.to_string()).ok().or_else(|| env.var(name).ok().map(|v| v.to_string()))
         };
+        let public_url = Some(var("PUBLIC_URL").trim().trim_end_matches('/').to_string()).filter(|u| !u.is_empty());
+        let local_mode = local_mode(&var("LOCAL_MODE"));
+        if local_mode && public_url.is_some() {
+            worker::console_warn!("LOCAL_MODE is ignored: PUBLIC_URL is set, so people sign in and local mode is off.");
+        }
         Settings {
+            local: local_mode && public_url.is_none(),
             local_user: Some(var("LOCAL_USER")).filter(|s| !s.trim().is_empty()),
             // A token too short to resist guessing is no token: the runtime ignores it.
             admin_token: secret("ADMIN_TOKEN").filter(|t| t.trim().len() >= 32),
-            public_url: Some(var("PUBLIC_URL").trim().trim_end_matches('/').to_string()).filter(|u| !u.is_empty()),
+            public_url,
             oidc: match (var("OIDC_ISSUER"), var("OIDC_CLIENT_ID"), secret("OIDC_CLIENT_SECRET")) {
                 (issuer, id, Some(secret)) if !issuer.trim().is_empty() && !id.trim().is_empty() => Some(Oidc {
                     issuer: issuer.trim().trim_end_matches('/').to_string(),
@@ -79,13 +89,27 @@ impl Settings {
     }
 }
 
-/// Whether the runtime is reached from outside: its public address is set and not on loopback.
-/// A deployed runtime refuses what names a loopback or private host, such as a tool server's.
+impl Settings {
+    /// Whether the runtime is reached from outside, so that it refuses what names a loopback or
+    /// private host, such as a tool server's: anything but local mode or a `PUBLIC_URL` on
+    /// loopback (a runtime tried on one machine).
+    pub fn deployed(&self) -> bool {
+        !self.local && deployed(self.public_url.as_deref())
+    }
+}
+
+/// Whether `LOCAL_MODE` turns local mode on: `on`, `true`, `yes` or `1`.
+fn local_mode(value: &str) -> bool {
+    matches!(value.trim().to_ascii_lowercase().as_str(), "on" | "true" | "yes" | "1")
+}
+
+/// Whether a runtime whose public address is `public_url` is reached from outside: anything but
+/// an address on loopback. A runtime with none is reached under a host name of the platform's.
 pub fn deployed(public_url: Option<&str>) -> bool {
     use crate::core::access::oauth::url;
     public_url
         .filter(|u| !u.trim().is_empty())
-        .is_some_and(|u| !url::parse(u.trim()).and_then(|u| u.authority).is_some_and(|a| a.host.is_loopback()))
+        .is_none_or(|u| !url::parse(u.trim()).and_then(|u| u.authority).is_some_and(|a| a.host.is_loopback()))
 }
 
 /// The time now as RFC 3339 with milliseconds, the form every stored time takes.

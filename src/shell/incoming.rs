@@ -4,10 +4,11 @@
 //! only the method, headers and body, so they read them here, and the pages make a
 //! `worker::Request` of it.
 
-use worker::wasm_bindgen_futures::JsFuture;
-use worker::{js_sys, web_sys, Request};
+use worker::{web_sys, ByteStream, Request};
 
 use crate::core::{Problem, Reason};
+use crate::ops::run::Unanswered;
+use crate::ops::tool_client::read_within;
 
 pub struct Incoming {
     raw: web_sys::Request,
@@ -46,7 +47,9 @@ impl Incoming {
     }
 }
 
-/// Reads a body, refusing one over the limit before and after reading it.
+/// Reads a body within `max` bytes: refused at once where `Content-Length` says more, and
+/// otherwise read as it arrives and refused as soon as it passes the bound, so that a body sent
+/// without a length (chunked) is never held whole past it.
 pub async fn limited(raw: &web_sys::Request, max: usize) -> Result<Vec<u8>, Problem> {
     let too_large = || {
         Problem::new(Reason::PayloadTooLarge, format!("The body is larger than the {max} bytes a request may carry."))
@@ -55,11 +58,13 @@ pub async fn limited(raw: &web_sys::Request, max: usize) -> Result<Vec<u8>, Prob
     if declared.is_some_and(|n| n > max) {
         return Err(too_large());
     }
-    let unreadable = || Problem::invalid("", "The body could not be read.");
-    let buffer = JsFuture::from(raw.array_buffer().map_err(|_| unreadable())?).await.map_err(|_| unreadable())?;
-    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
-    if bytes.len() > max {
-        return Err(too_large());
+    let Some(stream) = raw.body() else {
+        return Ok(Vec::new());
+    };
+    let chunks = ByteStream::from(stream);
+    match read_within(chunks, max, None).await {
+        Ok(bytes) => Ok(bytes),
+        Err(Unanswered::TooLarge(_)) => Err(too_large()),
+        Err(_) => Err(Problem::invalid("", "The body could not be read.")),
     }
-    Ok(bytes)
 }

@@ -49,6 +49,8 @@ pub async fn send(out: &Outbound, timeout_seconds: u64) -> Result<(u16, String),
         body: out.body.as_ref().map(|b| b.to_string()),
         timeout: Duration::from_secs(timeout_seconds),
         max_bytes: ANSWER_MAX,
+        // A provider's answer is its own: a redirect of a request that carries its key is none.
+        redirects: super::outbound::Redirects::Refuse,
     })
     .await
 }
@@ -67,6 +69,7 @@ pub async fn generate(
         body: None,
         timeout: Duration::from_secs(timeout_seconds),
         max_bytes: crate::core::generation::wire::ANSWER_MAX_BYTES,
+        redirects: super::outbound::Redirects::Refuse,
     };
     super::outbound::exchange_bytes(out, &request.body).await
 }

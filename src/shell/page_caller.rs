@@ -37,7 +37,7 @@ pub async fn run(env: &Env, caller: &Caller, base: &str, name: &str, args: Value
 /// Not found for another org than `local` in local mode; forbidden for a person with no role
 /// in `org`; unavailable when the Access object does not answer.
 pub async fn caller_of(env: &Env, settings: &Settings, person: &PagePerson, org: &str) -> Result<Caller, Problem> {
-    if settings.public_url.is_none() {
+    if settings.local {
         let caller = Caller::local(settings.local_user.clone());
         if org != caller.org {
             return Err(Problem::not_found(format!("In local mode the only org is local; the org {org} is not here.")));

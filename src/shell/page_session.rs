@@ -14,6 +14,7 @@ use super::do_rpc::{self, Call};
 use super::entry::send;
 use super::env::{self, Settings, ACCESS};
 use super::sign_in::{self, fresh_text, page, redirect, redirect_with, stop, CALLBACK_PATH};
+use super::sign_in_store;
 use crate::api::sign_in_pages;
 use crate::api::Reply;
 use crate::core::access::csrf::{self, Jar, SameSite};
@@ -34,9 +35,19 @@ pub fn owns(path: &str) -> bool {
 pub async fn route(req: Request, env: &Env, settings: &Settings, url: &Url) -> worker::Result<Response> {
     match (url.path(), req.method()) {
         (SIGN_IN_PATH, Method::Get) => {
+            let address = req.headers().get("cf-connecting-ip").ok().flatten();
+            if !super::limits::admit(env, super::limits::Limit::SignIn, SIGN_IN_PATH, address.as_deref()).await {
+                let mut resp = stop(
+                    429,
+                    "Too many sign-ins",
+                    "Too many sign-ins began from this address just now; wait a minute and try again.",
+                )?;
+                resp.headers_mut().set("retry-after", "60")?;
+                return Ok(resp);
+            }
             let form = Form::parse(url.query().unwrap_or_default()).unwrap_or_default();
             let to = form.one("to").ok().flatten().unwrap_or("/");
-            begin(env, settings, url, to).await
+            begin(&req, env, settings, url, to).await
         }
         (SIGN_OUT_PATH, Method::Post) => sign_out(&req, env, settings, url).await,
         (ME_PATH, Method::Get) => match require(&req, env, settings).await? {
@@ -64,6 +75,9 @@ pub async fn route(req: Request, env: &Env, settings: &Settings, url: &Url) -> w
 pub async fn person(req: &Request, env: &Env, settings: &Settings) -> Result<Option<PagePerson>, Problem> {
     let url = req.url().map_err(|_| Problem::invalid("", "The request's address could not be read."))?;
     let Some(public) = settings.public_url.as_deref() else {
+        if !settings.local {
+            return Err(no_sign_in());
+        }
         if session::loopback(url.host_str().unwrap_or_default()) {
             return Ok(Some(PagePerson::local(settings.local_user.as_deref())));
         }
@@ -115,9 +129,9 @@ pub fn sign_in_redirect(settings: &Settings, path: &str) -> worker::Result<Respo
 }
 
 /// Starts a page's sign-in at the provider.
-async fn begin(env: &Env, settings: &Settings, url: &Url, to: &str) -> worker::Result<Response> {
+async fn begin(req: &Request, env: &Env, settings: &Settings, url: &Url, to: &str) -> worker::Result<Response> {
     let (Some(public), Some(oidc)) = (settings.public_url.as_deref(), settings.oidc.as_ref()) else {
-        let local = settings.public_url.is_none() && session::loopback(url.host_str().unwrap_or_default());
+        let local = settings.local && session::loopback(url.host_str().unwrap_or_default());
         return match local {
             // Nothing to sign in to: the local developer is already the person.
             true => redirect(session::return_path(to).unwrap_or("/")),
@@ -131,30 +145,37 @@ async fn begin(env: &Env, settings: &Settings, url: &Url, to: &str) -> worker::R
         Ok(p) => p,
         Err(why) => return stop(503, "The identity provider cannot be reached", &why),
     };
-    let (Ok(state), Ok(verifier), Ok(nonce)) = (fresh_text(), fresh_text(), fresh_text()) else {
+    let (Ok(state), Ok(verifier), Ok(nonce), Ok(fresh)) = (fresh_text(), fresh_text(), fresh_text(), fresh_text())
+    else {
         return stop(503, "Sign-in cannot start just now", "No randomness was available; try again.");
     };
     let state = session::page_state(&state);
+    let binding = sign_in::browser_binding(req, public, fresh);
     let sign_in = PageSignIn {
         return_to: return_to.to_string(),
         verifier: verifier.clone(),
         nonce: nonce.clone(),
         expires_at: env::instant() + SIGN_IN_TTL,
+        browser: secret::digest(&binding),
     };
-    if let Err(p) = call(env, &BeginPageSignIn { state: state.clone(), sign_in }).await {
+    if let Err(p) = sign_in_store::call(env, &BeginPageSignIn { state: state.clone(), sign_in }).await {
         return stop(503, "Sign-in cannot start just now", &p.detail);
     }
     let callback = format!("{public}{CALLBACK_PATH}");
-    redirect(&oidc::authorization_url(
-        &provider,
-        &oidc::Request {
-            client_id: &oidc.client_id,
-            redirect_uri: &callback,
-            state: &state,
-            nonce: &nonce,
-            challenge: &pkce::challenge_of(&verifier),
-        },
-    ))
+    let cookie = sign_in::binding_cookie(public, &binding);
+    redirect_with(
+        &oidc::authorization_url(
+            &provider,
+            &oidc::Request {
+                client_id: &oidc.client_id,
+                redirect_uri: &callback,
+                state: &state,
+                nonce: &nonce,
+                challenge: &pkce::challenge_of(&verifier),
+            },
+        ),
+        &cookie,
+    )
 }
 
 /// The provider's answer to a page's sign-in, at sign-in's callback: a session, and back to the
@@ -165,11 +186,15 @@ pub(super) async fn callback(
     public: &str,
     form: &Form,
     state: &str,
+    browser: Option<&str>,
 ) -> worker::Result<Response> {
-    let taken = call(env, &TakePageSignIn { state: state.to_string(), now: env::instant() }).await;
+    let taken = sign_in_store::call(env, &TakePageSignIn { state: state.to_string(), now: env::instant() }).await;
     let Ok(Some(sign_in)) = taken else {
         return stop(400, "This sign-in has ended", "It took too long or was used already. Open the page again.");
     };
+    if !session::same_browser(&sign_in.browser, browser) {
+        return sign_in::another_browser();
+    }
     if form.one("error").ok().flatten().is_some() {
         return stop(
             403,

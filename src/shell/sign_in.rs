@@ -17,8 +17,9 @@ use super::access::NAME;
 use super::do_rpc::{self, Call};
 use super::entry::read_limited;
 use super::env::{self, Settings, ACCESS};
-use super::outbound::{self, Outgoing, Unanswered};
-use super::page_session;
+use super::limits::{self, Limit};
+use super::outbound::{self, Outgoing, Redirects, Unanswered};
+use super::{page_session, sign_in_store};
 use crate::api::sign_in_pages::{self, ConsentView, PAGE_HEADERS};
 use crate::core::access::csrf::{self, Jar};
 use crate::core::access::oauth::authorize::{self, AuthorizeError};
@@ -32,12 +33,12 @@ use crate::core::access::oauth::metadata::{self, AUTHORIZE_PATH, REGISTER_PATH, 
 use crate::core::access::oauth::person::Person;
 use crate::core::access::oauth::{pkce, secret, token};
 use crate::core::access::oidc::{self, Provider};
-use crate::core::access::session;
+use crate::core::access::session::{self, BROWSER_COOKIE, BROWSER_TTL};
 use crate::core::access::store::{
-    BeginSignIn, Consent, GetClient, IssueToken, Pending, PutClient, PutConsent, RevokeToken, RolesOf, SaveGrant,
-    TakeConsent, TakePending,
+    BeginSignIn, Consent, FindClient, GetClient, IssueToken, Pending, PutClient, PutConsent, RevokeToken, RolesOf,
+    SaveGrant, TakeConsent, TakePending,
 };
-use crate::core::Problem;
+use crate::core::{Problem, Reason};
 
 pub const CALLBACK_PATH: &str = "/oauth/callback";
 pub const CONSENT_PATH: &str = "/oauth/consent";
@@ -78,9 +79,22 @@ pub async fn route(mut req: Request, env: &Env, settings: &Settings, url: &Url) 
         return json(200, &metadata::authorization_server(public));
     }
     let sign_in = SignIn { env, settings, public };
+    let limit = match (path, &method) {
+        (REGISTER_PATH, Method::Post) => Some(Limit::Register),
+        (AUTHORIZE_PATH | CALLBACK_PATH, Method::Get) | (CONSENT_PATH | TOKEN_PATH | REVOKE_PATH, Method::Post) => {
+            Some(Limit::SignIn)
+        }
+        _ => None,
+    };
+    if let Some(limit) = limit {
+        let address = req.headers().get("cf-connecting-ip").ok().flatten();
+        if !limits::admit(env, limit, path, address.as_deref()).await {
+            return too_many(path);
+        }
+    }
     match (path, method) {
-        (AUTHORIZE_PATH, Method::Get) => sign_in.authorize(url).await,
-        (CALLBACK_PATH, Method::Get) => sign_in.callback(url).await,
+        (AUTHORIZE_PATH, Method::Get) => sign_in.authorize(&req, url).await,
+        (CALLBACK_PATH, Method::Get) => sign_in.callback(&req, url).await,
         (CONSENT_PATH, Method::Post) => sign_in.consent(&mut req, url).await,
         (TOKEN_PATH, Method::Post) => sign_in.token(&mut req).await,
         (REVOKE_PATH, Method::Post) => sign_in.revoke(&mut req).await,
@@ -100,7 +114,7 @@ struct SignIn<'a> {
 }
 
 impl SignIn<'_> {
-    async fn authorize(&self, url: &Url) -> worker::Result<Response> {
+    async fn authorize(&self, req: &Request, url: &Url) -> worker::Result<Response> {
         let form = match Form::parse(url.query().unwrap_or_default()) {
             Ok(f) => f,
             Err(e) => return stop(400, "This sign-in cannot start", &e.description),
@@ -124,18 +138,20 @@ impl SignIn<'_> {
             Ok(p) => p,
             Err(why) => return stop(503, "The identity provider cannot be reached", &why),
         };
-        let (state, verifier, nonce) = match (fresh_text(), fresh_text(), fresh_text()) {
-            (Ok(s), Ok(v), Ok(n)) => (s, v, n),
+        let (state, verifier, nonce, fresh) = match (fresh_text(), fresh_text(), fresh_text(), fresh_text()) {
+            (Ok(s), Ok(v), Ok(n), Ok(b)) => (s, v, n, b),
             _ => return stop(503, "Sign-in cannot start just now", "No randomness was available; try again."),
         };
+        let binding = browser_binding(req, self.public, fresh);
         let pending = Pending {
             request,
             client_name: client.client_name.clone(),
             verifier: verifier.clone(),
             nonce: nonce.clone(),
             expires_at: now() + STEP_TTL,
+            browser: secret::digest(&binding),
         };
-        if let Err(p) = self.call(&BeginSignIn { state: state.clone(), pending }).await {
+        if let Err(p) = sign_in_store::call(self.env, &BeginSignIn { state: state.clone(), pending }).await {
             return stop(503, "Sign-in cannot start just now", &p.detail);
         }
         let callback = format!("{}{CALLBACK_PATH}", self.public);
@@ -149,17 +165,19 @@ impl SignIn<'_> {
                 challenge: &pkce::challenge_of(&verifier),
             },
         );
-        redirect(&to)
+        redirect_with(&to, &binding_cookie(self.public, &binding))
     }
 
-    async fn callback(&self, url: &Url) -> worker::Result<Response> {
+    async fn callback(&self, req: &Request, url: &Url) -> worker::Result<Response> {
         let form = Form::parse(url.query().unwrap_or_default()).unwrap_or_default();
         let state = form.one("state").ok().flatten().unwrap_or_default().to_string();
+        let browser = carried_binding(req, self.public);
         // The provider has one redirect URI here; a page's sign-in marks its state.
         if session::is_page_state(&state) {
-            return page_session::callback(self.env, self.settings, self.public, &form, &state).await;
+            return page_session::callback(self.env, self.settings, self.public, &form, &state, browser.as_deref())
+                .await;
         }
-        let taken = self.call(&TakePending { state, now: now() }).await;
+        let taken = sign_in_store::call(self.env, &TakePending { state, now: now() }).await;
         let Ok(Some(pending)) = taken else {
             return stop(
                 400,
@@ -167,6 +185,9 @@ impl SignIn<'_> {
                 "It took too long or was used already. Start again from your app.",
             );
         };
+        if !session::same_browser(&pending.browser, browser.as_deref()) {
+            return another_browser();
+        }
         let back = |code: Code, why: &str| {
             let error = OAuthError::new(code, why);
             redirect(&authorize::error_url(
@@ -212,7 +233,7 @@ impl SignIn<'_> {
             csrf: secret::digest(&csrf),
             expires_at: now() + STEP_TTL,
         };
-        if let Err(p) = self.call(&PutConsent { id: id.clone(), consent }).await {
+        if let Err(p) = sign_in_store::call(self.env, &PutConsent { id: id.clone(), consent }).await {
             return stop(503, "Sign-in cannot go on just now", &p.detail);
         }
         let host = worker::Url::parse(&pending.request.redirect_uri)
@@ -263,7 +284,7 @@ impl SignIn<'_> {
                 "It did not come from the page this runtime showed you. Start again from your app.",
             );
         }
-        let taken = self.call(&TakeConsent { id: field("consent"), csrf, now: now() }).await;
+        let taken = sign_in_store::call(self.env, &TakeConsent { id: field("consent"), csrf, now: now() }).await;
         let Ok(Some(consent)) = taken else {
             return stop(
                 400,
@@ -313,7 +334,11 @@ impl SignIn<'_> {
         let (Ok(access), Ok(refresh)) = (env::secret(), env::secret()) else {
             return oauth_error(&OAuthError::invalid_request("No randomness was available; try again."));
         };
-        let issue = IssueToken { auth, request, now: now(), fresh: Fresh { access, refresh } };
+        let client = match self.kept_client(&auth.client_id).await {
+            Ok(c) => c,
+            Err(p) => return problem(&p),
+        };
+        let issue = IssueToken { client, auth, request, now: now(), fresh: Fresh { access, refresh } };
         match self.call(&issue).await {
             Ok(Ok(answer)) => match crate::core::error::encoded(&answer) {
                 Ok(value) => json(200, &value),
@@ -333,7 +358,11 @@ impl SignIn<'_> {
             Ok(parsed) => parsed,
             Err(e) => return oauth_error(&e),
         };
-        match self.call(&RevokeToken { auth, token, now: now() }).await {
+        let client = match self.kept_client(&auth.client_id).await {
+            Ok(c) => c,
+            Err(p) => return problem(&p),
+        };
+        match self.call(&RevokeToken { client, auth, token, now: now() }).await {
             Ok(Ok(())) => Ok(Response::empty()?.with_status(200)),
             Ok(Err(e)) => oauth_error(&e),
             Err(p) => problem(&p),
@@ -355,17 +384,31 @@ impl SignIn<'_> {
             Ok(r) => r,
             Err(refusal) => return oauth_error(&refusal.error()),
         };
-        match self.call(&PutClient { client: made.client }).await {
+        match sign_in_store::call(self.env, &PutClient { client: made.client, now: now() }).await {
             Ok(_) => json(201, &made.response),
             Err(p) => problem(&p),
         }
     }
 
-    /// The client a request names: registered here, or described by the document its URL serves.
+    /// The client the sign-in store keeps under this id; one the Access object kept before the
+    /// store did is moved there as it is read.
+    async fn kept_client(&self, client_id: &str) -> Result<Option<Client>, Problem> {
+        let find = FindClient { client_id: client_id.to_string() };
+        if let Some(kept) = sign_in_store::call(self.env, &find).await? {
+            return Ok(Some(kept.client));
+        }
+        let Some(legacy) = self.call(&GetClient { client_id: client_id.to_string() }).await? else {
+            return Ok(None);
+        };
+        sign_in_store::call(self.env, &PutClient { client: legacy.clone(), now: now() }).await?;
+        Ok(Some(legacy))
+    }
+
+    /// The client a request names: registered here, or described by the document its URL serves,
+    /// read again once what was read is `cimd::FRESH_FOR` old.
     async fn client(&self, client_id: &str) -> Result<Client, String> {
         if !cimd::is_metadata_url(client_id) {
-            let kept = self.call(&GetClient { client_id: client_id.to_string() }).await;
-            return match kept {
+            return match self.kept_client(client_id).await {
                 Ok(Some(c)) => Ok(c),
                 Ok(None) => {
                     Err("The app names a client this runtime does not know. It registers again, then signs you in."
@@ -374,8 +417,14 @@ impl SignIn<'_> {
                 Err(p) => Err(p.detail),
             };
         }
-        let deployed = env::deployed(Some(self.public));
+        let deployed = self.settings.deployed();
         cimd::check_metadata_url(client_id, deployed).map_err(|why| format!("The app's client id {why}."))?;
+        let find = FindClient { client_id: client_id.to_string() };
+        if let Ok(Some(kept)) = sign_in_store::call(self.env, &find).await {
+            if now() < kept.kept_at + cimd::FRESH_FOR {
+                return Ok(kept.client);
+            }
+        }
         let answer = outbound::send(Outgoing {
             method: Method::Get,
             url: client_id,
@@ -383,10 +432,16 @@ impl SignIn<'_> {
             body: None,
             timeout: CLIENT_DOCUMENT_TIMEOUT,
             max_bytes: cimd::MAX_DOCUMENT_BYTES,
+            redirects: Redirects::Refuse,
         })
         .await;
         let body = match answer {
             Ok((200, body)) => body,
+            Ok((status @ 300..=399, _)) => {
+                return Err(format!(
+                    "The app's client document at {client_id} answered {status}, a redirect, which this runtime does not follow for a client's document."
+                ))
+            }
             Ok((status, _)) => return Err(format!("The app's client document at {client_id} answered {status}.")),
             Err(Unanswered::Timeout) => {
                 return Err(format!("The app's client document at {client_id} did not answer in time."))
@@ -400,7 +455,7 @@ impl SignIn<'_> {
         };
         let client = cimd::client_from_document(client_id, body.as_bytes()).map_err(|r| r.error().description)?;
         // Kept, so that the token endpoint knows the client the code was given to.
-        self.call(&PutClient { client: client.clone() }).await.map_err(|p| p.detail)?;
+        sign_in_store::call(self.env, &PutClient { client: client.clone(), now: now() }).await.map_err(|p| p.detail)?;
         Ok(client)
     }
 
@@ -420,6 +475,7 @@ impl SignIn<'_> {
             body: None,
             timeout: PROVIDER_TIMEOUT,
             max_bytes: 256 * 1024,
+            redirects: Redirects::Refuse,
         })
         .await;
         let body = match answer {
@@ -447,6 +503,7 @@ impl SignIn<'_> {
             body: Some(oidc::token_body(code, &callback, verifier, &oidc.client_id, &oidc.client_secret)),
             timeout: PROVIDER_TIMEOUT,
             max_bytes: 256 * 1024,
+            redirects: Redirects::Refuse,
         })
         .await;
         let body = match answer {
@@ -468,6 +525,7 @@ impl SignIn<'_> {
             body: None,
             timeout: PROVIDER_TIMEOUT,
             max_bytes: 64 * 1024,
+            redirects: Redirects::Refuse,
         })
         .await;
         Ok(match info {
@@ -526,6 +584,46 @@ async fn form_body(req: &mut Request) -> Result<(String, Option<String>), OAuthE
     let body = read_limited(req, REGISTRATION_MAX_BYTES).await.map_err(|p| OAuthError::invalid_request(p.detail))?;
     let body = String::from_utf8(body).map_err(|_| OAuthError::invalid_request("The body is not UTF-8."))?;
     Ok((body, req.headers().get("authorization").ok().flatten()))
+}
+
+/// The binding value of the browser a sign-in begins in: the one it carries, or `fresh`.
+pub(super) fn browser_binding(req: &Request, public: &str, fresh: String) -> String {
+    session::browser_binding(carried_binding(req, public).as_deref(), fresh)
+}
+
+/// The binding cookie the browser carries, if any.
+pub(super) fn carried_binding(req: &Request, public: &str) -> Option<String> {
+    let cookies = req.headers().get("cookie").ok().flatten();
+    csrf::cookie_value(cookies.as_deref(), &Jar::of(public).name(BROWSER_COOKIE))
+}
+
+/// The `Set-Cookie` of a browser's binding, for as long as a sign-in may take.
+pub(super) fn binding_cookie(public: &str, binding: &str) -> String {
+    let max_age = u32::try_from(BROWSER_TTL.num_seconds()).unwrap_or(600);
+    Jar::of(public).set(BROWSER_COOKIE, binding, max_age, csrf::SameSite::Lax)
+}
+
+/// The page of a callback opened in another browser than the one its sign-in began in: it signs
+/// nobody in, since it may be someone else's sign-in sent to this person.
+pub(super) fn another_browser() -> worker::Result<Response> {
+    stop(
+        403,
+        "This sign-in began in another browser",
+        "Nothing was done: a sign-in goes on only in the browser it began in, so that nobody can sign you in as someone else. If you followed a link to get here, it was not yours. Start again from the page or app you use.",
+    )
+}
+
+/// The answer to a client address past a route's rate limit: a page for a person's browser, a
+/// problem document for a client.
+fn too_many(path: &str) -> worker::Result<Response> {
+    let words = "Too many requests came from this address just now; wait a minute and try again.";
+    let mut resp = if path == AUTHORIZE_PATH || path == CALLBACK_PATH || path == CONSENT_PATH {
+        stop(429, "Too many sign-ins", words)?
+    } else {
+        super::entry::send(crate::api::Reply::problem(&Problem::new(Reason::TooManyRequests, words)))?
+    };
+    resp.headers_mut().set("retry-after", "60")?;
+    Ok(resp)
 }
 
 fn refused(e: AuthorizeError) -> worker::Result<Response> {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use futures::future::LocalBoxFuture;
 use worker::{Delay, Env, Method};
 
-use super::outbound::{exchange_until, Outgoing, Unanswered};
+use super::outbound::{exchange_until, Outgoing, Redirects, Unanswered};
 use crate::core::tool_server::{mcp, Request, ToolServers};
 use crate::ops::tool_client::{Response, Transport};
 use crate::ops::tool_servers::{Lists, Registry};
@@ -14,7 +14,13 @@ use crate::ops::tool_servers::{Lists, Registry};
 /// The most of a server's answer that is read; a longer one fails the request.
 pub const ANSWER_MAX_BYTES: usize = 4 * 1024 * 1024;
 
-struct Fetch;
+/// Fetch, following the redirects the address rules of a runtime `deployed` or not allow.
+struct Fetch {
+    deployed: bool,
+}
+
+static DEPLOYED: Fetch = Fetch { deployed: true };
+static ON_ONE_MACHINE: Fetch = Fetch { deployed: false };
 
 impl Transport for Fetch {
     fn send(&self, request: Request, timeout: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>> {
@@ -28,6 +34,7 @@ impl Transport for Fetch {
                     body: request.body,
                     timeout: Duration::from_secs(timeout),
                     max_bytes: ANSWER_MAX_BYTES,
+                    redirects: Redirects::Follow { deployed: self.deployed },
                 },
                 Some(mcp::answered_in),
             )
@@ -62,8 +69,7 @@ thread_local! {
 pub fn registry(env: &Env) -> Registry<'static> {
     let settings = SERVERS.with(|cell| {
         *cell.get_or_init(|| {
-            let public = env.var("PUBLIC_URL").map(|v| v.to_string()).ok();
-            let deployed = super::env::deployed(public.as_deref());
+            let deployed = super::env::Settings::of(env).deployed();
             let (servers, log) = ToolServers::read(
                 |name| env.secret(name).map(|s| s.to_string()).or_else(|_| env.var(name).map(|v| v.to_string())).ok(),
                 deployed,
@@ -77,7 +83,7 @@ pub fn registry(env: &Env) -> Registry<'static> {
     Registry {
         settings,
         connections: &[],
-        transport: &Fetch,
+        transport: if super::env::Settings::of(env).deployed() { &DEPLOYED } else { &ON_ONE_MACHINE },
         lists: Some(LISTS.with(|l| *l)),
         clock: || worker::Date::now().as_millis() as i64,
         without_money: false,

@@ -10,7 +10,7 @@ use crate::core::connection::input::{self, Plan};
 use crate::core::connection::machine::Command;
 use crate::core::connection::probe::{scopes, settle, Probe};
 use crate::core::connection::store::Find;
-use crate::core::connection::{connection_id, view, Connection, Document, Status, Target};
+use crate::core::connection::{connection_id, view, Connection, Credential, Document, Status, Target};
 use crate::core::Problem;
 
 pub const TOOL: Tool = Tool {
@@ -66,6 +66,18 @@ fn input_schema() -> Value {
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     a_person(ctx)?;
     let mut plan = input::check(&args, &ctx.connections.providers, ctx.connections.deployed)?;
+    if let Some(Credential::Reference { variable, .. }) = &plan.credential {
+        let address = match &plan.target {
+            Target::Mcp { url } => url,
+            Target::Openapi { base_url, .. } => base_url,
+        };
+        if let Err(why) = ctx.connections.listed.admits(variable, &ctx.caller.org, address) {
+            return Err(Problem::invalid_fields(vec![crate::core::FieldError::new(
+                "/credential/variable",
+                format!("is {variable}, {why}"),
+            )]));
+        }
+    }
     if plan.handles_money && ctx.tool_servers.without_money {
         return Err(Problem::unavailable(
             "The directory listing does not offer servers that pay, refund, transfer or pay out money, so it adds no such connection; through /mcp the same call works.",

@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
-use crate::core::access::key::{mint, NewKey, NAME_MAX, PLAYBOOKS_MAX};
+use crate::core::access::key::{mint, within_maker, NewKey, NAME_MAX, PLAYBOOKS_MAX};
 use crate::core::caller::Scope;
 use crate::core::ids::key_id;
 use crate::core::Problem;
@@ -12,7 +12,7 @@ use crate::core::Problem;
 pub const TOOL: Tool = Tool {
     name: "create_key",
     title: "Make an API key",
-    description: "Make an API key of the org for a bot or CI: its name, its scopes, optionally the playbooks it is kept to and when it expires. The answer holds the secret as key, this once: only its digest is kept. For the local developer, the operator's ADMIN_TOKEN and people whose role holds org:write; a key never makes keys.",
+    description: "Make an API key of the org for a bot or CI: its name, its scopes, optionally the playbooks it is kept to and when it expires. The answer holds the secret as key, this once: only its digest is kept. For the local developer, the operator's ADMIN_TOKEN and people whose role holds org:write; a key never makes keys. A person's key holds at most the scopes their sign-in allowed, and works only while they hold a role that manages the org's access.",
     hints: Hints::WRITE,
     scope: Some(Scope::OrgWrite),
     door: Door::Access,
@@ -55,6 +55,7 @@ struct Args {
 async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     let a: Args = args::parse(args)?;
     let new = NewKey::check(&a.name, &a.scopes, a.playbooks.as_deref(), a.expires_at.as_deref(), &ctx.now)?;
+    within_maker(&new, ctx.caller)?;
     let secret = mint(&ctx.secret);
     let record = new.record(key_id(ctx.random), &ctx.caller.org, &secret, &ctx.now, ctx.by());
     let mut value = json!(record.view());

@@ -13,6 +13,7 @@ use crate::core::connection::store::Find;
 use crate::core::connection::view::{self, way_of};
 use crate::core::connection::{Connection, Credential, OauthClient};
 use crate::core::Problem;
+use crate::ops::connections::NotSent;
 
 pub const TOOL: Tool = Tool {
     name: "reconnect_connection",
@@ -102,11 +103,21 @@ fn check_more(ctx: &Ctx<'_>, c: &Connection, group: &str) -> Result<(), Problem>
 
 /// A connection of a reference takes no link: its variable is read when the runtime starts.
 async fn reference(ctx: &Ctx<'_>, c: &Connection, variable: &str) -> Result<Output, Problem> {
-    if (ctx.connections.variable)(variable).is_none() {
-        return Err(Problem::conflict(format!(
-            "The connection {} reads the variable {variable}, which is not set; whoever runs the runtime sets it and restarts it, since it reads its variables when it starts.",
-            c.name
-        )));
+    let address = crate::ops::connections::serve::address(c);
+    match ctx.connections.reference(&c.org, variable, address) {
+        Ok(_) => {}
+        Err(NotSent::NotListed(why)) => {
+            return Err(Problem::conflict(format!(
+                "The connection {} sends the variable {variable}, which is {why}.",
+                c.name
+            )))
+        }
+        Err(NotSent::NotSet) => {
+            return Err(Problem::conflict(format!(
+                "The connection {} reads the variable {variable}, which is not set; whoever runs the runtime sets it and restarts it, since it reads its variables when it starts.",
+                c.name
+            )))
+        }
     }
     let kept = change(ctx, Find::Id(c.id.clone()), Command::Mended).await?;
     let summary = format!(

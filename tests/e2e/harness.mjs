@@ -74,12 +74,14 @@ export async function startRuntime({ stateDir, port, localUser = 'tester', timeo
     '--inspector-port', String(inspectorPort),
     '--persist-to', stateDir,
     '--var', `LOCAL_USER:${localUser}`,
+    // Local mode is the operator's choice, as scripts/dev makes it; a test may turn it off with LOCAL_MODE:off.
+    '--var', `LOCAL_MODE:${vars.LOCAL_MODE ?? 'on'}`,
     // A fixed test key to seal what people give connections with; a test may pass its own.
     '--var', `CONNECTIONS_KEY:${vars.CONNECTIONS_KEY ?? E2E_CONNECTIONS_KEY}`,
     '--show-interactive-dev-session=false', // no hotkeys, no prompt on stdin
     '--live-reload=false',
   ];
-  for (const [name, value] of Object.entries(vars)) if (name !== 'CONNECTIONS_KEY') args.push('--var', `${name}:${value}`);
+  for (const [name, value] of Object.entries(vars)) if (name !== 'CONNECTIONS_KEY' && name !== 'LOCAL_MODE') args.push('--var', `${name}:${value}`);
   if (config) args.push('--config', config);
   args.push(...extraArgs);
   const env = {

@@ -133,7 +133,22 @@ function generationSection(g) {
   ];
 }
 
-export function report({ meta, restarts, hostile, concurrency, tools, connections, generation, checks }) {
+function trustSection(t) {
+  const rows = t.rows.map((r) => [r.attack, int(r.tries), int(r.refused), r.saw]);
+  const m = t.memory;
+  return [
+    '## Trust', '',
+    'Each hole a security review of the runtime found, tried again on a runtime with PUBLIC_URL, ADMIN_TOKEN, OWNERS and a ' +
+    'real OpenID provider (one with local mode off for the forged Host). "Refused" counts the tries the runtime refused.', '',
+    ...table(['Attack', 'Tries', 'Refused', 'What came'], rows, { text: true }), '',
+    `Memory of wrangler and workerd: ${mib(m.start)} after the first sign-ins, ${mib(m.beforeBodies)} before the bodies, ` +
+    `${mib(m.afterBodies)} after them, ${mib(m.end)} at the end. A key's request took ${t.latency.quiet.toFixed(1)} ms ` +
+    `(median of 20) before the flood and ${t.latency.flood.toFixed(1)} ms during it (on this machine every object runs on ` +
+    'one workerd thread, so the flood\'s own work holds any request up).', '',
+  ];
+}
+
+export function report({ meta, restarts, hostile, concurrency, tools, connections, generation, trust, checks }) {
   const lines = [
     '# Auto Runtime fault harness', '',
     `${meta.date} · commit ${meta.commit} · ${meta.cores} cores · Node ${meta.node} · seed ${meta.seed} · whole run ${meta.seconds.toFixed(0)} s` +
@@ -145,6 +160,7 @@ export function report({ meta, restarts, hostile, concurrency, tools, connection
   if (tools) lines.push(...toolsSection(tools));
   if (connections) lines.push(...connectionsSection(connections));
   if (generation) lines.push(...generationSection(generation));
+  if (trust) lines.push(...trustSection(trust));
   lines.push(...checksSection(checks));
   return `${lines.join('\n')}\n`;
 }

@@ -6,10 +6,13 @@
 // failing during a consent and a refresh, a connection's server misbehaving, hostile links and
 // forms on the connect page), and generation (a generation function's gateway answering garbage, a
 // huge body, a url, bytes that lie, an error or nothing: the run fails with its reason and nothing
-// is kept half-way). Prints Markdown tables, writes them to FAULTS_OUT (default faults-results/results.md), and
+// is kept half-way), and trust (each hole a security review found tried again: a connection naming
+// the runtime's secrets, a stopped sign-in sent to another browser, a token of org:write alone,
+// bodies without a length, a flood of registrations, unverified addresses, a redirecting client
+// document, a replayed refresh token, a forged Host; memory read before and after). Prints Markdown tables, writes them to FAULTS_OUT (default faults-results/results.md), and
 // exits non-zero when any check failed.
 //
-// Arguments: the parts to run (restarts, hostile, concurrency, tools, connections, generation; default all).
+// Arguments: the parts to run (restarts, hostile, concurrency, tools, connections, generation, trust; default all).
 // Environment: FAULTS_SEED (replays the random moments and cases), FAULTS_RESTARTS (default 20),
 // FAULTS_HOSTILE (the least number of hostile requests, default 10000), FAULTS_OUT,
 // FAULTS_BUILD=never (serve build/ as it is, even when src/ is newer), FAULTS_KEEP=1 (keep the
@@ -28,9 +31,10 @@ import { hostile } from './hostile.mjs';
 import { report } from './report.mjs';
 import { restarts } from './restarts.mjs';
 import { tools } from './tools.mjs';
+import { trust } from './trust.mjs';
 
 const env = process.env;
-const PARTS = ['restarts', 'hostile', 'concurrency', 'tools', 'connections', 'generation'];
+const PARTS = ['restarts', 'hostile', 'concurrency', 'tools', 'connections', 'generation', 'trust'];
 const STARTED = Date.now();
 // The whole run must end within 15 minutes; each part bounds its own loops well inside this.
 const BUDGET_MS = 15 * 60_000;
@@ -123,6 +127,9 @@ async function main() {
   }
   if (parts.includes('generation')) {
     results.generation = await runPart('generation', () => generation({ say }), checks);
+  }
+  if (parts.includes('trust')) {
+    results.trust = await runPart('trust', () => trust({ say }), checks);
   }
   clearTimeout(watchdog);
   process.exitCode = finish({ out, seed, parts, results, checks });

@@ -8,10 +8,11 @@ import { panicLines, startRuntime } from '../e2e/harness.mjs';
 
 /**
  * Starts the runtime on `stateDir`, with more Worker variables in `vars` (where the model stand-ins
- * and tool servers are); every runtime started is kept in `logs` for the panic check.
+ * and tool servers are), on `port` where one is given; every runtime started is kept in `logs` for
+ * the panic check.
  */
-export async function start(stateDir, logs, vars = {}) {
-  const rt = await startRuntime({ stateDir, pollMs: 100, vars });
+export async function start(stateDir, logs, vars = {}, port = undefined) {
+  const rt = await startRuntime({ stateDir, port, pollMs: 100, vars });
   logs.push(rt.logs);
   return rt;
 }
@@ -49,4 +50,23 @@ export async function killHard(rt) {
   }
   await rt.stop(); // finds the group gone: no SIGTERM reaches anything, it only clears its bookkeeping
   return Boolean(pgid);
+}
+
+/** The resident memory of a runtime's processes (wrangler and its workerd), in bytes. */
+export function residentBytes(port) {
+  const pgid = groupServing(port);
+  if (!pgid) return null;
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgid) continue;
+      const rss = readFileSync(`/proc/${entry}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
+      if (rss) total += Number(rss[1]) * 1024;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
 }

@@ -43,7 +43,7 @@ fn kinds() -> Vec<&'static str> {
 }
 
 /// Every reason a problem gives; a test fails to compile when a reason is added and not listed.
-pub const REASONS: [Reason; 11] = [
+pub const REASONS: [Reason; 12] = [
     Reason::InvalidInput,
     Reason::Unauthorized,
     Reason::Forbidden,
@@ -53,6 +53,7 @@ pub const REASONS: [Reason; 11] = [
     Reason::Conflict,
     Reason::PayloadTooLarge,
     Reason::UnsupportedMediaType,
+    Reason::TooManyRequests,
     Reason::Unavailable,
     Reason::Internal,
 ];

@@ -181,6 +181,7 @@ fn every_reason_is_listed() {
             | Reason::Conflict
             | Reason::PayloadTooLarge
             | Reason::UnsupportedMediaType
+            | Reason::TooManyRequests
             | Reason::Unavailable
             | Reason::Internal => {}
         }

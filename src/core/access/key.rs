@@ -134,6 +134,14 @@ impl KeyRecord {
         })
     }
 
+    /// The person who made the key, if a person did. Their authority is the key's: it works only
+    /// while they hold a role that manages the org's access (`Role::manages_access`), so a key
+    /// does not outlive its maker's role. One the operator or the local developer made has no
+    /// such person, and lives until it is revoked or expires.
+    pub fn made_by_person(&self) -> Option<&str> {
+        (self.created_by.kind == crate::core::actor::ActorKind::Person).then_some(self.created_by.id.as_str())
+    }
+
     /// Whether this use should be written as the key's last: once a minute at most.
     pub fn touch_due(&self, now: &str) -> bool {
         match (self.last_used_at.as_deref().and_then(millis), millis(now)) {
@@ -150,6 +158,50 @@ pub struct NewKey {
     pub scopes: Vec<Scope>,
     pub playbooks: Option<Vec<String>>,
     pub expires_at: Option<String>,
+}
+
+/// Refuses a key that would reach more than its maker: each scope must be one the caller holds
+/// in this request, and a caller kept to some playbooks makes keys kept to some of those. The
+/// operator holds no scope and is above this rule, as the local developer holds every one.
+pub fn within_maker(new: &NewKey, maker: &Caller) -> Result<(), Problem> {
+    if maker.principal == Principal::Operator {
+        return Ok(());
+    }
+    let mut errors = Vec::new();
+    for (i, scope) in new.scopes.iter().enumerate() {
+        if !maker.allows(*scope) {
+            let held: Vec<&str> = maker.scopes.iter().map(|s| s.as_str()).collect();
+            errors.push(FieldError::new(
+                format!("/scopes/{i}"),
+                format!(
+                    "is {}, which this request does not hold: a key is made with at most the scopes of whoever makes it ({})",
+                    scope.as_str(),
+                    held.join(", ")
+                ),
+            ));
+        }
+    }
+    if let Some(kept) = &maker.playbooks {
+        match &new.playbooks {
+            None => errors.push(FieldError::new(
+                "/playbooks",
+                "is required: this caller is kept to some playbooks, so its keys name some of them",
+            )),
+            Some(list) => {
+                for (i, id) in list.iter().enumerate().filter(|(_, id)| !kept.contains(id)) {
+                    errors.push(FieldError::new(
+                        format!("/playbooks/{i}"),
+                        format!("is {id}, a playbook this caller does not reach"),
+                    ));
+                }
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(Problem::invalid_fields(errors))
+    }
 }
 
 impl NewKey {
@@ -354,5 +406,39 @@ mod tests {
         let (a, b) = ("pb_aaaaaaaaaaaaaaaa".to_string(), "pb_bbbbbbbbbbbbbbbb".to_string());
         let k = NewKey::check("ci", &["playbook:read".into()], Some(&[b.clone(), a.clone(), b.clone()]), None, NOW);
         assert_eq!(k.unwrap().playbooks, Some(vec![a, b]));
+    }
+
+    #[test]
+    fn a_key_reaches_no_more_than_its_maker() {
+        let all: Vec<String> = Scope::ALL.iter().map(|s| s.as_str().to_string()).collect();
+        let new = NewKey::check("ci", &all, None, None, NOW).unwrap();
+        let person = |scopes: &[Scope]| Caller {
+            id: "person:user_2ada".into(),
+            principal: Principal::Person { name: "Ada".into(), email: None },
+            org: "acme".into(),
+            scopes: scopes.to_vec(),
+            playbooks: None,
+        };
+        let refused = within_maker(&new, &person(&[Scope::OrgWrite])).unwrap_err();
+        let pointers: Vec<&str> = refused.errors.iter().map(|e| e.pointer.as_str()).collect();
+        assert_eq!(pointers, ["/scopes/0", "/scopes/2", "/scopes/3"]);
+        assert!(refused.errors[0].detail.contains("(org:write)"), "{}", refused.errors[0].detail);
+        assert!(within_maker(&new, &person(&Scope::ALL)).is_ok());
+        assert!(within_maker(&new, &Caller::operator("acme")).is_ok());
+        assert!(within_maker(&new, &Caller::local(None)).is_ok());
+        let kept = Caller { playbooks: Some(vec!["pb_aaaaaaaaaaaaaaaa".into()]), ..person(&Scope::ALL) };
+        assert_eq!(within_maker(&new, &kept).unwrap_err().errors[0].pointer, "/playbooks");
+        let other = NewKey::check("ci", &all, Some(&["pb_bbbbbbbbbbbbbbbb".into()]), None, NOW).unwrap();
+        assert_eq!(within_maker(&other, &kept).unwrap_err().errors[0].pointer, "/playbooks/0");
+    }
+
+    #[test]
+    fn only_a_person_made_key_names_its_maker() {
+        let mut r = record(None);
+        r.created_by =
+            Actor { kind: crate::core::actor::ActorKind::Person, id: "person:user_2ada".into(), name: "Ada".into() };
+        assert_eq!(r.made_by_person(), Some("person:user_2ada"));
+        r.created_by.kind = crate::core::actor::ActorKind::Operator;
+        assert_eq!(r.made_by_person(), None);
     }
 }

@@ -39,6 +39,12 @@ impl Role {
         Role::ALL.into_iter().find(|r| r.as_str() == name)
     }
 
+    /// Whether the role manages the org's keys and roles: owner and admin, whose scopes hold
+    /// `org:write`.
+    pub fn manages_access(self) -> bool {
+        self.scopes().contains(&Scope::OrgWrite)
+    }
+
     pub fn scopes(self) -> &'static [Scope] {
         match self {
             Role::Owner | Role::Admin => &Scope::ALL,

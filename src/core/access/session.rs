@@ -20,6 +20,29 @@ pub const SESSION_PREFIX: &str = "pbps_";
 /// Starts the `state` of a page's sign-in, so that the provider's one callback
 /// (`/oauth/callback`, the redirect URI the operator registered) tells it from a client's.
 pub const STATE_PREFIX: &str = "pg.";
+/// The cookie that binds a sign-in to the browser that began it, before the `__Host-` prefix of an
+/// https runtime. Without it, someone who began a sign-in and stopped before its callback could
+/// send that address to another person, whose browser would then be signed in as them (login
+/// CSRF). `SameSite=Lax`, since the provider sends the person back by a top-level navigation.
+pub const BROWSER_COOKIE: &str = "sign-in";
+/// How long a browser's binding lasts: as long as a sign-in may take.
+pub const BROWSER_TTL: TimeDelta = SIGN_IN_TTL;
+
+/// The binding value a browser keeps: the one it carries already where it is one this runtime
+/// made (so two sign-ins in two tabs both go on), else `fresh`.
+pub fn browser_binding(carried: Option<&str>, fresh: String) -> String {
+    carried
+        .filter(|v| v.len() == 43 && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'))
+        .map_or(fresh, str::to_string)
+}
+
+/// Whether the browser at a sign-in's callback is the one that began it: its binding cookie's
+/// digest is the one kept, compared in constant time. A sign-in kept before bindings (an empty
+/// digest) is refused like one from another browser.
+pub fn same_browser(kept: &str, carried: Option<&str>) -> bool {
+    !kept.is_empty() && carried.is_some_and(|c| secret::same(kept, &secret::digest(c)))
+}
+
 /// Where a page sends a person without a session: `?to=` the path they asked for.
 pub const SIGN_IN_PATH: &str = "/pages/sign-in";
 /// Ends the session of the browser that posts to it.
@@ -78,6 +101,10 @@ pub struct PageSignIn {
     pub verifier: String,
     pub nonce: String,
     pub expires_at: DateTime<Utc>,
+    /// The digest of the browser's binding cookie (`BROWSER_COOKIE`): the callback goes on only
+    /// in the browser that began the sign-in.
+    #[serde(default)]
+    pub browser: String,
 }
 
 /// A session token from 32 random bytes the shell supplies.
@@ -163,6 +190,20 @@ pub struct EndSessionsOf {
 mod tests {
     use super::*;
     use chrono::TimeZone;
+
+    #[test]
+    fn a_sign_in_goes_on_only_in_the_browser_that_began_it() {
+        let mine = "A".repeat(43);
+        assert_eq!(browser_binding(Some(&mine), "fresh".into()), mine, "two tabs share one binding");
+        assert_eq!(browser_binding(Some("short"), "fresh".into()), "fresh");
+        assert_eq!(browser_binding(Some(&"é".repeat(22)), "fresh".into()), "fresh");
+        assert_eq!(browser_binding(None, "fresh".into()), "fresh");
+        let kept = secret::digest(&mine);
+        assert!(same_browser(&kept, Some(&mine)));
+        assert!(!same_browser(&kept, Some(&"B".repeat(43))), "the victim's own binding");
+        assert!(!same_browser(&kept, None), "a browser with none");
+        assert!(!same_browser("", Some(&mine)), "a sign-in kept with no binding");
+    }
 
     #[test]
     fn only_own_paths_are_returned_to() {

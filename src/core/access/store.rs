@@ -23,6 +23,9 @@ pub struct Pending {
     pub verifier: String,
     pub nonce: String,
     pub expires_at: DateTime<Utc>,
+    /// The digest of the browser's binding cookie (`session::BROWSER_COOKIE`).
+    #[serde(default)]
+    pub browser: String,
 }
 
 /// A person signed in, waiting on the consent page: what they may allow, in which orgs.
@@ -77,16 +80,32 @@ impl Verified {
 
 // What sign-in asks the Access object, one request per step; each is atomic there.
 
-/// Keeps a client: one registered, or one read from its metadata document.
+/// Keeps a client: one registered, or one read from its metadata document. Registered clients
+/// nobody signed in with are forgotten after `client::UNUSED_TTL`, and the oldest of them once
+/// `client::UNUSED_MAX` wait, so open registration cannot fill the store.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PutClient {
     pub client: Client,
+    pub now: DateTime<Utc>,
 }
 
-/// The client kept under this id, if one is.
+/// The client kept under this id in the Access object, where clients were kept before the
+/// sign-in store: read once, then kept in the sign-in store.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GetClient {
     pub client_id: String,
+}
+
+/// The client the sign-in store keeps under this id, and when it was kept.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FindClient {
+    pub client_id: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeptClient {
+    pub client: Client,
+    pub kept_at: DateTime<Utc>,
 }
 
 /// Keeps a sign-in in flight by the digest of its `state`.
@@ -137,6 +156,8 @@ pub struct SaveGrant {
 /// It answers the tokens, or the OAuth error the client is sent.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct IssueToken {
+    /// The client `auth` names, as the sign-in store keeps it; none where it is not known.
+    pub client: Option<Client>,
     pub auth: ClientAuth,
     pub request: TokenRequest,
     pub now: DateTime<Utc>,
@@ -146,6 +167,8 @@ pub struct IssueToken {
 /// A client's revocation of a token, answered as the OAuth revocation endpoint answers.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RevokeToken {
+    /// The client `auth` names, as the sign-in store keeps it; none where it is not known.
+    pub client: Option<Client>,
     pub auth: ClientAuth,
     pub token: String,
     pub now: DateTime<Utc>,
@@ -166,6 +189,10 @@ pub struct Assigner {
     pub id: String,
     /// Whether the caller is above roles: the operator or the local developer.
     pub above_roles: bool,
+    /// What the caller may do in this request: a person's token carries what they allowed a
+    /// client, so a role is given or taken only where each of its scopes is in these.
+    #[serde(default)]
+    pub scopes: Vec<crate::core::caller::Scope>,
 }
 
 /// The org's role assignments, by person.
@@ -197,6 +224,18 @@ pub fn change_role(
 ) -> Result<Option<RoleAssignment>, Problem> {
     let current = assignments.iter().find(|a| a.person == person);
     if !by.above_roles {
+        let beyond = [current.map(|c| c.role), role]
+            .into_iter()
+            .flatten()
+            .find(|r| r.scopes().iter().any(|s| !by.scopes.contains(s)));
+        if let Some(r) = beyond {
+            let held: Vec<&str> = by.scopes.iter().map(|s| s.as_str()).collect();
+            return Err(Problem::forbidden(format!(
+                "The role {} grants more than this request may do ({}): a role is given or taken only up to what the giver holds. Sign in again allowing every scope of the role.",
+                r.as_str(),
+                if held.is_empty() { "nothing".to_string() } else { held.join(", ") }
+            )));
+        }
         let mine = assignments.iter().find(|a| a.person == by.id).map(|a| a.role);
         let allowed = mine.is_some_and(|m| may_change(m, current.map(|c| c.role), role));
         if !allowed {
@@ -224,6 +263,7 @@ pub fn change_role(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::caller::Scope;
     use chrono::TimeZone;
 
     fn at() -> DateTime<Utc> {
@@ -245,8 +285,8 @@ mod tests {
     #[test]
     fn roles_change_by_the_assigner_role_and_keep_an_owner() {
         let org = [held("person:ada", Role::Owner), held("person:bob", Role::Admin), held("person:cy", Role::Viewer)];
-        let by = |id: &str| Assigner { id: id.into(), above_roles: false };
-        let operator = Assigner { id: "operator".into(), above_roles: true };
+        let by = |id: &str| Assigner { id: id.into(), above_roles: false, scopes: Scope::ALL.to_vec() };
+        let operator = Assigner { id: "operator".into(), above_roles: true, scopes: Vec::new() };
         let made = change_role(&org, "acme", "person:dee", Some(Role::Editor), &by("person:bob"), at()).unwrap();
         assert_eq!(made.map(|a| (a.role, a.assigned_by)), Some((Role::Editor, "person:bob".to_string())));
         assert!(
@@ -258,5 +298,26 @@ mod tests {
         let last = change_role(&org, "acme", "person:ada", None, &operator, at()).unwrap_err();
         assert_eq!(last.status(), 409, "the last owner stays");
         assert_eq!(change_role(&org, "acme", "person:cy", None, &operator, at()).unwrap(), None);
+    }
+
+    #[test]
+    fn a_role_is_given_and_taken_only_up_to_what_the_giver_holds_now() {
+        let org = [held("person:ada", Role::Owner), held("person:cy", Role::Viewer)];
+        // Ada, owner, through a client she allowed org:write alone.
+        let narrow = Assigner { id: "person:ada".into(), above_roles: false, scopes: vec![Scope::OrgWrite] };
+        for role in Role::ALL {
+            let refused = change_role(&org, "acme", "person:dee", Some(role), &narrow, at()).unwrap_err();
+            assert_eq!(refused.status(), 403, "{}", role.as_str());
+            assert!(refused.detail.contains("up to what the giver holds"), "{}", refused.detail);
+        }
+        assert!(change_role(&org, "acme", "person:cy", None, &narrow, at()).is_err(), "nor taken away");
+        let editorial = Assigner {
+            scopes: vec![Scope::OrgRead, Scope::OrgWrite, Scope::PlaybookRead, Scope::PlaybookWrite],
+            ..narrow.clone()
+        };
+        assert!(change_role(&org, "acme", "person:dee", Some(Role::Owner), &editorial, at()).is_ok());
+        let no_org_read =
+            Assigner { scopes: vec![Scope::OrgWrite, Scope::PlaybookRead, Scope::PlaybookWrite], ..narrow };
+        assert!(change_role(&org, "acme", "person:dee", Some(Role::Editor), &no_org_read, at()).is_err());
     }
 }

@@ -16,6 +16,7 @@ pub mod pattern;
 pub mod probe;
 pub mod providers;
 pub mod store;
+pub mod variables;
 pub mod view;
 
 #[cfg(test)]

@@ -305,6 +305,12 @@ impl Providers {
         (Providers { list, clients, set }, log)
     }
 
+    /// Keeps offering a way of a reference only where `listed` says its variable is one the
+    /// operator lists for connections.
+    pub fn offer_references(&mut self, listed: impl Fn(&str) -> bool) {
+        self.set.retain(|name| listed(name));
+    }
+
     pub fn named(&self, name: &str) -> Option<&Provider> {
         self.list.iter().find(|p| p.name == name)
     }

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::check::{find_in_tags, Findings, PAGE_MAX_BYTES};
-use super::template::environment;
+use super::template::{self, environment};
 use crate::core::run::{Run, RunStatus};
 
 /// The names a page, and each part of a glance, may use.
@@ -348,7 +348,7 @@ fn shown(run: &Run) -> Value {
 pub fn render(page: &str, context: &Value) -> Result<String, Failed> {
     let env = environment();
     let failed = |e: minijinja::Error| Failed { pointer: "/page".into(), detail: words(&e, "page") };
-    let text = env.render_str(page, context).map_err(failed)?;
+    let text = template::render(&env, page, context).map_err(failed)?;
     if text.len() > RENDERED_MAX_BYTES {
         return Err(Failed {
             pointer: "/page".into(),
@@ -361,8 +361,7 @@ pub fn render(page: &str, context: &Value) -> Result<String, Failed> {
 /// The glance rendered over `context`, or the first part that did not render.
 pub fn render_glance(glance: &Glance, context: &Value) -> Result<Shown, Failed> {
     let env = environment();
-    let headline = env
-        .render_str(&glance.headline, context)
+    let headline = template::render(&env, &glance.headline, context)
         .map_err(|e| Failed { pointer: "/glance/headline".into(), detail: words(&e, "headline") })?;
     let mut figures = Vec::new();
     for (i, (label, value)) in glance.figures.iter().enumerate() {

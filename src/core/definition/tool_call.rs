@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::check::{escape, Findings};
-use super::template::environment;
+use super::template::{self, environment};
 use crate::core::run::RunError;
 use crate::core::ErrorCode;
 
@@ -77,7 +77,7 @@ impl ToolCallSpec {
 fn render(value: &Value, scope: &Map<String, Value>, at: &str) -> Result<Value, RunError> {
     Ok(match value {
         Value::String(text) => {
-            let rendered = environment().render_str(text, scope).map_err(|e| {
+            let rendered = template::render(&environment(), text, scope).map_err(|e| {
                 RunError::new(
                     ErrorCode::Template,
                     format!(

@@ -10,7 +10,7 @@ pub mod serve;
 mod settings;
 
 pub use renew::Using;
-pub use settings::{aad, Opened, Sealer, Settings};
+pub use settings::{aad, NotSent, Opened, Sealer, Settings};
 
 use chrono::{DateTime, Utc};
 

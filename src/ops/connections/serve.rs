@@ -2,7 +2,7 @@
 //! its credential, opened now, for this request alone, where the kind says it goes. One that
 //! cannot be used is the same server, unusable, with the words that say what mends it.
 
-use super::{aad, Opened, Settings};
+use super::{aad, NotSent, Opened, Settings};
 use crate::core::connection::{view, Connection, Credential, Document as Doc, In, Status, Target};
 use crate::core::model::Secret;
 use crate::core::tool_server::settings::{
@@ -50,12 +50,17 @@ pub fn server(c: &Connection, settings: &Settings) -> Option<Server> {
 /// catalogue, or its address one a deployed runtime does not reach.
 fn not_allowed(c: &Connection, settings: &Settings) -> Option<Because> {
     let gone = c.provider.as_deref().is_some_and(|p| settings.providers.named(p).is_none());
-    let address = match &c.target {
+    let refused = crate::core::tool_server::settings::check_address(address(c), settings.deployed).is_err();
+    (gone || refused).then_some(Because::ConnectionNotAllowed)
+}
+
+/// Where a connection's calls, and its credential, go: an MCP server's address, or an HTTP
+/// API's `base_url` (its document gets the credential only on that origin).
+pub fn address(c: &Connection) -> &str {
+    match &c.target {
         Target::Mcp { url } => url,
         Target::Openapi { base_url, .. } => base_url,
-    };
-    let refused = crate::core::tool_server::settings::check_address(address, settings.deployed).is_err();
-    (gone || refused).then_some(Because::ConnectionNotAllowed)
+    }
 }
 
 fn place(name: &str, place: In, scheme: &Option<String>) -> Place {
@@ -105,11 +110,15 @@ fn carried(c: &Connection, settings: &Settings) -> Result<Option<Carried>, Unusa
             Some(Carried { secret: secret(opened(c, settings)?.key, "key")?, place: place(name, *p, scheme) })
         }
         Credential::Reference { variable, name, place: p, scheme } => {
-            let value = (settings.variable)(variable).ok_or_else(|| {
-                unusable(
+            let value = settings.reference(&c.org, variable, address(c)).map_err(|why| match why {
+                NotSent::NotListed(why) => unusable(
+                    Because::ConnectionNotAllowed,
+                    format!("the connection {} sends the variable {variable}, which is {why}", c.name),
+                ),
+                NotSent::NotSet => unusable(
                     Because::ConnectionBroken,
                     format!("the variable {variable} the connection {} reads is not set", c.name),
-                )
+                ),
             })?;
             Some(Carried { secret: value, place: place(name, *p, scheme) })
         }

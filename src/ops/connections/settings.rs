@@ -6,6 +6,7 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use crate::core::connection::providers::Providers;
+use crate::core::connection::variables::ConnectionVariables;
 use crate::core::model::Secret;
 use crate::core::Problem;
 
@@ -77,8 +78,10 @@ pub struct Settings {
     /// `None` while `CONNECTIONS_KEY` is not set: nothing a person gives can be kept.
     pub sealer: Option<Rc<dyn Sealer>>,
     /// A Worker secret or variable by name, for a connection of a reference: set or not, and its
-    /// value at call time.
+    /// value at call time. Read only through `reference`, which asks `listed` first.
     pub variable: Variables,
+    /// The variables the operator lets connections send (`CONNECTION_VARIABLES`).
+    pub listed: Rc<ConnectionVariables>,
     /// Whether `search` lists the providers a person may connect: on `/mcp` and the org
     /// endpoint, not on a playbook's, which lists no tool that adds a connection.
     pub lists_providers: bool,
@@ -93,12 +96,29 @@ impl Default for Settings {
             deployed: false,
             sealer: None,
             variable: Rc::new(|_| None),
+            listed: Rc::default(),
             lists_providers: true,
         }
     }
 }
 
+/// Why a connection of a reference cannot send its variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotSent {
+    /// The operator does not let it go there: the words follow "is NAME, ".
+    NotListed(String),
+    /// Listed, but not set.
+    NotSet,
+}
+
 impl Settings {
+    /// The value of `variable` for a connection of `org` whose calls go to `address`: only where
+    /// the operator lists it for that org and host, read now.
+    pub fn reference(&self, org: &str, variable: &str, address: &str) -> Result<Secret, NotSent> {
+        self.listed.admits(variable, org, address).map_err(NotSent::NotListed)?;
+        (self.variable)(variable).ok_or(NotSent::NotSet)
+    }
+
     /// The sealer, or the refusal that tells whoever runs the runtime to set its key.
     pub fn sealer(&self) -> Result<&dyn Sealer, Problem> {
         self.sealer.as_deref().ok_or_else(|| {

@@ -133,3 +133,46 @@ fn a_connection_is_a_server_with_its_credential_where_its_kind_says() {
     let removed = decide(Command::Remove, Some(broken), at).unwrap();
     assert!(server(&removed, &settings).is_none());
 }
+
+/// A connection of a reference kept before its variable had to be listed, or kept when it was and
+/// unlisted since: at use, the list is asked again, and it sends nothing where it does not admit it.
+#[test]
+fn a_kept_reference_sends_its_variable_only_while_the_list_admits_it() {
+    use crate::core::connection::variables::{runtime_own, ConnectionVariables};
+    use crate::core::connection::{Credential, In};
+    use crate::core::model::Secret;
+    use crate::core::tool_server::Because;
+    use std::rc::Rc;
+    let plan = check(&json!({ "provider": "linear", "name": "leaky" }), &Providers::compiled(), true).unwrap();
+    let at = DateTime::parse_from_rfc3339("2026-12-02T10:00:01.000Z").unwrap().to_utc();
+    let by = Actor { kind: ActorKind::Person, id: "person:ada".into(), name: "Ada".into() };
+    let mut c = plan
+        .into_connection("con_aaaaaaaaaaaaaaaa".into(), "acme", link::new(&link::mint(&[1; 32]), at, None), by, "x")
+        .unwrap();
+    c.status = Status::Connected;
+    c.credential = Credential::Reference {
+        variable: "ADMIN_TOKEN".into(),
+        name: "x-leak".into(),
+        place: In::Header,
+        scheme: None,
+    };
+    let read = |c: &Connection, listed: &str| {
+        let settings = Settings {
+            variable: Rc::new(|_| Some(Secret("the operator's own".into()))),
+            listed: Rc::new(ConnectionVariables::read(Some(listed), &runtime_own(|_| None)).0),
+            ..Settings::default()
+        };
+        serve::server(c, &settings).unwrap().state
+    };
+    let leak = read(&c, r#"{"ADMIN_TOKEN": {"orgs": "*", "hosts": ["mcp.linear.app"]}}"#).unwrap_err();
+    assert_eq!(leak.because, Because::ConnectionNotAllowed);
+    assert!(leak.detail.contains("ADMIN_TOKEN") && leak.detail.contains("has not listed"), "{}", leak.detail);
+    c.credential =
+        Credential::Reference { variable: "LINEAR_KEY".into(), name: "x-key".into(), place: In::Header, scheme: None };
+    let unlisted = read(&c, "{}").unwrap_err();
+    assert_eq!(unlisted.because, Because::ConnectionNotAllowed);
+    let entry = read(&c, r#"{"LINEAR_KEY": {"orgs": ["acme"], "hosts": ["mcp.linear.app"]}}"#).unwrap();
+    assert_eq!(entry.credential.map(|c| c.secret.0), Some("the operator's own".to_string()));
+    let elsewhere = read(&c, r#"{"LINEAR_KEY": {"orgs": ["globex"], "hosts": ["mcp.linear.app"]}}"#).unwrap_err();
+    assert!(elsewhere.detail.contains("org acme"), "{}", elsewhere.detail);
+}

@@ -3,6 +3,7 @@
 use super::{encode, AccessObject};
 use crate::core::access::key::{KeyRecord, KeyView, RevokeKey, VerifyKey};
 use crate::core::access::oauth::secret::same;
+use crate::core::access::role::RoleAssignment;
 use crate::core::Problem;
 
 const BY_DIGEST: &str = "SELECT record FROM keys WHERE digest = ?";
@@ -65,6 +66,14 @@ impl AccessObject {
         };
         if !same(&record.digest, &digest) || record.caller(&now).is_none() {
             return Ok(None);
+        }
+        // A person's key works while its maker's role still manages the org's access.
+        if let Some(person) = record.made_by_person() {
+            let held: Option<RoleAssignment> =
+                self.record("SELECT record FROM roles WHERE org = ? AND person = ?", &[&record.org, person])?;
+            if !held.is_some_and(|h| h.role.manages_access()) {
+                return Ok(None);
+            }
         }
         if record.touch_due(&now) {
             // To the minute: a key's use is not a write on every request.

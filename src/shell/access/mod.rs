@@ -1,6 +1,6 @@
 //! The Access Durable Object: one for the runtime, keeping every org's API keys by digest, the
-//! clients, sign-ins and grants of its authorization server, and who holds which role in each
-//! org. A key or token names no org, so the one object that can find any by its digest is the
+//! grants of its authorization server, the pages' sessions, and who holds which role in each org
+//! (what sign-in needs before then is the Sign-in object's, `sign_in_store`). A key or token names no org, so the one object that can find any by its digest is the
 //! runtime's own. It is strongly consistent and does one thing at a time, so two refreshes of
 //! one grant meet one after the other rather than racing.
 
@@ -16,12 +16,9 @@ use super::do_rpc::{self, serve, Call};
 use super::migrate;
 use super::playbook::storage;
 use crate::core::access::key::{ListKeys, MakeKey, RevokeKey, VerifyKey};
-use crate::core::access::session::{
-    BeginPageSignIn, EndSession, EndSessionsOf, FindSession, OpenSession, TakePageSignIn,
-};
+use crate::core::access::session::{EndSession, EndSessionsOf, FindSession, OpenSession};
 use crate::core::access::store::{
-    BeginSignIn, GetClient, IssueToken, ListRoles, PutClient, PutConsent, RevokeToken, RolesOf, SaveGrant, SetRole,
-    TakeConsent, TakePending, VerifyToken,
+    GetClient, IssueToken, ListRoles, RevokeToken, RolesOf, SaveGrant, SetRole, VerifyToken,
 };
 use crate::core::json;
 use crate::core::migration::Step;
@@ -58,8 +55,13 @@ CREATE INDEX IF NOT EXISTS sessions_person ON sessions (person);
 CREATE INDEX IF NOT EXISTS sessions_expiry ON sessions (expires_at);
 ";
 
+/// Spent grants are swept by when they became useless.
+const GRANTS_BY_USE: &str = "CREATE INDEX IF NOT EXISTS grants_useless ON grants (useless_after);";
+
 /// The object's tables, one step at a time: append only, since a step's place is its version.
-const STEPS: &[Step] = &[Step::Sql(SCHEMA), Step::Sql(SESSIONS)];
+/// Clients, `pending`, `consents` and `page_sign_ins` moved to the Sign-in object; the clients
+/// kept here before are read from here once (`GetClient`), and the rest lived minutes.
+const STEPS: &[Step] = &[Step::Sql(SCHEMA), Step::Sql(SESSIONS), Step::Sql(GRANTS_BY_USE)];
 
 #[durable_object]
 pub struct AccessObject {
@@ -117,19 +119,12 @@ impl DurableObject for AccessObject {
             VerifyKey::PATH => serve(req, async |v: VerifyKey| self.verify_key(v)).await,
             ListRoles::PATH => serve(req, async |l: ListRoles| self.list_roles(&l.org)).await,
             SetRole::PATH => serve(req, async |s: SetRole| self.set_role(s)).await,
-            PutClient::PATH => serve(req, async |p: PutClient| self.put_client(&p.client)).await,
             GetClient::PATH => serve(req, async |g: GetClient| self.client(&g.client_id)).await,
-            BeginSignIn::PATH => serve(req, async |b: BeginSignIn| self.begin(b)).await,
-            TakePending::PATH => serve(req, async |t: TakePending| self.take_pending(t)).await,
             RolesOf::PATH => serve(req, async |r: RolesOf| self.roles_of(&r.person, &r.owners, r.now)).await,
-            PutConsent::PATH => serve(req, async |p: PutConsent| self.put_consent(p)).await,
-            TakeConsent::PATH => serve(req, async |t: TakeConsent| self.take_consent(t)).await,
-            SaveGrant::PATH => serve(req, async |s: SaveGrant| self.save(&s.grant)).await,
+            SaveGrant::PATH => serve(req, async |s: SaveGrant| self.keep_grant(&s.grant)).await,
             IssueToken::PATH => serve(req, async |t: IssueToken| self.token(t)).await,
             RevokeToken::PATH => serve(req, async |r: RevokeToken| self.revoke_token(r)).await,
             VerifyToken::PATH => serve(req, async |v: VerifyToken| self.verify_token(v)).await,
-            BeginPageSignIn::PATH => serve(req, async |b: BeginPageSignIn| self.begin_page_sign_in(b)).await,
-            TakePageSignIn::PATH => serve(req, async |t: TakePageSignIn| self.take_page_sign_in(&t.state, t.now)).await,
             OpenSession::PATH => serve(req, async |o: OpenSession| self.open_session(o)).await,
             FindSession::PATH => serve(req, async |f: FindSession| self.find_session(f)).await,
             EndSession::PATH => serve(req, async |e: EndSession| self.end_session(&e.digest)).await,

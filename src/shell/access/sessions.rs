@@ -1,14 +1,10 @@
-//! Sessions of the runtime's own pages, in the Access object: a page's sign-in in flight by the
-//! digest of its `state`, and each session by the digest of its token, with the person's id so
-//! that all of theirs can be ended at once.
+//! Sessions of the runtime's own pages, in the Access object: each by the digest of its token,
+//! with the person's id so that all of theirs can be ended at once.
 
 use chrono::{DateTime, Utc};
 
 use super::{encode, storage, AccessObject};
-use crate::core::access::oauth::secret;
-use crate::core::access::session::{
-    BeginPageSignIn, EndSessionsOf, FindSession, OpenSession, PageSignIn, Session, SIGN_IN_TTL,
-};
+use crate::core::access::session::{EndSessionsOf, FindSession, OpenSession, Session};
 use crate::core::Problem;
 
 fn time(at: DateTime<Utc>) -> String {
@@ -21,25 +17,6 @@ struct Count {
 }
 
 impl AccessObject {
-    pub(super) fn begin_page_sign_in(&self, begin: BeginPageSignIn) -> Result<(), Problem> {
-        let BeginPageSignIn { state, sign_in } = begin;
-        // Whatever began before this one's own start and is still here was abandoned.
-        let started = time(sign_in.expires_at - SIGN_IN_TTL);
-        self.run("DELETE FROM page_sign_ins WHERE expires_at < ?", vec![started.into()])?;
-        self.run(
-            "INSERT INTO page_sign_ins (digest, record, expires_at) VALUES (?, ?, ?)",
-            vec![secret::digest(&state).into(), encode(&sign_in)?.into(), time(sign_in.expires_at).into()],
-        )
-    }
-
-    pub(super) fn take_page_sign_in(&self, state: &str, now: DateTime<Utc>) -> Result<Option<PageSignIn>, Problem> {
-        let digest = secret::digest(state);
-        let sign_in: Option<PageSignIn> =
-            self.record("SELECT record FROM page_sign_ins WHERE digest = ?", &[&digest])?;
-        self.run("DELETE FROM page_sign_ins WHERE digest = ?", vec![digest.into()])?;
-        Ok(sign_in.filter(|s| now < s.expires_at))
-    }
-
     pub(super) fn open_session(&self, open: OpenSession) -> Result<(), Problem> {
         let OpenSession { digest, session } = open;
         self.run("DELETE FROM sessions WHERE expires_at < ?", vec![time(session.opened_at).into()])?;

@@ -1,6 +1,6 @@
-//! The authorization server's state, in the Access object: clients, sign-ins in flight,
-//! consents waiting on their page, and grants found by the digest of any of their codes and
-//! tokens. Each command reads, decides in core and writes with no wait between, so it is atomic.
+//! The authorization server's grants, in the Access object, found by the digest of any of their
+//! codes and tokens, and the roles sign-in reads. Each command reads, decides in core and writes
+//! with no wait between, so it is atomic.
 
 use chrono::{DateTime, Utc};
 
@@ -13,9 +13,7 @@ use crate::core::access::oauth::person::Person;
 use crate::core::access::oauth::secret;
 use crate::core::access::oauth::token::{admit, authenticate, TokenRequest};
 use crate::core::access::role::{Role, RoleAssignment};
-use crate::core::access::store::{
-    BeginSignIn, Consent, IssueToken, Pending, PutConsent, RevokeToken, TakeConsent, TakePending, Verified, VerifyToken,
-};
+use crate::core::access::store::{IssueToken, RevokeToken, Verified, VerifyToken};
 use crate::core::Problem;
 
 fn time(at: DateTime<Utc>) -> String {
@@ -23,62 +21,16 @@ fn time(at: DateTime<Utc>) -> String {
 }
 
 impl AccessObject {
-    pub(super) fn put_client(&self, client: &Client) -> Result<(), Problem> {
-        self.run(
-            "INSERT OR REPLACE INTO clients (client_id, record) VALUES (?, ?)",
-            vec![client.client_id.clone().into(), encode(client)?.into()],
-        )
-    }
-
-    pub(super) fn begin(&self, begin: BeginSignIn) -> Result<(), Problem> {
-        let BeginSignIn { state, pending } = begin;
-        self.sweep(pending.expires_at - chrono::TimeDelta::minutes(10))?;
-        self.run(
-            "INSERT INTO pending (digest, record, expires_at) VALUES (?, ?, ?)",
-            vec![secret::digest(&state).into(), encode(&pending)?.into(), time(pending.expires_at).into()],
-        )
-    }
-
-    pub(super) fn take_pending(&self, take: TakePending) -> Result<Option<Pending>, Problem> {
-        let digest = secret::digest(&take.state);
-        let pending: Option<Pending> = self.record("SELECT record FROM pending WHERE digest = ?", &[&digest])?;
-        self.run("DELETE FROM pending WHERE digest = ?", vec![digest.into()])?;
-        Ok(pending.filter(|p| take.now < p.expires_at))
-    }
-
-    pub(super) fn put_consent(&self, put: PutConsent) -> Result<(), Problem> {
-        let PutConsent { id, consent } = put;
-        self.run(
-            "INSERT INTO consents (id, record, expires_at) VALUES (?, ?, ?)",
-            vec![id.into(), encode(&consent)?.into(), time(consent.expires_at).into()],
-        )
-    }
-
-    pub(super) fn take_consent(&self, take: TakeConsent) -> Result<Option<Consent>, Problem> {
-        let TakeConsent { id, csrf, now } = take;
-        let consent: Option<Consent> = self.record("SELECT record FROM consents WHERE id = ?", &[&id])?;
-        let Some(consent) = consent.filter(|c| now < c.expires_at) else {
-            return Ok(None);
-        };
-        // A form without the page's value is no consent, and leaves the page usable.
-        if !secret::same(&consent.csrf, &secret::digest(&csrf)) {
-            return Ok(None);
-        }
-        self.run("DELETE FROM consents WHERE id = ?", vec![id.into()])?;
-        Ok(Some(consent))
-    }
-
     pub(super) fn token(&self, issue: IssueToken) -> Result<Result<TokenResponse, OAuthError>, Problem> {
-        let IssueToken { auth, request, now, fresh } = issue;
+        let IssueToken { client, auth, request, now, fresh } = issue;
         let presented = match &request {
             TokenRequest::Code(c) => &c.code,
             TokenRequest::Refresh(r) => &r.refresh_token,
         };
         let decided = (|| -> Result<Decision, OAuthError> {
-            let client =
-                self.client(&auth.client_id).ok().flatten().ok_or_else(|| {
-                    OAuthError::invalid_client("This client is not registered here; register it again.")
-                })?;
+            let client = client
+                .filter(|c| c.client_id == auth.client_id)
+                .ok_or_else(|| OAuthError::invalid_client("This client is not registered here; register it again."))?;
             admit(&client, &auth, &request)?;
             let grant = self.grant_of(presented).ok().flatten().ok_or_else(|| {
                 OAuthError::invalid_grant("The code or refresh token is unknown, used or expired; sign in again.")
@@ -99,8 +51,8 @@ impl AccessObject {
     }
 
     pub(super) fn revoke_token(&self, revoke: RevokeToken) -> Result<Result<(), OAuthError>, Problem> {
-        let RevokeToken { auth, token, now } = revoke;
-        let client = self.client(&auth.client_id)?;
+        let RevokeToken { client, auth, token, now } = revoke;
+        let client = client.filter(|c| c.client_id == auth.client_id);
         match client.as_ref().map(|c| authenticate(c, &auth)) {
             None => return Ok(Err(OAuthError::invalid_client("This client is not registered here."))),
             Some(Err(e)) => return Ok(Err(e)),
@@ -126,6 +78,7 @@ impl AccessObject {
         Ok(Some(Verified::of(access, held.map(|h| h.role))))
     }
 
+    /// A client kept here before the Sign-in object kept them.
     pub(super) fn client(&self, client_id: &str) -> Result<Option<Client>, Problem> {
         self.record("SELECT record FROM clients WHERE client_id = ?", &[client_id])
     }
@@ -153,16 +106,15 @@ impl AccessObject {
         Ok(())
     }
 
-    /// Forgets what can no longer be used: sign-ins and consents past their time, spent grants.
-    fn sweep(&self, now: DateTime<Utc>) -> Result<(), Problem> {
-        let now = time(now);
-        self.run("DELETE FROM pending WHERE expires_at < ?", vec![now.clone().into()])?;
-        self.run("DELETE FROM consents WHERE expires_at < ?", vec![now.clone().into()])?;
+    /// Keeps a person's new grant, and forgets the grants nothing can use any more.
+    pub(super) fn keep_grant(&self, grant: &Grant) -> Result<(), Problem> {
+        let now = time(grant.created_at);
         self.run(
             "DELETE FROM grant_digests WHERE grant_id IN (SELECT id FROM grants WHERE useless_after < ?)",
             vec![now.clone().into()],
         )?;
-        self.run("DELETE FROM grants WHERE useless_after < ?", vec![now.into()])
+        self.run("DELETE FROM grants WHERE useless_after < ?", vec![now.into()])?;
+        self.save(grant)
     }
 
     /// The orgs the person holds a role in. First, where the operator named the person's

@@ -159,7 +159,7 @@ pub async fn route(mut req: Request, env: &Env, settings: &Settings, url: &Url) 
 /// `/studio` sends the person to their org's home: `local` in local mode, else the first org
 /// they hold a role in.
 async fn to_home(env: &Env, settings: &Settings, person: &PagePerson) -> worker::Result<Response> {
-    if settings.public_url.is_none() {
+    if settings.local {
         return redirect(&studio::home("", "local"));
     }
     match page_caller::roles_of(env, settings, person).await {

@@ -1,6 +1,7 @@
 //! Client ID metadata documents: a client whose `client_id` is an https URL is described by the
 //! JSON document at that URL. The runtime fetches it, so the URL must not reach inside the
-//! network the runtime runs in (the shell also fetches with Workers' strictly-public fetch).
+//! network the runtime runs in; the shell follows no redirect, since each would need the same
+//! check, and a client's own document has no reason to move.
 
 use serde_json::Value;
 
@@ -10,6 +11,9 @@ use crate::core::FieldError;
 
 /// The most a document may weigh; the shell stops reading past it.
 pub const MAX_DOCUMENT_BYTES: usize = 5 * 1024;
+/// How long a document read is used before it is fetched again, so that a burst of sign-ins
+/// naming one client fetches it once.
+pub const FRESH_FOR: chrono::TimeDelta = chrono::TimeDelta::minutes(10);
 
 /// Whether a `client_id` is a URL and so names a metadata document rather than a registered
 /// client. `http` URLs count too, so that `check_metadata_url` can say why one is refused.

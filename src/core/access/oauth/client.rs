@@ -10,6 +10,10 @@ use super::{redirect, secret};
 use crate::core::{FieldError, Problem};
 
 pub const MAX_NAME_CHARS: usize = 200;
+/// How long a registered client nobody has signed in with is kept.
+pub const UNUSED_TTL: chrono::TimeDelta = chrono::TimeDelta::hours(24);
+/// The most registered clients kept that nobody has signed in with; past it the oldest go.
+pub const UNUSED_MAX: usize = 10_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

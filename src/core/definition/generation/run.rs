@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::GenerationSpec;
-use crate::core::definition::template::environment;
+use crate::core::definition::template::{environment, render};
 use crate::core::run::RunError;
 use crate::core::ErrorCode;
 
@@ -42,8 +42,7 @@ impl Prepared {
 /// Writes the prompt over `input` and reads the asset ids of its references; refuses a prompt
 /// longer than the model takes and a field that carries more assets than its reference allows.
 pub fn prepare(spec: &GenerationSpec, input: &Value) -> Result<Prepared, RunError> {
-    let prompt = environment()
-        .render_str(spec.prompt(), minijinja::context! { input => input })
+    let prompt = render(&environment(), spec.prompt(), minijinja::context! { input => input })
         .map(|s| s.trim().to_string())
         .map_err(|e| {
             RunError::new(

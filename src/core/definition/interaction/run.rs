@@ -4,7 +4,7 @@
 use serde_json::{json, Map, Value};
 
 use super::{Delivery, InteractionSpec, Reach};
-use crate::core::definition::template::environment;
+use crate::core::definition::template::{environment, render};
 use crate::core::error::Problem;
 use crate::core::run::{Request, RunError, Through};
 use crate::core::ErrorCode;
@@ -80,7 +80,7 @@ pub fn reply(request: &Request, structured: Option<&Value>, text: &str) -> Optio
 
 fn body(spec: &InteractionSpec, input: &Value) -> Result<String, RunError> {
     let env = environment();
-    let text = env.render_str(&spec.body, minijinja::context! { input => input }).map_err(|e| {
+    let text = render(&env, &spec.body, minijinja::context! { input => input }).map_err(|e| {
         RunError::new(
             ErrorCode::Template,
             format!("the question could not be written: {}", e.detail().unwrap_or("it failed")),

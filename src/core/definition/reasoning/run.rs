@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::ReasoningSpec;
-use crate::core::definition::template::environment;
+use crate::core::definition::template::{self, environment};
 use crate::core::model::wire::{Answer, Call, Stop};
 use crate::core::run::RunError;
 
@@ -20,7 +20,7 @@ pub struct Prepared {
 pub fn prepare(spec: &ReasoningSpec, input: &Value) -> Result<Prepared, RunError> {
     let env = environment();
     let render = |part: &str, text: &str| {
-        env.render_str(text, minijinja::context! { input => input }).map(|s| s.trim().to_string()).map_err(|e| {
+        template::render(&env, text, minijinja::context! { input => input }).map(|s| s.trim().to_string()).map_err(|e| {
             RunError::new(
                 crate::core::ErrorCode::Template,
                 format!("the {part} part could not be written: {}", e.detail().unwrap_or("it failed")),
