@@ -10,6 +10,9 @@ use super::{Draft, Schema, SchemaError, MOST_DEPTH};
 
 /// Patterns are small; a pattern that compiles to more than this is refused as not a regex.
 const MOST_PATTERN_BYTES: usize = 1 << 20;
+/// The size limits a pattern is compiled under, smallest first: the first it fits stands for
+/// its size, which regex-lite does not tell.
+const PATTERN_SIZES: [usize; 7] = [1 << 8, 1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, MOST_PATTERN_BYTES];
 const MOST_PATTERN_NESTING: u32 = 64;
 
 pub fn compile(schema: &Value) -> Result<Schema, SchemaError> {
@@ -81,7 +84,7 @@ fn draft_of(root: &Value) -> Result<Draft, SchemaError> {
 
 struct Compiler {
     draft: Draft,
-    patterns: HashMap<String, regex_lite::Regex>,
+    patterns: HashMap<String, (regex_lite::Regex, usize)>,
     refs: Vec<Met>,
     /// Each `$id`, read against the ids around it, with the pointer of its schema.
     ids: HashMap<String, String>,
@@ -292,17 +295,15 @@ impl Compiler {
         if self.patterns.contains_key(pattern) {
             return Ok(());
         }
-        let built = regex_lite::RegexBuilder::new(pattern)
-            .size_limit(MOST_PATTERN_BYTES)
-            .nest_limit(MOST_PATTERN_NESTING)
-            .build();
-        match built {
-            Ok(regex) => {
-                self.patterns.insert(pattern.to_string(), regex);
-                Ok(())
+        for size in PATTERN_SIZES {
+            let built =
+                regex_lite::RegexBuilder::new(pattern).size_limit(size).nest_limit(MOST_PATTERN_NESTING).build();
+            if let Ok(regex) = built {
+                self.patterns.insert(pattern.to_string(), (regex, size));
+                return Ok(());
             }
-            Err(_) => refuse(at, format!("{} is not a \"regex\"", Value::from(pattern))),
         }
+        refuse(at, format!("{} is not a \"regex\"", Value::from(pattern)))
     }
 
     /// The pointer into the document a `$ref` leads to, or why it leads nowhere.

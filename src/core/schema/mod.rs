@@ -8,7 +8,8 @@
 //! `additionalItems` and `dependencies`; `format` as an assertion where the draft makes it one
 //! (drafts 4 to 7), an annotation otherwise; `pattern` through `regex-lite`, so a pattern it
 //! cannot compile (look-around, back-references, `\p{…}`) is refused where the schema is saved.
-//! Nothing panics on any schema or value: nesting and `$ref` depth are bounded.
+//! Nothing panics on any schema or value: nesting and `$ref` depth are bounded, and so is the
+//! work of checking one value (`validate::Budget`).
 //!
 //! Compiling costs more than checking a value, and a function's schemas are checked on every run
 //! of it, so a compiled schema is kept per isolate.
@@ -48,7 +49,8 @@ pub struct Schema {
     /// Never changed once compiled: `refs` knows each `$ref` in it by the address of its value.
     root: Box<Value>,
     draft: Draft,
-    patterns: HashMap<String, regex_lite::Regex>,
+    /// Each pattern, with the size limit it compiled under: its match costs that much.
+    patterns: HashMap<String, (regex_lite::Regex, usize)>,
     refs: HashMap<usize, String>,
 }
 
@@ -96,12 +98,18 @@ impl Schema {
     /// Every misfit of `value`, in the order of the schema's keywords.
     pub fn iter_errors(&self, value: &Value) -> std::vec::IntoIter<Invalid> {
         let mut found = Vec::new();
-        validate::Walk::new(self, &mut found).check(&self.root, value, &mut String::new());
+        let mut walk = validate::Walk::new(self, &mut found);
+        walk.check(&self.root, value, &mut String::new());
+        if walk.spent() {
+            found.push(validate::too_costly());
+        }
         found.into_iter()
     }
 
+    /// Whether `value` fits; one whose check spends the whole budget does not.
     pub fn is_valid(&self, value: &Value) -> bool {
-        validate::Walk::quiet(self).fits(&self.root, value)
+        let mut walk = validate::Walk::quiet(self);
+        walk.fits(&self.root, value) && !walk.spent()
     }
 }
 

@@ -192,6 +192,42 @@ fn hostile_schemas_are_refused_or_bounded_never_a_panic() {
     assert!(!Schema::compile(&json!({"multipleOf": 3})).unwrap().is_valid(&json!(i64::MIN + 1)));
 }
 
+/// Definitions that each name the next twice: 2^`depth` leaves of `leaf` from a small schema.
+fn fanning(combinator: &str, depth: usize, leaf: Value) -> Schema {
+    let mut defs = serde_json::Map::new();
+    for i in 0..depth {
+        let next = json!({ "$ref": format!("#/$defs/d{}", i + 1) });
+        defs.insert(format!("d{i}"), json!({ combinator: [next, next] }));
+    }
+    defs.insert(format!("d{depth}"), leaf);
+    Schema::compile(&json!({ "$defs": defs, "$ref": "#/$defs/d0" })).unwrap()
+}
+
+#[test]
+fn a_check_stops_within_its_budget_and_refuses_the_value() {
+    let costly = |errors: Vec<Invalid>| errors.last().is_some_and(|e| e.message.contains("too costly"));
+    let all = fanning("allOf", 30, json!({ "type": "string" }));
+    assert!(costly(all.iter_errors(&json!(1)).collect()));
+    assert!(!all.is_valid(&json!(1)));
+    let any = fanning("anyOf", 30, json!({ "maxLength": 0 }));
+    assert!(!any.is_valid(&json!("x".repeat(1000))));
+    let none_kept = fanning("allOf", 30, json!(true));
+    assert!(!none_kept.is_valid(&json!("x")), "a walk that only passes is bounded too");
+    // A pattern of many states over a long string: its match would take seconds.
+    let heavy = Schema::compile(&json!({ "pattern": "(?:a{1000}){30}" })).unwrap();
+    assert!(costly(heavy.iter_errors(&json!("a".repeat(60_000))).collect()));
+    // What a real value costs stays well inside it.
+    let small = Schema::compile(&json!({ "pattern": "^a+$" })).unwrap();
+    assert!(small.is_valid(&json!("a".repeat(1 << 20))));
+    let rows = Schema::compile(&json!({
+        "type": "array", "uniqueItems": true,
+        "items": { "type": "object", "properties": { "n": { "type": "integer" }, "s": { "enum": ["a", "b"] } } }
+    }))
+    .unwrap();
+    let many: Vec<Value> = (0..10_000).map(|n| json!({ "n": n, "s": "a" })).collect();
+    assert!(rows.is_valid(&json!(many)));
+}
+
 #[test]
 fn a_schema_compiles_once_and_checks_alike() {
     let schema = json!({ "type": "object", "properties": { "net": { "type": "number" } }, "required": ["net"] });

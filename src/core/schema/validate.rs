@@ -1,15 +1,69 @@
 //! Validating a value against a compiled schema: each keyword in the order the schema writes
 //! it (`required` with `properties`, before them), each misfit at its pointer in the value.
 
-use std::collections::HashSet;
+use std::cell::Cell;
+use std::collections::{HashMap, HashSet};
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::rc::Rc;
 
 use serde_json::{Map, Number, Value};
 
 use super::keywords::{compare, count, equal, is_type, push, tuple_items, type_names, unexpected, TYPES};
 use super::{format, Draft, Invalid, InvalidKind, Schema, MOST_DEPTH};
 
+/// The steps one check of a value may take: a subschema applied costs one and one per keyword,
+/// an `enum` one per option, a misfit's sentence one per 64 bytes, a match of a pattern its
+/// program's size times the text's length. Without it a small schema makes exponential work: `$ref`s that fan out (two
+/// to the next definition, thirty deep) or a pattern of many states over a long string.
+const MOST_STEPS: usize = 500_000;
+/// The most bytes of sentences one check keeps: each may repeat the whole value.
+const MOST_KEPT_BYTES: usize = 1 << 20;
+
+/// What a check has left, shared by every walk it starts; once spent, every walk stops.
+#[derive(Default)]
+struct Budget {
+    steps: Cell<usize>,
+    kept: Cell<usize>,
+    spent: Cell<bool>,
+}
+
+impl Budget {
+    fn full() -> Rc<Budget> {
+        Rc::new(Budget { steps: Cell::new(MOST_STEPS), ..Budget::default() })
+    }
+
+    fn spend(&self, steps: usize) -> bool {
+        match self.steps.get().checked_sub(steps).filter(|_| !self.spent.get()) {
+            Some(left) => self.steps.set(left),
+            None => self.spent.set(true),
+        }
+        !self.spent.get()
+    }
+
+    fn keep(&self, bytes: usize) -> bool {
+        self.kept.set(self.kept.get().saturating_add(bytes));
+        if self.kept.get() > MOST_KEPT_BYTES {
+            self.spent.set(true);
+        }
+        !self.spent.get()
+    }
+}
+
+/// The misfit said of a value whose check spent the whole budget.
+pub fn too_costly() -> Invalid {
+    Invalid {
+        pointer: String::new(),
+        message: format!(
+            "is too costly to check against its schema: the check stopped after {MOST_STEPS} steps or {} KiB of misfits",
+            MOST_KEPT_BYTES / 1024
+        ),
+        kind: InvalidKind::Other,
+    }
+}
+
 pub struct Walk<'s, 'o> {
     schema: &'s Schema,
+    budget: Rc<Budget>,
     found: Option<&'o mut Vec<Invalid>>,
     /// The `$ref` targets followed since the walk last went into a part of the value: one met
     /// again is a loop that constrains nothing more.
@@ -21,29 +75,45 @@ pub struct Walk<'s, 'o> {
 
 impl<'s, 'o> Walk<'s, 'o> {
     pub fn new(schema: &'s Schema, found: &'o mut Vec<Invalid>) -> Self {
-        Walk { schema, found: Some(found), chain: Vec::new(), depth: 0, misfit: false }
+        Walk { schema, budget: Budget::full(), found: Some(found), chain: Vec::new(), depth: 0, misfit: false }
     }
 
     pub fn quiet(schema: &'s Schema) -> Self {
-        Walk { schema, found: None, chain: Vec::new(), depth: 0, misfit: false }
+        Walk { schema, budget: Budget::full(), found: None, chain: Vec::new(), depth: 0, misfit: false }
     }
 
     /// Whether `value` fits `schema`, saying nothing of how it does not.
     pub fn fits(&mut self, schema: &Value, value: &Value) -> bool {
-        let mut quiet =
-            Walk { schema: self.schema, found: None, chain: self.chain.clone(), depth: self.depth, misfit: false };
+        let mut quiet = Walk {
+            schema: self.schema,
+            budget: self.budget.clone(),
+            found: None,
+            chain: self.chain.clone(),
+            depth: self.depth,
+            misfit: false,
+        };
         quiet.check(schema, value, &mut String::new());
         !quiet.misfit
     }
 
+    /// Whether the check stopped for want of budget: its answer then says nothing.
+    pub fn spent(&self) -> bool {
+        self.budget.spent.get()
+    }
+
     fn done(&self) -> bool {
-        self.misfit && self.found.is_none()
+        self.spent() || (self.misfit && self.found.is_none())
     }
 
     fn say(&mut self, pointer: &str, message: String, kind: InvalidKind) {
         self.misfit = true;
+        if !self.budget.spend(message.len() >> 6) {
+            return;
+        }
         if let Some(found) = self.found.as_deref_mut() {
-            found.push(Invalid { pointer: pointer.to_string(), message, kind });
+            if self.budget.keep(message.len() + pointer.len()) {
+                found.push(Invalid { pointer: pointer.to_string(), message, kind });
+            }
         }
     }
 
@@ -60,6 +130,9 @@ impl<'s, 'o> Walk<'s, 'o> {
         };
         if self.depth >= MOST_DEPTH {
             return self.misfit(at, format!("is nested more than {MOST_DEPTH} schemas deep here"));
+        }
+        if !self.budget.spend(1 + object.len()) {
+            return;
         }
         self.depth += 1;
         let draft = self.schema.draft;
@@ -117,7 +190,7 @@ impl<'s, 'o> Walk<'s, 'o> {
             }
             ("enum", _) => {
                 let options = rule.as_array().map(Vec::as_slice).unwrap_or_default();
-                if !options.iter().any(|o| equal(o, value)) {
+                if self.budget.spend(options.len()) && !options.iter().any(|o| equal(o, value)) {
                     self.misfit(at, enum_sentence(value, options));
                 }
             }
@@ -212,6 +285,7 @@ impl<'s, 'o> Walk<'s, 'o> {
                     let mut inner = Vec::new();
                     let mut walk = Walk {
                         schema: self.schema,
+                        budget: self.budget.clone(),
                         found: Some(&mut inner),
                         chain: Vec::new(),
                         depth: self.depth,
@@ -340,7 +414,9 @@ impl<'s, 'o> Walk<'s, 'o> {
                     self.misfit(at, format!("{value} has more than {most} item{}", plural(most, "", "s")));
                 }
             }
-            ("uniqueItems", Value::Array(items)) if rule == &Value::Bool(true) && !unique(items) => {
+            ("uniqueItems", Value::Array(items))
+                if rule == &Value::Bool(true) && self.budget.spend(items.len()) && !unique(items) =>
+            {
                 self.misfit(at, format!("{value} has non-unique elements"))
             }
             ("minLength", Value::String(text)) => {
@@ -392,7 +468,9 @@ impl<'s, 'o> Walk<'s, 'o> {
 
     fn matches(&self, pattern: &str, text: &str) -> bool {
         match self.schema.patterns.get(pattern) {
-            Some(regex) => regex.is_match(text),
+            // regex-lite matches in time of its program's size times the text's length: a
+            // program of a mebibyte took 0.5 µs a byte in a debug build, some 500 steps.
+            Some((regex, size)) => !self.budget.spend(text.len().saturating_mul(*size) >> 11) || regex.is_match(text),
             // Every pattern the compile met is kept; one it did not meet constrains nothing.
             None => true,
         }
@@ -444,7 +522,7 @@ impl<'s, 'o> Walk<'s, 'o> {
         outer: bool,
     ) {
         let Value::Object(fields) = value else { return };
-        if self.depth >= MOST_DEPTH {
+        if self.depth >= MOST_DEPTH || !self.budget.spend(1) {
             return;
         }
         self.depth += 1;
@@ -467,7 +545,7 @@ impl<'s, 'o> Walk<'s, 'o> {
     /// The items of `value` that `object` and the schemas it applies in place evaluate.
     fn evaluated_items(&mut self, object: &Map<String, Value>, value: &Value, seen: &mut [bool], outer: bool) {
         let Value::Array(items) = value else { return };
-        if self.depth >= MOST_DEPTH {
+        if self.depth >= MOST_DEPTH || !self.budget.spend(1) {
             return;
         }
         self.depth += 1;
@@ -532,8 +610,42 @@ impl<'s, 'o> Walk<'s, 'o> {
     }
 }
 
+/// Whether no two items are `equal`: only items of one digest are compared, so a long list costs
+/// its length, not its length squared (10,000 rows took 13 s in a debug build).
 fn unique(items: &[Value]) -> bool {
-    (1..items.len()).all(|i| !items[..i].iter().any(|x| equal(x, &items[i])))
+    let mut seen: HashMap<u64, Vec<&Value>> = HashMap::new();
+    for item in items {
+        let alike = seen.entry(digest(item)).or_default();
+        if alike.iter().any(|x| equal(x, item)) {
+            return false;
+        }
+        alike.push(item);
+    }
+    true
+}
+
+/// A digest that `equal` values share: a number by its value as a float (1 and 1.0 are equal),
+/// an object whatever the order of its keys.
+fn digest(value: &Value) -> u64 {
+    let mut h = DefaultHasher::new();
+    match value {
+        Value::Null => 0u8.hash(&mut h),
+        Value::Bool(b) => b.hash(&mut h),
+        // `+ 0.0` makes -0.0 the same as 0.0, which it equals.
+        Value::Number(n) => (n.as_f64().unwrap_or(0.0) + 0.0).to_bits().hash(&mut h),
+        Value::String(s) => s.hash(&mut h),
+        Value::Array(items) => items.iter().for_each(|i| digest(i).hash(&mut h)),
+        Value::Object(fields) => {
+            let mut sum = 0u64;
+            for (key, field) in fields {
+                let mut pair = DefaultHasher::new();
+                (key, digest(field)).hash(&mut pair);
+                sum = sum.wrapping_add(pair.finish());
+            }
+            (fields.len(), sum).hash(&mut h);
+        }
+    }
+    h.finish()
 }
 
 fn prefix_len(object: &Map<String, Value>) -> usize {
@@ -560,12 +672,13 @@ fn type_sentence(value: &Value, names: &[&str]) -> String {
 
 /// `"d" is not one of "a", "b" or "c"`; past three options, the first two and how many more.
 fn enum_sentence(value: &Value, options: &[Value]) -> String {
-    let shown: Vec<String> = options.iter().map(Value::to_string).collect();
-    let listed = match shown.len() {
+    // Only the options shown are written out: a long enum is otherwise written whole each time.
+    let shown: Vec<String> = options.iter().take(if options.len() > 3 { 2 } else { 3 }).map(Value::to_string).collect();
+    let listed = match options.len() {
         0 => String::new(),
         1 => shown[0].clone(),
         2 | 3 => format!("{} or {}", shown[..shown.len() - 1].join(", "), shown[shown.len() - 1]),
-        n => format!("{} or {} other candidates", shown[..2].join(", "), n - 2),
+        n => format!("{} or {} other candidates", shown.join(", "), n - 2),
     };
     format!("{value} is not one of {listed}")
 }

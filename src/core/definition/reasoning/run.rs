@@ -20,12 +20,14 @@ pub struct Prepared {
 pub fn prepare(spec: &ReasoningSpec, input: &Value) -> Result<Prepared, RunError> {
     let env = environment();
     let render = |part: &str, text: &str| {
-        template::render(&env, text, minijinja::context! { input => input }).map(|s| s.trim().to_string()).map_err(|e| {
-            RunError::new(
-                crate::core::ErrorCode::Template,
-                format!("the {part} part could not be written: {}", e.detail().unwrap_or("it failed")),
-            )
-        })
+        template::render(&env, text, minijinja::context! { input => input }).map(|s| s.trim().to_string()).map_err(
+            |e| {
+                RunError::new(
+                    crate::core::ErrorCode::Template,
+                    format!("the {part} part could not be written: {}", e.detail().unwrap_or("it failed")),
+                )
+            },
+        )
     };
     let system = spec.system.as_deref().map(|s| render("system", s)).transpose()?.filter(|s| !s.is_empty());
     let user = render("user", &spec.user)?;
