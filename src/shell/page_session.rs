@@ -13,14 +13,13 @@ use super::access::NAME;
 use super::do_rpc::{self, Call};
 use super::entry::send;
 use super::env::{self, Settings, ACCESS};
-use super::sign_in::{self, fresh_text, page, redirect, redirect_with, stop, CALLBACK_PATH};
+use super::sign_in::{self, fresh_text, page, redirect, redirect_with, stop};
 use super::sign_in_store;
 use crate::api::sign_in_pages;
 use crate::api::Reply;
 use crate::core::access::csrf::{self, Jar, SameSite};
 use crate::core::access::oauth::form::Form;
-use crate::core::access::oauth::{pkce, secret};
-use crate::core::access::oidc;
+use crate::core::access::oauth::secret;
 use crate::core::access::session::{
     self, BeginPageSignIn, EndSession, FindSession, OpenSession, PagePerson, PageSignIn, Session, TakePageSignIn,
     COOKIE, ME_PATH, SESSION_PREFIX, SESSION_TTL, SIGN_IN_PATH, SIGN_IN_TTL, SIGN_OUT_PATH,
@@ -161,21 +160,7 @@ async fn begin(req: &Request, env: &Env, settings: &Settings, url: &Url, to: &st
     if let Err(p) = sign_in_store::call(env, &BeginPageSignIn { state: state.clone(), sign_in }).await {
         return stop(503, "Sign-in cannot start just now", &p.detail);
     }
-    let callback = format!("{public}{CALLBACK_PATH}");
-    let cookie = sign_in::binding_cookie(public, &binding);
-    redirect_with(
-        &oidc::authorization_url(
-            &provider,
-            &oidc::Request {
-                client_id: &oidc.client_id,
-                redirect_uri: &callback,
-                state: &state,
-                nonce: &nonce,
-                challenge: &pkce::challenge_of(&verifier),
-            },
-        ),
-        &cookie,
-    )
+    sign_in::to_provider(public, oidc, &provider, &sign_in::Started { state, nonce, verifier, binding })
 }
 
 /// The provider's answer to a page's sign-in, at sign-in's callback: a session, and back to the

@@ -154,18 +154,7 @@ impl SignIn<'_> {
         if let Err(p) = sign_in_store::call(self.env, &BeginSignIn { state: state.clone(), pending }).await {
             return stop(503, "Sign-in cannot start just now", &p.detail);
         }
-        let callback = format!("{}{CALLBACK_PATH}", self.public);
-        let to = oidc::authorization_url(
-            &provider,
-            &oidc::Request {
-                client_id: &oidc.client_id,
-                redirect_uri: &callback,
-                state: &state,
-                nonce: &nonce,
-                challenge: &pkce::challenge_of(&verifier),
-            },
-        );
-        redirect_with(&to, &binding_cookie(self.public, &binding))
+        to_provider(self.public, oidc, &provider, &Started { state, nonce, verifier, binding })
     }
 
     async fn callback(&self, req: &Request, url: &Url) -> worker::Result<Response> {
@@ -584,6 +573,36 @@ async fn form_body(req: &mut Request) -> Result<(String, Option<String>), OAuthE
     let body = read_limited(req, REGISTRATION_MAX_BYTES).await.map_err(|p| OAuthError::invalid_request(p.detail))?;
     let body = String::from_utf8(body).map_err(|_| OAuthError::invalid_request("The body is not UTF-8."))?;
     Ok((body, req.headers().get("authorization").ok().flatten()))
+}
+
+/// What a sign-in begun here sends the provider and keeps in the browser.
+pub(super) struct Started {
+    pub state: String,
+    pub nonce: String,
+    pub verifier: String,
+    pub binding: String,
+}
+
+/// Sends the browser to sign in at the provider, bound to it by its binding cookie; the provider
+/// sends it back to the runtime's one callback.
+pub(super) fn to_provider(
+    public: &str,
+    oidc: &env::Oidc,
+    provider: &Provider,
+    started: &Started,
+) -> worker::Result<Response> {
+    let callback = format!("{public}{CALLBACK_PATH}");
+    let to = oidc::authorization_url(
+        provider,
+        &oidc::Request {
+            client_id: &oidc.client_id,
+            redirect_uri: &callback,
+            state: &started.state,
+            nonce: &started.nonce,
+            challenge: &pkce::challenge_of(&started.verifier),
+        },
+    );
+    redirect_with(&to, &binding_cookie(public, &started.binding))
 }
 
 /// The binding value of the browser a sign-in begins in: the one it carries, or `fresh`.
