@@ -7,8 +7,7 @@
 use worker::{web_sys, ByteStream, Request};
 
 use crate::core::{Problem, Reason};
-use crate::ops::run::Unanswered;
-use crate::ops::tool_client::read_within;
+use futures::StreamExt;
 
 pub struct Incoming {
     raw: web_sys::Request,
@@ -47,9 +46,14 @@ impl Incoming {
     }
 }
 
+/// How much past its bound a body is still read, and dropped, before the connection is given up:
+/// a body a little too large gets its 413 whole, through every proxy on the way, and a flood is
+/// read no further than this.
+const DRAINED_MAX: usize = 8 << 20;
+
 /// Reads a body within `max` bytes: refused at once where `Content-Length` says more, and
-/// otherwise read as it arrives and refused as soon as it passes the bound, so that a body sent
-/// without a length (chunked) is never held whole past it.
+/// otherwise read as it arrives, kept to `max` bytes and refused once it passes them, so that a
+/// body sent without a length (chunked) is never held past its bound nor read far past it.
 pub async fn limited(raw: &web_sys::Request, max: usize) -> Result<Vec<u8>, Problem> {
     let too_large = || {
         Problem::new(Reason::PayloadTooLarge, format!("The body is larger than the {max} bytes a request may carry."))
@@ -61,10 +65,19 @@ pub async fn limited(raw: &web_sys::Request, max: usize) -> Result<Vec<u8>, Prob
     let Some(stream) = raw.body() else {
         return Ok(Vec::new());
     };
-    let chunks = ByteStream::from(stream);
-    match read_within(chunks, max, None).await {
-        Ok(bytes) => Ok(bytes),
-        Err(Unanswered::TooLarge(_)) => Err(too_large()),
-        Err(_) => Err(Problem::invalid("", "The body could not be read.")),
+    let mut chunks = std::pin::pin!(ByteStream::from(stream));
+    let (mut body, mut seen) = (Vec::new(), 0usize);
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk.map_err(|_| Problem::invalid("", "The body could not be read."))?;
+        seen = seen.saturating_add(chunk.len());
+        if seen <= max {
+            body.extend_from_slice(&chunk);
+        } else if seen > max.saturating_add(DRAINED_MAX) {
+            break;
+        }
     }
+    if seen > max {
+        return Err(too_large());
+    }
+    Ok(body)
 }
