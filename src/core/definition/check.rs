@@ -172,6 +172,10 @@ impl<'d> Findings<'d> {
     /// Compiles a template that starts `line_offset` lines into the source, and checks that it
     /// names only the variables in `allowed`.
     pub fn template(&mut self, pointer: &str, text: &str, line_offset: Option<usize>, allowed: &[&str]) {
+        if let Some(why) = super::template::refusal(text) {
+            self.error(pointer, format!("the template {why}"));
+            return;
+        }
         let env = environment();
         match env.template_from_str(text) {
             Err(e) => {

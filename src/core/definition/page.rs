@@ -170,6 +170,10 @@ pub fn check_glance(f: &mut Findings<'_>) -> Option<Glance> {
 }
 
 fn template(f: &mut Findings<'_>, pointer: &str, what: &str, text: &str) {
+    if let Some(why) = super::template::refusal(text) {
+        f.error(pointer, why.to_string());
+        return;
+    }
     let env = environment();
     match env.template_from_str(text) {
         Err(e) => {

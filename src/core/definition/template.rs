@@ -27,8 +27,31 @@ pub fn environment() -> Environment<'static> {
     env
 }
 
-/// `text` rendered over `ctx`, as `Environment::render_str` but refused past `WRITTEN_MAX` bytes.
+/// Why the engine must not run `text`, where it must not: it panics (ending the isolate) on a
+/// `{% break %}` or `{% continue %}` inside a `{% with %}` block. Every tag the engine reads starts
+/// `{%`, so looking at each `{%` wherever it stands (in a string or a comment too) misses none: a
+/// template that names `with` and a loop control anywhere is refused, which refuses the rare safe
+/// one too, rather than trusting a reading of which tag is inside which.
+pub fn refusal(text: &str) -> Option<&'static str> {
+    let mut with = false;
+    let mut control = false;
+    for (at, _) in text.match_indices("{%") {
+        let rest = text[at + 2..].trim_start_matches(['-', '+']).trim_start();
+        let name = rest.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').next().unwrap_or("");
+        with |= name == "with";
+        control |= name == "break" || name == "continue";
+    }
+    (with && control).then_some(
+        "uses {% with %} and {% break %} or {% continue %} together, which the engine cannot run: write {% set %} in place of the with block",
+    )
+}
+
+/// `text` rendered over `ctx`, as `Environment::render_str` but refused past `WRITTEN_MAX` bytes,
+/// and refused where `refusal` says.
 pub fn render(env: &Environment<'_>, text: &str, ctx: impl serde::Serialize) -> Result<String, Error> {
+    if let Some(why) = refusal(text) {
+        return Err(Error::new(ErrorKind::InvalidOperation, format!("the template {why}")));
+    }
     let mut out = Capped { bytes: Vec::new(), over: false };
     match env.template_from_str(text)?.render_captured_to(ctx, &mut out) {
         Ok(_) => {
@@ -155,5 +178,17 @@ mod tests {
             },
         );
         assert!(square.unwrap_err().to_string().contains("writes more than"));
+        // The engine panics on a loop control inside a with block; such a template never reaches it.
+        for broken in [
+            "{% for i in range(2) %}{% with x = 1 %}{% break %}{% endwith %}{% endfor %}",
+            "{% for i in range(2) %}{%- with x = 1 -%}{%+ continue %}{% endwith %}{% endfor %}",
+            "{% for i in range(2) %}{% with x = 1 %}{{ '{% endwith %}' }}{% break %}{% endwith %}{% endfor %}",
+        ] {
+            assert!(refusal(broken).is_some(), "{broken}");
+            assert!(render(&env, broken, minijinja::context! {}).unwrap_err().to_string().contains("{% set %}"));
+        }
+        let loops = "{% for i in range(3) %}{% if i == 1 %}{% break %}{% endif %}{{ i }}{% endfor %}";
+        assert_eq!((refusal(loops), render(&env, loops, minijinja::context! {}).unwrap()), (None, "0".to_string()));
+        assert_eq!(refusal("{% with x = 1 %}{{ x }}{% endwith %}"), None);
     }
 }
