@@ -14,6 +14,7 @@
 //! Compiling costs more than checking a value, and a function's schemas are checked on every run
 //! of it, so a compiled schema is kept per isolate.
 
+mod alike;
 mod compile;
 mod format;
 mod keywords;

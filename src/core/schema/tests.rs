@@ -226,6 +226,16 @@ fn a_check_stops_within_its_budget_and_refuses_the_value() {
     .unwrap();
     let many: Vec<Value> = (0..10_000).map(|n| json!({ "n": n, "s": "a" })).collect();
     assert!(rows.is_valid(&json!(many)));
+    // Comparing a large value costs its size, each time a fanning $ref compares it again: one item
+    // of 50,000 numbers, made unique or matched to an enum 2^30 times, would never end.
+    let big = json!([(0..50_000).collect::<Vec<u32>>()]);
+    let started = std::time::Instant::now();
+    for rule in [json!({ "uniqueItems": true }), json!({ "enum": [big.clone()] }), json!({ "const": big.clone() })] {
+        let schema = fanning("allOf", 30, rule);
+        assert!(costly(schema.iter_errors(&big).collect()));
+        assert!(!schema.is_valid(&big));
+    }
+    assert!(started.elapsed().as_secs() < 60, "the budget ended each check");
 }
 
 #[test]

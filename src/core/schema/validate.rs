@@ -2,13 +2,13 @@
 //! it (`required` with `properties`, before them), each misfit at its pointer in the value.
 
 use std::cell::Cell;
-use std::collections::{HashMap, HashSet};
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::collections::HashSet;
 use std::rc::Rc;
 
 use serde_json::{Map, Number, Value};
 
-use super::keywords::{compare, count, equal, is_type, push, tuple_items, type_names, unexpected, TYPES};
+use super::alike;
+use super::keywords::{compare, count, is_type, push, tuple_items, type_names, unexpected, TYPES};
 use super::{format, Draft, Invalid, InvalidKind, Schema, MOST_DEPTH};
 
 /// The steps one check of a value may take: a subschema applied costs one and one per keyword,
@@ -21,7 +21,7 @@ const MOST_KEPT_BYTES: usize = 1 << 20;
 
 /// What a check has left, shared by every walk it starts; once spent, every walk stops.
 #[derive(Default)]
-struct Budget {
+pub(super) struct Budget {
     steps: Cell<usize>,
     kept: Cell<usize>,
     spent: Cell<bool>,
@@ -32,7 +32,7 @@ impl Budget {
         Rc::new(Budget { steps: Cell::new(MOST_STEPS), ..Budget::default() })
     }
 
-    fn spend(&self, steps: usize) -> bool {
+    pub(super) fn spend(&self, steps: usize) -> bool {
         match self.steps.get().checked_sub(steps).filter(|_| !self.spent.get()) {
             Some(left) => self.steps.set(left),
             None => self.spent.set(true),
@@ -190,11 +190,22 @@ impl<'s, 'o> Walk<'s, 'o> {
             }
             ("enum", _) => {
                 let options = rule.as_array().map(Vec::as_slice).unwrap_or_default();
-                if self.budget.spend(options.len()) && !options.iter().any(|o| equal(o, value)) {
+                let mut met = false;
+                for option in options {
+                    match alike::equal(option, value, &self.budget) {
+                        Some(true) => met = true,
+                        Some(false) => continue,
+                        None => return,
+                    }
+                    break;
+                }
+                if !met {
                     self.misfit(at, enum_sentence(value, options));
                 }
             }
-            ("const", _) if !equal(rule, value) => self.misfit(at, format!("{rule} was expected")),
+            ("const", _) if alike::equal(rule, value, &self.budget) == Some(false) => {
+                self.misfit(at, format!("{rule} was expected"))
+            }
             ("allOf", _) => {
                 for sub in rule.as_array().map(Vec::as_slice).unwrap_or_default() {
                     self.check(sub, value, at);
@@ -415,7 +426,7 @@ impl<'s, 'o> Walk<'s, 'o> {
                 }
             }
             ("uniqueItems", Value::Array(items))
-                if rule == &Value::Bool(true) && self.budget.spend(items.len()) && !unique(items) =>
+                if rule == &Value::Bool(true) && alike::unique(items, &self.budget) == Some(false) =>
             {
                 self.misfit(at, format!("{value} has non-unique elements"))
             }
@@ -608,44 +619,6 @@ impl<'s, 'o> Walk<'s, 'o> {
             }
         }
     }
-}
-
-/// Whether no two items are `equal`: only items of one digest are compared, so a long list costs
-/// its length, not its length squared (10,000 rows took 13 s in a debug build).
-fn unique(items: &[Value]) -> bool {
-    let mut seen: HashMap<u64, Vec<&Value>> = HashMap::new();
-    for item in items {
-        let alike = seen.entry(digest(item)).or_default();
-        if alike.iter().any(|x| equal(x, item)) {
-            return false;
-        }
-        alike.push(item);
-    }
-    true
-}
-
-/// A digest that `equal` values share: a number by its value as a float (1 and 1.0 are equal),
-/// an object whatever the order of its keys.
-fn digest(value: &Value) -> u64 {
-    let mut h = DefaultHasher::new();
-    match value {
-        Value::Null => 0u8.hash(&mut h),
-        Value::Bool(b) => b.hash(&mut h),
-        // `+ 0.0` makes -0.0 the same as 0.0, which it equals.
-        Value::Number(n) => (n.as_f64().unwrap_or(0.0) + 0.0).to_bits().hash(&mut h),
-        Value::String(s) => s.hash(&mut h),
-        Value::Array(items) => items.iter().for_each(|i| digest(i).hash(&mut h)),
-        Value::Object(fields) => {
-            let mut sum = 0u64;
-            for (key, field) in fields {
-                let mut pair = DefaultHasher::new();
-                (key, digest(field)).hash(&mut pair);
-                sum = sum.wrapping_add(pair.finish());
-            }
-            (fields.len(), sum).hash(&mut h);
-        }
-    }
-    h.finish()
 }
 
 fn prefix_len(object: &Map<String, Value>) -> usize {
