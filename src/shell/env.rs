@@ -92,24 +92,23 @@ impl Settings {
 impl Settings {
     /// Whether the runtime is reached from outside, so that it refuses what names a loopback or
     /// private host, such as a tool server's: anything but local mode or a `PUBLIC_URL` on
-    /// loopback (a runtime tried on one machine).
+    /// loopback (a runtime tried on one machine). One with neither is reached under a host name
+    /// of the platform's.
     pub fn deployed(&self) -> bool {
-        !self.local && deployed(self.public_url.as_deref())
+        use crate::core::access::oauth::url;
+        let on_loopback = self
+            .public_url
+            .as_deref()
+            .and_then(url::parse)
+            .and_then(|u| u.authority)
+            .is_some_and(|a| a.host.is_loopback());
+        !self.local && !on_loopback
     }
 }
 
 /// Whether `LOCAL_MODE` turns local mode on: `on`, `true`, `yes` or `1`.
 fn local_mode(value: &str) -> bool {
     matches!(value.trim().to_ascii_lowercase().as_str(), "on" | "true" | "yes" | "1")
-}
-
-/// Whether a runtime whose public address is `public_url` is reached from outside: anything but
-/// an address on loopback. A runtime with none is reached under a host name of the platform's.
-pub fn deployed(public_url: Option<&str>) -> bool {
-    use crate::core::access::oauth::url;
-    public_url
-        .filter(|u| !u.trim().is_empty())
-        .is_none_or(|u| !url::parse(u.trim()).and_then(|u| u.authority).is_some_and(|a| a.host.is_loopback()))
 }
 
 /// The time now as RFC 3339 with milliseconds, the form every stored time takes.

@@ -29,6 +29,7 @@ mod page_caller;
 mod page_forms;
 mod page_session;
 mod playbook;
+mod records;
 mod requests;
 mod run;
 mod runs_index;

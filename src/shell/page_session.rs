@@ -34,15 +34,8 @@ pub fn owns(path: &str) -> bool {
 pub async fn route(req: Request, env: &Env, settings: &Settings, url: &Url) -> worker::Result<Response> {
     match (url.path(), req.method()) {
         (SIGN_IN_PATH, Method::Get) => {
-            let address = req.headers().get("cf-connecting-ip").ok().flatten();
-            if !super::limits::admit(env, super::limits::Limit::SignIn, SIGN_IN_PATH, address.as_deref()).await {
-                let mut resp = stop(
-                    429,
-                    "Too many sign-ins",
-                    "Too many sign-ins began from this address just now; wait a minute and try again.",
-                )?;
-                resp.headers_mut().set("retry-after", "60")?;
-                return Ok(resp);
+            if !super::limits::admit(env, super::limits::Limit::SignIn, SIGN_IN_PATH, &req).await {
+                return sign_in::too_many(SIGN_IN_PATH);
             }
             let form = Form::parse(url.query().unwrap_or_default()).unwrap_or_default();
             let to = form.one("to").ok().flatten().unwrap_or("/");

@@ -87,8 +87,7 @@ pub async fn route(mut req: Request, env: &Env, settings: &Settings, url: &Url) 
         _ => None,
     };
     if let Some(limit) = limit {
-        let address = req.headers().get("cf-connecting-ip").ok().flatten();
-        if !limits::admit(env, limit, path, address.as_deref()).await {
+        if !limits::admit(env, limit, path, &req).await {
             return too_many(path);
         }
     }
@@ -634,9 +633,10 @@ pub(super) fn another_browser() -> worker::Result<Response> {
 
 /// The answer to a client address past a route's rate limit: a page for a person's browser, a
 /// problem document for a client.
-fn too_many(path: &str) -> worker::Result<Response> {
+pub(super) fn too_many(path: &str) -> worker::Result<Response> {
     let words = "Too many requests came from this address just now; wait a minute and try again.";
-    let mut resp = if path == AUTHORIZE_PATH || path == CALLBACK_PATH || path == CONSENT_PATH {
+    let page = [AUTHORIZE_PATH, CALLBACK_PATH, CONSENT_PATH, session::SIGN_IN_PATH].contains(&path);
+    let mut resp = if page {
         stop(429, "Too many sign-ins", words)?
     } else {
         super::entry::send(crate::api::Reply::problem(&Problem::new(Reason::TooManyRequests, words)))?

@@ -12,6 +12,7 @@ use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, 
 use super::do_rpc::{self, serve, Call};
 use super::migrate;
 use super::playbook::storage;
+use super::records::{self, encode, time};
 use crate::core::access::oauth::client::{Client, ClientKind, UNUSED_MAX, UNUSED_TTL};
 use crate::core::access::oauth::secret;
 use crate::core::access::session::{BeginPageSignIn, PageSignIn, TakePageSignIn};
@@ -35,6 +36,12 @@ CREATE TABLE IF NOT EXISTS consents (id TEXT PRIMARY KEY, record TEXT NOT NULL, 
 CREATE TABLE IF NOT EXISTS page_sign_ins (digest TEXT PRIMARY KEY, record TEXT NOT NULL, expires_at TEXT NOT NULL);
 ";
 
+/// How a sign-in in flight is taken once: the statement that reads it, and the one that deletes it.
+type Take = (&'static str, &'static str);
+const TAKE_PENDING: Take = ("SELECT record FROM pending WHERE digest = ?", "DELETE FROM pending WHERE digest = ?");
+const TAKE_PAGE_SIGN_IN: Take =
+    ("SELECT record FROM page_sign_ins WHERE digest = ?", "DELETE FROM page_sign_ins WHERE digest = ?");
+
 /// The object's tables, one step at a time: append only, since a step's place is its version.
 const STEPS: &[Step] = &[Step::Sql(SCHEMA)];
 
@@ -46,11 +53,6 @@ pub struct SignInObject {
 }
 
 #[derive(Deserialize)]
-struct Row {
-    record: String,
-}
-
-#[derive(Deserialize)]
 struct ClientRow {
     record: String,
     kept_at: String,
@@ -59,14 +61,6 @@ struct ClientRow {
 #[derive(Deserialize)]
 struct Count {
     n: i64,
-}
-
-fn time(at: DateTime<Utc>) -> String {
-    crate::core::text::stamp(at)
-}
-
-fn encode<T: serde::Serialize>(record: &T) -> Result<String, Problem> {
-    serde_json::to_string(record).map_err(|e| Problem::internal(format!("a record could not be written: {e}")))
 }
 
 impl DurableObject for SignInObject {
@@ -97,21 +91,15 @@ impl DurableObject for SignInObject {
 
 impl SignInObject {
     fn run(&self, query: &str, args: Vec<worker::SqlStorageValue>) -> Result<(), Problem> {
-        self.sql.exec(query, args).map(|_| ()).map_err(storage)
+        records::run(&self.sql, query, args)
     }
 
     fn record<T: serde::de::DeserializeOwned>(&self, query: &str, key: &str) -> Result<Option<T>, Problem> {
-        let rows: Vec<Row> =
-            self.sql.exec(query, vec![key.to_string().into()]).and_then(|c| c.to_array()).map_err(storage)?;
-        Ok(rows.first().and_then(|r| json::from_str(&r.record).ok()))
+        records::record(&self.sql, query, &[key])
     }
 
-    /// Takes a row once: read, then deleted whatever it held.
-    fn take<T: serde::de::DeserializeOwned>(&self, table: &str, key: &str) -> Result<Option<T>, Problem> {
-        let (select, delete) = match table {
-            "pending" => ("SELECT record FROM pending WHERE digest = ?", "DELETE FROM pending WHERE digest = ?"),
-            _ => ("SELECT record FROM page_sign_ins WHERE digest = ?", "DELETE FROM page_sign_ins WHERE digest = ?"),
-        };
+    /// Takes a row once, found by `key` with `select` and deleted with `delete` whatever it held.
+    fn take<T: serde::de::DeserializeOwned>(&self, (select, delete): Take, key: &str) -> Result<Option<T>, Problem> {
         let found = self.record(select, key)?;
         self.run(delete, vec![key.to_string().into()])?;
         Ok(found)
@@ -165,7 +153,7 @@ impl SignInObject {
     }
 
     fn take_pending(&self, take: TakePending) -> Result<Option<Pending>, Problem> {
-        let pending: Option<Pending> = self.take("pending", &secret::digest(&take.state))?;
+        let pending: Option<Pending> = self.take(TAKE_PENDING, &secret::digest(&take.state))?;
         Ok(pending.filter(|p| take.now < p.expires_at))
     }
 
@@ -209,7 +197,7 @@ impl SignInObject {
     }
 
     fn take_page(&self, state: &str, now: DateTime<Utc>) -> Result<Option<PageSignIn>, Problem> {
-        let sign_in: Option<PageSignIn> = self.take("page_sign_ins", &secret::digest(state))?;
+        let sign_in: Option<PageSignIn> = self.take(TAKE_PAGE_SIGN_IN, &secret::digest(state))?;
         Ok(sign_in.filter(|s| now < s.expires_at))
     }
 

@@ -67,11 +67,7 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
     a_person(ctx)?;
     let mut plan = input::check(&args, &ctx.connections.providers, ctx.connections.deployed)?;
     if let Some(Credential::Reference { variable, .. }) = &plan.credential {
-        let address = match &plan.target {
-            Target::Mcp { url } => url,
-            Target::Openapi { base_url, .. } => base_url,
-        };
-        if let Err(why) = ctx.connections.listed.admits(variable, &ctx.caller.org, address) {
+        if let Err(why) = ctx.connections.listed.admits(variable, &ctx.caller.org, plan.target.address()) {
             return Err(Problem::invalid_fields(vec![crate::core::FieldError::new(
                 "/credential/variable",
                 format!("is {variable}, {why}"),

@@ -103,8 +103,7 @@ fn check_more(ctx: &Ctx<'_>, c: &Connection, group: &str) -> Result<(), Problem>
 
 /// A connection of a reference takes no link: its variable is read when the runtime starts.
 async fn reference(ctx: &Ctx<'_>, c: &Connection, variable: &str) -> Result<Output, Problem> {
-    let address = crate::ops::connections::serve::address(c);
-    match ctx.connections.reference(&c.org, variable, address) {
+    match ctx.connections.reference(&c.org, variable, c.target.address()) {
         Ok(_) => {}
         Err(NotSent::NotListed(why)) => {
             return Err(Problem::conflict(format!(

@@ -152,10 +152,7 @@ fn from_provider(
             Target::Openapi { document: Document::At(fill(document)), base_url: fill(base_url) }
         }
     };
-    let address = match &target {
-        Target::Mcp { url } => url,
-        Target::Openapi { base_url, .. } => base_url,
-    };
+    let address = target.address();
     if errors.is_empty() {
         if let Err(why) = check_address(address, deployed) {
             errors.push(FieldError::new("/provider", format!("resolves to the address {address}, which {why}")));

@@ -196,6 +196,17 @@ crate::core::json::tagged::tagged! {
     }
 }
 
+impl Target {
+    /// Where the connection's calls, and its credential, go: an MCP server's address, or an HTTP
+    /// API's `base_url` (its document gets the credential only on that origin).
+    pub fn address(&self) -> &str {
+        match self {
+            Target::Mcp { url } => url,
+            Target::Openapi { base_url, .. } => base_url,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Document {

@@ -50,17 +50,8 @@ pub fn server(c: &Connection, settings: &Settings) -> Option<Server> {
 /// catalogue, or its address one a deployed runtime does not reach.
 fn not_allowed(c: &Connection, settings: &Settings) -> Option<Because> {
     let gone = c.provider.as_deref().is_some_and(|p| settings.providers.named(p).is_none());
-    let refused = crate::core::tool_server::settings::check_address(address(c), settings.deployed).is_err();
+    let refused = crate::core::tool_server::settings::check_address(c.target.address(), settings.deployed).is_err();
     (gone || refused).then_some(Because::ConnectionNotAllowed)
-}
-
-/// Where a connection's calls, and its credential, go: an MCP server's address, or an HTTP
-/// API's `base_url` (its document gets the credential only on that origin).
-pub fn address(c: &Connection) -> &str {
-    match &c.target {
-        Target::Mcp { url } => url,
-        Target::Openapi { base_url, .. } => base_url,
-    }
 }
 
 fn place(name: &str, place: In, scheme: &Option<String>) -> Place {
@@ -110,7 +101,7 @@ fn carried(c: &Connection, settings: &Settings) -> Result<Option<Carried>, Unusa
             Some(Carried { secret: secret(opened(c, settings)?.key, "key")?, place: place(name, *p, scheme) })
         }
         Credential::Reference { variable, name, place: p, scheme } => {
-            let value = settings.reference(&c.org, variable, address(c)).map_err(|why| match why {
+            let value = settings.reference(&c.org, variable, c.target.address()).map_err(|why| match why {
                 NotSent::NotListed(why) => unusable(
                     Because::ConnectionNotAllowed,
                     format!("the connection {} sends the variable {variable}, which is {why}", c.name),

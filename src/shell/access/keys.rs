@@ -1,10 +1,11 @@
 //! The org's API keys, in the Access object.
 
-use super::{encode, AccessObject};
+use super::AccessObject;
 use crate::core::access::key::{KeyRecord, KeyView, RevokeKey, VerifyKey};
 use crate::core::access::oauth::secret::same;
 use crate::core::access::role::RoleAssignment;
 use crate::core::Problem;
+use crate::shell::records::encode;
 
 const BY_DIGEST: &str = "SELECT record FROM keys WHERE digest = ?";
 

@@ -9,18 +9,17 @@ mod roles;
 mod sessions;
 mod signin;
 
-use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
 use super::do_rpc::{self, serve, Call};
 use super::migrate;
 use super::playbook::storage;
+use super::records;
 use crate::core::access::key::{ListKeys, MakeKey, RevokeKey, VerifyKey};
 use crate::core::access::session::{EndSession, EndSessionsOf, FindSession, OpenSession};
 use crate::core::access::store::{
     GetClient, IssueToken, ListRoles, RevokeToken, RolesOf, SaveGrant, SetRole, VerifyToken,
 };
-use crate::core::json;
 use crate::core::migration::Step;
 use crate::core::Problem;
 
@@ -70,34 +69,18 @@ pub struct AccessObject {
     migrated: Result<(), Problem>,
 }
 
-#[derive(Deserialize)]
-struct Row {
-    record: String,
-}
-
 impl AccessObject {
-    /// The records one query answers, each read from its JSON; one that cannot be read is skipped.
     fn records<T: serde::de::DeserializeOwned>(&self, query: &str, args: &[&str]) -> Result<Vec<T>, Problem> {
-        let rows: Vec<Row> = self
-            .sql
-            .exec(query, args.iter().map(|a| a.to_string().into()).collect::<Vec<_>>())
-            .and_then(|c| c.to_array())
-            .map_err(storage)?;
-        Ok(rows.iter().filter_map(|r| json::from_str(&r.record).ok()).collect())
+        records::records(&self.sql, query, args)
     }
 
     fn record<T: serde::de::DeserializeOwned>(&self, query: &str, args: &[&str]) -> Result<Option<T>, Problem> {
-        Ok(self.records(query, args)?.into_iter().next())
+        records::record(&self.sql, query, args)
     }
 
     fn run(&self, query: &str, args: Vec<worker::SqlStorageValue>) -> Result<(), Problem> {
-        self.sql.exec(query, args).map(|_| ()).map_err(storage)
+        records::run(&self.sql, query, args)
     }
-}
-
-/// A record as it is kept: its JSON.
-fn encode<T: serde::Serialize>(record: &T) -> Result<String, Problem> {
-    serde_json::to_string(record).map_err(|e| Problem::internal(format!("a record could not be written: {e}")))
 }
 
 impl DurableObject for AccessObject {

@@ -1,15 +1,10 @@
 //! Sessions of the runtime's own pages, in the Access object: each by the digest of its token,
 //! with the person's id so that all of theirs can be ended at once.
 
-use chrono::{DateTime, Utc};
-
-use super::{encode, storage, AccessObject};
+use super::{storage, AccessObject};
 use crate::core::access::session::{EndSessionsOf, FindSession, OpenSession, Session};
 use crate::core::Problem;
-
-fn time(at: DateTime<Utc>) -> String {
-    crate::core::text::stamp(at)
-}
+use crate::shell::records::{encode, time};
 
 #[derive(serde::Deserialize)]
 struct Count {

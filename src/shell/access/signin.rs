@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{encode, AccessObject};
+use super::AccessObject;
 use crate::core::access::oauth::client::Client;
 use crate::core::access::oauth::error::OAuthError;
 use crate::core::access::oauth::exchange::{exchange_code, refresh, Decision, TokenResponse};
@@ -15,10 +15,7 @@ use crate::core::access::oauth::token::{admit, authenticate, TokenRequest};
 use crate::core::access::role::{Role, RoleAssignment};
 use crate::core::access::store::{IssueToken, RevokeToken, Verified, VerifyToken};
 use crate::core::Problem;
-
-fn time(at: DateTime<Utc>) -> String {
-    crate::core::text::stamp(at)
-}
+use crate::shell::records::{encode, time};
 
 impl AccessObject {
     pub(super) fn token(&self, issue: IssueToken) -> Result<Result<TokenResponse, OAuthError>, Problem> {
