@@ -303,6 +303,19 @@ describe('a deploy a team can trust', () => {
     }
     assert.ok(statuses.includes(429), statuses.join(' '));
     assert.ok(statuses.filter((s) => s === 201).length <= 10, statuses.join(' '));
+    // A page's sign-in counts 60 a minute: past them, a page that says to wait.
+    const starts = [];
+    for (let i = 0; i < 70; i += 1) {
+      const res = await fetch(`${base}/pages/sign-in?to=%2F`, { redirect: 'manual' });
+      starts.push(res.status);
+      if (res.status === 429) {
+        assert.equal(res.headers.get('retry-after'), '60');
+        assert.match(await res.text(), /Too many sign-ins/);
+      } else {
+        await res.arrayBuffer();
+      }
+    }
+    assert.ok(starts.filter((s) => s === 302).length <= 60 && starts.includes(429), starts.join(' '));
     // Whoever holds a credential is not held up by the flood.
     assert.equal((await fetch(`${base}/v1/orgs/acme/playbooks`, { headers: bearer(tokens.ada.access_token) })).status, 200);
   });
