@@ -3,8 +3,6 @@
 use futures::future::LocalBoxFuture;
 use worker::{Env, Stub};
 
-use super::do_rpc;
-use super::env::{ACCESS, CATALOG, ORGANIZATIONS, PLAYBOOKS, RUNS};
 use crate::core::access::key::{KeyRecord, KeyView, ListKeys, MakeKey, RevokeKey};
 use crate::core::access::role::RoleAssignment;
 use crate::core::access::store::{ListRoles, SetRole};
@@ -29,6 +27,8 @@ use crate::core::run::{check_run_id, Run};
 use crate::core::Caller;
 use crate::core::Problem;
 use crate::ops::{Backend, Ctx};
+use crate::shell::do_rpc;
+use crate::shell::env::{ACCESS, CATALOG, ORGANIZATIONS, PLAYBOOKS, RUNS};
 use serde_json::Value;
 
 pub struct Objects<'e> {
@@ -73,13 +73,13 @@ impl Objects<'_> {
         Ok(Ctx {
             caller,
             backend: self,
-            now: super::env::now(),
-            random: super::env::random()?,
-            secret: super::env::secret()?,
-            models: super::models::settings(self.env),
-            tool_servers: super::tool_servers::registry(self.env),
+            now: crate::shell::env::now(),
+            random: crate::shell::env::random()?,
+            secret: crate::shell::env::secret()?,
+            models: crate::shell::models::settings(self.env),
+            tool_servers: crate::shell::tool_servers::registry(self.env),
             // The address a link names is the request's where PUBLIC_URL is not set; the door sets it.
-            connections: super::connection_settings::settings(self.env, ""),
+            connections: crate::shell::connection_settings::settings(self.env, ""),
             directory: false,
         })
     }
@@ -89,7 +89,7 @@ impl Objects<'_> {
     }
 
     fn access(&self) -> Result<Stub, Problem> {
-        stub(self.env, ACCESS, super::access::NAME)
+        stub(self.env, ACCESS, crate::shell::singletons::ACCESS_NAME)
     }
 }
 
@@ -109,7 +109,7 @@ impl Backend for Objects<'_> {
     fn revoke_key(&self, revoke: RevokeKey) -> LocalBoxFuture<'_, Result<KeyView, Problem>> {
         Box::pin(async move {
             let view = do_rpc::send(&self.access()?, &revoke).await?;
-            super::caller::forget(&revoke.id);
+            crate::shell::seen_keys::forget(&revoke.id);
             Ok(view)
         })
     }
@@ -297,11 +297,11 @@ impl Backend for Objects<'_> {
         media_type: &'a str,
         bytes: Vec<u8>,
     ) -> LocalBoxFuture<'a, Result<(), Problem>> {
-        Box::pin(super::assets::put(self.env, key, media_type, bytes))
+        Box::pin(super::bucket::put(self.env, key, media_type, bytes))
     }
 
     fn asset_bytes<'a>(&'a self, key: &'a str) -> LocalBoxFuture<'a, Result<Option<Vec<u8>>, Problem>> {
-        Box::pin(super::assets::get(self.env, key))
+        Box::pin(super::bucket::get(self.env, key))
     }
 
     fn keep_asset(&self, asset: Asset) -> LocalBoxFuture<'_, Result<Asset, Problem>> {

@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 
-use super::do_rpc::Call;
 use crate::core::access::key::{KeyRecord, KeyView, ListKeys, MakeKey, RevokeKey, VerifyKey};
 use crate::core::access::oauth::client::Client;
 use crate::core::access::oauth::error::OAuthError;
@@ -30,6 +29,7 @@ use crate::core::run::store::{
     StartRun, StartStep, Stepped, WriteIndex, WriteRequests,
 };
 use crate::core::run::Run;
+use crate::shell::do_rpc::Call;
 
 /// `Request => "/path", Reply;`: each request type names its endpoint and what it answers.
 macro_rules! calls {

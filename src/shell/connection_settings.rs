@@ -6,13 +6,13 @@ use std::rc::Rc;
 
 use worker::Env;
 
-use super::env::Settings as EnvSettings;
 use crate::core::connection::providers::Providers;
 use crate::core::connection::variables::{self, runtime_own, ConnectionVariables};
 use crate::core::model::Secret;
 use crate::core::service_auth::seal;
 use crate::core::Problem;
 use crate::ops::connections::{Sealer, Settings};
+use crate::shell::env::Settings as EnvSettings;
 
 /// Seals under `CONNECTIONS_KEY`, a fresh nonce each time.
 struct Keyed(String);

@@ -1,41 +1,25 @@
 //! The thin shell: the only code that names the Workers platform. It reads requests, resolves the
 //! caller, hands pure code what it needs (time, randomness, storage), and writes responses.
+//!
+//! Three kinds of code, apart: the doors answer requests (`doors`), the Durable Objects keep
+//! state in their SQLite (`objects`), and the files here are the platform both stand on: the
+//! typed calls between them, the backend port over those calls, settings, outbound fetch, and
+//! the helpers each side shares. A door never names an object's code, nor an object a door's
+//! (`tests/layers.rs` keeps it so).
 
-mod access;
-mod assets;
 mod backend;
-mod caller;
+mod bucket;
 mod calls;
-mod catalog;
-mod comments;
-mod connect_page;
 mod connection_settings;
-mod connections;
-mod cors;
-mod debug_page;
-mod definitions;
 mod do_rpc;
-mod entry;
+mod doors;
 mod env;
-mod events;
+mod http;
 mod incoming;
-mod limits;
-mod mcp_http;
-mod migrate;
 mod models;
-mod organization;
+mod objects;
 mod outbound;
-mod page_caller;
-mod page_forms;
-mod page_session;
-mod playbook;
-mod records;
-mod requests;
-mod run;
-mod runs_index;
-mod sign_in;
-mod sign_in_store;
-mod studio;
+mod seen_keys;
+mod singletons;
 mod tool_servers;
-mod triggers;
 mod zones;

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use worker::{Env, Method};
 
-use super::outbound::Outgoing;
+use crate::shell::outbound::Outgoing;
 
 use crate::core::model::wire::Outbound;
 use crate::core::model::ModelSettings;
@@ -34,7 +34,7 @@ pub fn settings(env: &Env) -> Rc<ModelSettings> {
     })
 }
 
-pub use super::outbound::Unanswered;
+pub use crate::shell::outbound::Unanswered;
 
 /// The most of a provider's answer that is read.
 const ANSWER_MAX: usize = 16 * 1024 * 1024;
@@ -42,7 +42,7 @@ const ANSWER_MAX: usize = 16 * 1024 * 1024;
 /// Sends one request to a provider and reads its status and body, or gives up at the deadline.
 pub async fn send(out: &Outbound, timeout_seconds: u64) -> Result<(u16, String), Unanswered> {
     let headers: Vec<(&str, String)> = out.headers.iter().map(|(n, v)| (*n, v.clone())).collect();
-    super::outbound::send(Outgoing {
+    crate::shell::outbound::send(Outgoing {
         method: if out.method == "GET" { Method::Get } else { Method::Post },
         url: &out.url,
         headers: &headers,
@@ -50,7 +50,7 @@ pub async fn send(out: &Outbound, timeout_seconds: u64) -> Result<(u16, String),
         timeout: Duration::from_secs(timeout_seconds),
         max_bytes: ANSWER_MAX,
         // A provider's answer is its own: a redirect of a request that carries its key is none.
-        redirects: super::outbound::Redirects::Refuse,
+        redirects: crate::shell::outbound::Redirects::Refuse,
     })
     .await
 }
@@ -60,7 +60,7 @@ pub async fn send(out: &Outbound, timeout_seconds: u64) -> Result<(u16, String),
 pub async fn generate(
     request: &crate::core::generation::wire::Request,
     timeout_seconds: u64,
-) -> Result<super::outbound::Fetched, Unanswered> {
+) -> Result<crate::shell::outbound::Fetched, Unanswered> {
     let headers: Vec<(&str, String)> = request.headers.iter().map(|(n, v)| (*n, v.clone())).collect();
     let out = Outgoing {
         method: Method::Post,
@@ -69,7 +69,7 @@ pub async fn generate(
         body: None,
         timeout: Duration::from_secs(timeout_seconds),
         max_bytes: crate::core::generation::wire::ANSWER_MAX_BYTES,
-        redirects: super::outbound::Redirects::Refuse,
+        redirects: crate::shell::outbound::Redirects::Refuse,
     };
-    super::outbound::exchange_bytes(out, &request.body).await
+    crate::shell::outbound::exchange_bytes(out, &request.body).await
 }

@@ -6,10 +6,10 @@ use std::time::Duration;
 use futures::future::LocalBoxFuture;
 use worker::{Delay, Env, Method};
 
-use super::outbound::{exchange_until, Outgoing, Redirects, Unanswered};
 use crate::core::tool_server::{mcp, Request, ToolServers};
 use crate::ops::tool_client::{Response, Transport};
 use crate::ops::tool_servers::{Lists, Registry};
+use crate::shell::outbound::{exchange_until, Outgoing, Redirects, Unanswered};
 
 /// The most of a server's answer that is read; a longer one fails the request.
 pub const ANSWER_MAX_BYTES: usize = 4 * 1024 * 1024;
@@ -69,7 +69,7 @@ thread_local! {
 pub fn registry(env: &Env) -> Registry<'static> {
     let settings = SERVERS.with(|cell| {
         *cell.get_or_init(|| {
-            let deployed = super::env::Settings::of(env).deployed();
+            let deployed = crate::shell::env::Settings::of(env).deployed();
             let (servers, log) = ToolServers::read(
                 |name| env.secret(name).map(|s| s.to_string()).or_else(|_| env.var(name).map(|v| v.to_string())).ok(),
                 deployed,
@@ -83,7 +83,7 @@ pub fn registry(env: &Env) -> Registry<'static> {
     Registry {
         settings,
         connections: &[],
-        transport: if super::env::Settings::of(env).deployed() { &DEPLOYED } else { &ON_ONE_MACHINE },
+        transport: if crate::shell::env::Settings::of(env).deployed() { &DEPLOYED } else { &ON_ONE_MACHINE },
         lists: Some(LISTS.with(|l| *l)),
         clock: || worker::Date::now().as_millis() as i64,
         without_money: false,
