@@ -3,77 +3,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-/// Why an operation was refused. Each reason maps to one HTTP status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Reason {
-    InvalidInput,
-    Unauthorized,
-    Forbidden,
-    NotFound,
-    MethodNotAllowed,
-    NotAcceptable,
-    Conflict,
-    PayloadTooLarge,
-    UnsupportedMediaType,
-    /// A client address past the rate limit of a route anyone may call.
-    TooManyRequests,
-    Unavailable,
-    Internal,
-}
-
-impl Reason {
-    pub fn status(self) -> u16 {
-        match self {
-            Reason::InvalidInput => 400,
-            Reason::Unauthorized => 401,
-            Reason::Forbidden => 403,
-            Reason::NotFound => 404,
-            Reason::MethodNotAllowed => 405,
-            Reason::NotAcceptable => 406,
-            Reason::Conflict => 409,
-            Reason::PayloadTooLarge => 413,
-            Reason::UnsupportedMediaType => 415,
-            Reason::TooManyRequests => 429,
-            Reason::Unavailable => 503,
-            Reason::Internal => 500,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Reason::InvalidInput => "invalid_input",
-            Reason::Unauthorized => "unauthorized",
-            Reason::Forbidden => "forbidden",
-            Reason::NotFound => "not_found",
-            Reason::MethodNotAllowed => "method_not_allowed",
-            Reason::NotAcceptable => "not_acceptable",
-            Reason::Conflict => "conflict",
-            Reason::PayloadTooLarge => "payload_too_large",
-            Reason::UnsupportedMediaType => "unsupported_media_type",
-            Reason::TooManyRequests => "too_many_requests",
-            Reason::Unavailable => "unavailable",
-            Reason::Internal => "internal",
-        }
-    }
-
-    fn title(self) -> &'static str {
-        match self {
-            Reason::InvalidInput => "Invalid input",
-            Reason::Unauthorized => "Unauthorized",
-            Reason::Forbidden => "Forbidden",
-            Reason::NotFound => "Not found",
-            Reason::MethodNotAllowed => "Method not allowed",
-            Reason::NotAcceptable => "Not acceptable",
-            Reason::Conflict => "Conflict",
-            Reason::PayloadTooLarge => "Payload too large",
-            Reason::UnsupportedMediaType => "Unsupported media type",
-            Reason::TooManyRequests => "Too many requests",
-            Reason::Unavailable => "Unavailable",
-            Reason::Internal => "Internal error",
-        }
-    }
-}
+pub use super::reason::Reason;
+use super::code::ErrorCode;
 
 /// One bad field, named by a JSON pointer into the input the caller sent, or into a document's
 /// front matter; a problem in a document's body names its line and column instead.
@@ -132,7 +63,7 @@ pub struct Problem {
     pub errors: Vec<FieldError>,
     /// A finer kind within the reason, such as `input_schema`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<super::code::ErrorCode>,
+    pub kind: Option<ErrorCode>,
     /// The scope a refused caller lacks, which an OAuth client asks for again (kind
     /// `insufficient_scope`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -183,12 +114,12 @@ impl Problem {
     /// The runtime stopped while it handled the request (an object was reset or cut off mid-call),
     /// so the request may or may not have taken effect.
     pub fn stopped() -> Self {
-        Problem::unavailable(STOPPED).with_kind(super::code::ErrorCode::Stopped)
+        Problem::unavailable(STOPPED).with_kind(ErrorCode::Stopped)
     }
 
     /// Whether this is the answer of a request the runtime stopped while it handled it.
     pub fn is_stopped(&self) -> bool {
-        self.reason == Reason::Unavailable && self.kind == Some(super::code::ErrorCode::Stopped)
+        self.reason == Reason::Unavailable && self.kind == Some(ErrorCode::Stopped)
     }
 
     /// A failure inside the runtime. Its detail is for the log: a client reads `INTERNAL`.
@@ -203,12 +134,12 @@ impl Problem {
 
     /// A refusal for want of a scope, which it names.
     pub fn needs(mut self, scope: &str) -> Self {
-        self.kind = Some(super::code::ErrorCode::InsufficientScope);
+        self.kind = Some(ErrorCode::InsufficientScope);
         self.scope = Some(scope.to_string());
         self
     }
 
-    pub fn with_kind(mut self, kind: super::code::ErrorCode) -> Self {
+    pub fn with_kind(mut self, kind: ErrorCode) -> Self {
         self.kind = Some(kind);
         self
     }

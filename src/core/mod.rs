@@ -23,6 +23,7 @@ pub mod page;
 pub mod picture;
 pub mod playbook;
 pub mod protocol;
+pub mod reason;
 pub mod redirect;
 pub mod run;
 pub mod schema;

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::given::by_hand;
-use super::input::{check_name, rules, Plan};
+use super::plan::{check_name, rules, Plan};
 use super::{Document, Target};
 use crate::core::text::{pointer_segment, quote};
 use crate::core::tool_server::openapi;

@@ -10,6 +10,7 @@
 pub mod given;
 mod hand;
 pub mod input;
+pub mod plan;
 pub mod link;
 pub mod machine;
 pub mod pattern;

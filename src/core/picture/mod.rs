@@ -5,7 +5,7 @@
 
 pub mod layout;
 pub mod mermaid;
-pub mod run;
+pub mod status;
 pub mod svg;
 pub mod timeline;
 pub mod workflow;
@@ -17,6 +17,5 @@ mod tests;
 pub const MEDIA_TYPE: &str = "image/svg+xml";
 
 pub use mermaid::mermaid;
-pub use run::run;
 pub use timeline::timeline;
-pub use workflow::workflow;
+pub use workflow::{run, workflow};

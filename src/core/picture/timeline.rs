@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::run::status_of;
+use super::status::status_of;
 use super::svg::{fit, num, span, width_of, Svg};
 use crate::core::text::stamp;
 use crate::core::workflow::view::StepView;
@@ -96,8 +96,8 @@ fn rows(
         let y = TOP + ROW * k as f64;
         let status = status_of(Some(s));
         let mut tip = vec![s.title.clone()];
-        tip.extend(super::run::tip(Some(s)));
-        svg.step_group(&super::run::group_class(Some(s)), &s.step, &tip.join("\n"));
+        tip.extend(super::status::tip(Some(s)));
+        svg.step_group(&super::status::group_class(Some(s)), &s.step, &tip.join("\n"));
         svg.text(20.0, y + 15.0, "pb-title", &fit(&s.title, chars), false);
         if let Some(id) = &s.run_id {
             svg.text(20.0, y + 29.0, "pb-note pb-mono", &fit(id, chars + 6), false);

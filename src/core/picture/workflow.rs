@@ -4,7 +4,7 @@
 //! retries and `on_failure: continue` noted on the card. A run is drawn on the same picture.
 
 use super::layout::{layout, Direction, Graph, Layout, Point, Rect};
-use super::run;
+use super::status;
 use super::svg::{fit, span, width_of, Svg};
 use crate::core::workflow::plan::{title, Action, OnFailure, Plan, Step, Wait};
 use crate::core::workflow::view::StepView;
@@ -34,6 +34,12 @@ pub struct Scene {
     pub links: Vec<(usize, usize, Link, Option<String>)>,
     /// `(fallback, step)`: each fallback beside the step it stands in for.
     pub fallbacks: Vec<(usize, usize)>,
+}
+
+/// A workflow run's picture, as SVG: the workflow's steps, each as `steps` says it went. A step
+/// the view does not name is drawn pending.
+pub fn run(plan: &Plan, steps: &[StepView], name: &str) -> String {
+    draw(plan, name, Some(steps))
 }
 
 /// A workflow's picture, as SVG: its steps and the order they run in.
@@ -140,9 +146,9 @@ pub fn draw(plan: &Plan, name: &str, steps: Option<&[StepView]>) -> String {
             format!("The workflow {name}: {} step{}", plan.steps.len(), if plan.steps.len() == 1 { "" } else { "s" })
         }
     };
-    let legend = steps.map(|_| run::LEGEND_HEIGHT).unwrap_or(0.0);
+    let legend = steps.map(|_| status::LEGEND_HEIGHT).unwrap_or(0.0);
     let width =
-        scene.layout.width.max(width_of(&head, 15.0) + 40.0).max(if steps.is_some() { run::LEGEND_WIDTH } else { 0.0 });
+        scene.layout.width.max(width_of(&head, 15.0) + 40.0).max(if steps.is_some() { status::LEGEND_WIDTH } else { 0.0 });
     let height = scene.layout.height + HEADER + legend;
     let mut svg = Svg::new(width, height, &head);
     svg.text(20.0, 32.0, "pb-head", &fit(&head, 120), false);
@@ -156,7 +162,7 @@ pub fn draw(plan: &Plan, name: &str, steps: Option<&[StepView]>) -> String {
 
     for (k, (from, to, link, label)) in scene.links.iter().enumerate() {
         let points: Vec<Point> = scene.layout.edges[k].iter().map(|p| shift(*p)).collect();
-        let color = steps.and_then(|_| run::crossed(view_of(*from), view_of(*to)));
+        let color = steps.and_then(|_| status::crossed(view_of(*from), view_of(*to)));
         let mut class = String::from("pb-edge");
         if *link == Link::AfterFallback {
             class.push_str(" pb-dashed");
@@ -178,7 +184,7 @@ pub fn draw(plan: &Plan, name: &str, steps: Option<&[StepView]>) -> String {
         } else {
             (Point { x: a.x, y: a.y + a.h / 2.0 }, Point { x: b.x + b.w, y: b.y + b.h / 2.0 })
         };
-        let taken = steps.is_some() && run::started(view_of(f));
+        let taken = steps.is_some() && status::started(view_of(f));
         let class = if taken { "pb-edge pb-dashed pb-e-failed" } else { "pb-edge pb-dashed" };
         svg.line(from, to, class, Some(if taken { "pb-a-failed" } else { "pb-arrow" }));
         svg.tag(Point { x: (from.x + to.x) / 2.0, y: from.y - 14.0 }, "if it fails");
@@ -194,7 +200,7 @@ pub fn draw(plan: &Plan, name: &str, steps: Option<&[StepView]>) -> String {
         }
     }
     if steps.is_some() {
-        run::legend(&mut svg, 20.0, height - legend + 8.0);
+        status::legend(&mut svg, 20.0, height - legend + 8.0);
     }
     svg.finish()
 }
@@ -229,13 +235,13 @@ fn card(svg: &mut Svg, step: &Step, r: Rect, view: Option<Option<&StepView>>) {
     }
     let (group, shape) = match view {
         Some(v) => {
-            tip.extend(run::tip(v));
-            (run::group_class(v), format!("pb-s-{}", run::status_of(v)))
+            tip.extend(status::tip(v));
+            (status::group_class(v), format!("pb-s-{}", status::status_of(v)))
         }
         None => (String::from("pb-step"), String::from(if waits { "pb-wait" } else { "pb-node" })),
     };
     svg.step_group(&group, &step.id, &tip.join("\n"));
-    if view.is_some_and(|v| run::status_of(v) == "waiting") {
+    if view.is_some_and(|v| status::status_of(v) == "waiting") {
         svg.rect(r.x - 5.0, r.y - 5.0, r.w + 10.0, r.h + 10.0, 12.0, "pb-ring");
     }
     if waits {
@@ -274,7 +280,7 @@ fn card(svg: &mut Svg, step: &Step, r: Rect, view: Option<Option<&StepView>>) {
     }
     if let Some(v) = view {
         y += LINE;
-        svg.text(x, y, "pb-note", &fit(&run::status_line(v), room(r.w, 11.0)), false);
+        svg.text(x, y, "pb-note", &fit(&status::status_line(v), room(r.w, 11.0)), false);
     }
     svg.close();
 }

@@ -4,9 +4,8 @@
 
 use serde_json::{json, Map, Value};
 
-use super::life::event;
 use super::record::{CallOutcome, CallRecord, Reasoned, Record};
-use super::store::{Report, RequestCommand};
+use super::store::{event, Report, RequestCommand};
 use super::{Run, RunError, RunStatus};
 use crate::core::definition::reasoning::dialogue::{Bound, Called, Planned, Refused};
 use crate::core::definition::Kind;

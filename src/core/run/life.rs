@@ -7,14 +7,13 @@ use serde_json::{json, Map, Value};
 
 use super::calls;
 use super::record::{Generated, Reasoned, Record};
-use super::store::{OpenRequest, Report, RequestCommand, StartRun};
+use super::store::{event, OpenRequest, Report, RequestCommand, StartRun};
 use super::words::{started_event, FINISHED_EVENT};
 use super::{decide_start, Request, Run, RunError, RunStatus, Start};
 use crate::core::actor::Actor;
 use crate::core::definition::reasoning::dialogue::{Bound, Called, Planned, Refused};
 use crate::core::definition::reasoning::{prepare, Prepared};
 use crate::core::definition::{computation, generation, interaction, lookup, prediction, spec, Spec};
-use crate::core::event::NewEvent;
 use crate::core::text::{capitalized, count, quote};
 use crate::core::workflow::{Outcome, Plan};
 use crate::core::Problem;
@@ -381,18 +380,6 @@ fn parent_report(run: &Run) -> Option<Report> {
     Some(Report::Parent { within, child: run.run_id.clone(), outcome })
 }
 
-/// An event of the run, in its family's history.
-pub fn event(run: &Run, kind: &str, at: &str, summary: String, data: Value) -> Report {
-    Report::Event(NewEvent {
-        kind: kind.into(),
-        at: at.into(),
-        summary,
-        run_id: Some(run.run_id.clone()),
-        data,
-        family: Some(run.family().to_string()),
-        key: None,
-    })
-}
 
 #[cfg(test)]
 #[path = "life_tests.rs"]

@@ -2,9 +2,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use serde_json::Value;
+
 use super::Run;
 use crate::core::definition::Ref;
 use crate::core::error::Problem;
+use crate::core::event::NewEvent;
 
 pub const LIST_LIMIT_DEFAULT: usize = 20;
 pub const LIST_LIMIT_MAX: usize = 100;
@@ -265,6 +268,19 @@ pub struct SentEvent {
     pub name: String,
     #[serde(default)]
     pub data: serde_json::Value,
+}
+
+/// An event of the run, in its family's history.
+pub fn event(run: &Run, kind: &str, at: &str, summary: String, data: Value) -> Report {
+    Report::Event(NewEvent {
+        kind: kind.into(),
+        at: at.into(),
+        summary,
+        run_id: Some(run.run_id.clone()),
+        data,
+        family: Some(run.family().to_string()),
+        key: None,
+    })
 }
 
 #[cfg(test)]

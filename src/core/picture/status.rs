@@ -1,23 +1,15 @@
-//! A workflow run drawn on its workflow's picture: each step in the colour of how it went
+//! How a workflow run is drawn on its workflow's picture (`workflow::run` draws it): each step in the colour of how it went
 //! (succeeded green, failed red, running or retrying blue, waiting ringed, skipped dashed and
 //! faded, cancelled grey, pending plain), the edges the run crossed coloured, a legend, and each
 //! card's tooltip with its status, attempt, times, child run and error.
 
 use super::svg::{span, Svg};
-use super::workflow::draw;
 use crate::core::text::stamp;
-use crate::core::workflow::plan::Plan;
 use crate::core::workflow::view::StepView;
 
 pub const LEGEND_HEIGHT: f64 = 44.0;
 /// Wide enough for every entry of the legend on one line.
 pub const LEGEND_WIDTH: f64 = 760.0;
-
-/// A workflow run's picture, as SVG: the workflow's steps, each as `steps` says it went. A step
-/// the view does not name is drawn pending.
-pub fn run(plan: &Plan, steps: &[StepView], name: &str) -> String {
-    draw(plan, name, Some(steps))
-}
 
 /// The colour class a step's status takes: one of the statuses of the step view.
 pub fn status_of(view: Option<&StepView>) -> &'static str {
