@@ -12,7 +12,7 @@ use playbook_runtime::core::definition::{Kind, Ref};
 use playbook_runtime::core::run::record::Record;
 use playbook_runtime::core::run::{Run, RunStatus};
 use playbook_runtime::core::ErrorCode;
-use playbook_runtime::ops::run::{Fetched, Unanswered};
+use playbook_runtime::ops::outbound::{Fetched, Unanswered};
 use playbook_runtime::ops::run_start::{self, Asked as StartAsked};
 use playbook_runtime::ops::Backend;
 use serde_json::{json, Value};

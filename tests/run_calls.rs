@@ -125,7 +125,7 @@ impl World {
     }
 }
 
-fn structured(value: Value) -> Result<Value, playbook_runtime::ops::run::Unanswered> {
+fn structured(value: Value) -> Result<Value, playbook_runtime::ops::outbound::Unanswered> {
     Ok(json!({ "content": [{ "type": "text", "text": value.to_string() }], "structuredContent": value }))
 }
 

@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-pub use super::reason::Reason;
 use super::code::ErrorCode;
+pub use super::reason::Reason;
 
 /// One bad field, named by a JSON pointer into the input the caller sent, or into a document's
 /// front matter; a problem in a document's body names its line and column instead.

@@ -10,7 +10,7 @@ use super::*;
 use crate::core::model::Secret;
 use crate::core::tool_server::openapi::fixtures::{NOTES, PETSTORE};
 use crate::core::tool_server::openapi::read;
-use crate::ops::run::Unanswered;
+use crate::ops::outbound::Unanswered;
 use crate::ops::tool_client::Response;
 
 /// An API written as a function of the requests it receives; it keeps every request.

@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use futures::future::LocalBoxFuture;
 use serde_json::{json, Value};
 
-use super::run::Unanswered;
+use super::outbound::Unanswered;
 use super::tool_client::{Response, Transport};
 use crate::core::tool_server::Request;
 

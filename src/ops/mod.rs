@@ -14,6 +14,7 @@ pub mod connections;
 pub mod memory;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod memory_tools;
+pub mod outbound;
 pub mod playbook;
 pub mod run;
 pub mod run_start;

@@ -16,7 +16,7 @@ use crate::core::service_auth::token::{self, Client, ClientAuth, Grant, Tokens};
 use crate::core::service_auth::{scrubbed, AuthError, ErrorKind};
 use crate::core::tool_server::mcp::{self, Era};
 use crate::core::tool_server::{Because, Request};
-use crate::ops::run::Unanswered;
+use crate::ops::outbound::Unanswered;
 
 /// How long one request to a service's MCP server or authorization server may take.
 pub const AUTH_SECONDS: u64 = 15;

@@ -17,7 +17,7 @@ use crate::core::protocol::MODERN;
 use crate::core::tool_server::mcp::{self, Answered, Era, Listed, Post, Reply};
 pub use crate::core::tool_server::TOOLS_MAX;
 use crate::core::tool_server::{Because, Credential, Place, Request};
-use crate::ops::run::Unanswered;
+use crate::ops::outbound::Unanswered;
 
 /// The most pages of `tools/list` read from one server.
 pub const PAGES_MAX: usize = 20;

@@ -17,7 +17,7 @@ use crate::core::tool_server::openapi::{Api, Operation};
 use crate::core::tool_server::settings::{Credential, Document, Server, ServerEntry, ServerKind, ToolServers};
 use crate::core::tool_server::{words, Request};
 use crate::core::Problem;
-use crate::ops::run::Unanswered;
+use crate::ops::outbound::Unanswered;
 
 /// How long a server's list of tools is kept before it is asked again, and how long a failure
 /// to list is, so that a server that came back is seen soon.

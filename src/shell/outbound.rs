@@ -9,7 +9,7 @@ use worker::js_sys::Uint8Array;
 use worker::wasm_bindgen::JsValue;
 use worker::{AbortController, Delay, Fetch, Headers, Method, Request, RequestInit, RequestRedirect};
 
-pub use crate::ops::run::{Fetched, Unanswered};
+pub use crate::ops::outbound::{Fetched, Unanswered};
 use crate::ops::tool_client::read_within;
 pub use crate::ops::tool_client::AnswerHeld as Answered;
 

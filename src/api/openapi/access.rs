@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 
-use super::components::{by, text, time};
+use super::shapes::{by, text, time};
 use crate::core::access::role::Role;
 use crate::core::caller::Scope;
 

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::components::{page_cursor, reference, text, time, when};
+use super::shapes::{page_cursor, reference, text, time, when};
 
 fn nullable(kind: &str, description: &str) -> Value {
     json!({ "type": [kind, "null"], "description": description })

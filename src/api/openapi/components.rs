@@ -5,38 +5,10 @@
 use serde_json::{json, Map, Value};
 
 use super::runs;
+pub use super::shapes::reference;
+use super::shapes::{by, page_cursor, text, time, when};
 use crate::core::definition::Kind;
 use crate::core::Reason;
-
-/// A `$ref` to one of these schemas.
-pub fn reference(name: &str) -> Value {
-    json!({ "$ref": format!("#/components/schemas/{name}") })
-}
-
-pub(super) fn text(description: &str) -> Value {
-    json!({ "type": "string", "description": description })
-}
-
-pub(super) fn time(description: &str) -> Value {
-    json!({ "type": "string", "format": "date-time", "description": description })
-}
-
-pub(super) fn by(description: &str) -> Value {
-    json!({ "allOf": [reference("Actor")], "description": description })
-}
-
-pub(super) fn page_cursor() -> Value {
-    json!({ "type": ["string", "null"], "description": "Pass it as cursor to read the next page; null on the last page." })
-}
-
-/// Where `field` is `value`, the record also carries `required`: a state's own fields. Each part
-/// names its type, as strict validators (ajv's strictTypes) ask.
-pub(super) fn when(field: &str, value: &str, required: &[&str]) -> Value {
-    json!({
-        "if": { "type": "object", "properties": { field: { "const": value } }, "required": [field] },
-        "then": { "type": "object", "required": required }
-    })
-}
 
 fn kinds() -> Vec<&'static str> {
     Kind::ALL.iter().map(|k| k.as_str()).collect()

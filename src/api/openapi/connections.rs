@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::components::{by, page_cursor, reference, text, time};
+use super::shapes::{by, page_cursor, reference, text, time};
 
 pub(super) fn connection() -> Value {
     let names = json!({ "type": ["array", "null"], "items": { "type": "string" } });

@@ -9,6 +9,7 @@ mod connections;
 mod outputs;
 mod pages;
 mod runs;
+mod shapes;
 #[cfg(test)]
 mod tests;
 mod tool_servers;
@@ -223,7 +224,7 @@ fn problem_responses() -> Map<String, Value> {
     PROBLEMS
         .iter()
         .map(|(_, name, description)| {
-            let content = json!({ PROBLEM_JSON: { "schema": components::reference("Problem") } });
+            let content = json!({ PROBLEM_JSON: { "schema": shapes::reference("Problem") } });
             (name.to_string(), json!({ "description": description, "content": content }))
         })
         .collect()

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::components::reference;
+use super::shapes::reference;
 
 /// A success: its status (201 where something was created), media type and body schema.
 pub struct Success {

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::components::text;
+use super::shapes::text;
 
 fn count(description: &str) -> Value {
     json!({ "type": "integer", "minimum": 0, "description": description })
@@ -89,13 +89,13 @@ fn standing_row() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "type": super::components::reference("Kind"),
+            "type": super::shapes::reference("Kind"),
             "name": text("Its name."),
             "version": { "type": "integer", "minimum": 1 },
             "description": text("What it does."),
             "status": { "type": "string", "enum": ["active", "paused"] },
-            "standing": super::components::reference("Standing"),
-            "glance": super::components::reference("Glance")
+            "standing": super::shapes::reference("Standing"),
+            "glance": super::shapes::reference("Glance")
         },
         "required": ["type", "name", "version", "description", "status", "standing"]
     })

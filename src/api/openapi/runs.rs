@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::components::{by, page_cursor, reference, text, time, when};
+use super::shapes::{by, page_cursor, reference, text, time, when};
 use crate::core::run::store::STATUSES;
 
 pub(super) fn run() -> Value {

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::components::{page_cursor, reference, text};
+use super::shapes::{page_cursor, reference, text};
 
 fn mark() -> Value {
     json!({ "type": "string", "enum": ["reads", "acts", "unmarked"], "description": "reads when the tool only reads; acts when it may change something; unmarked, which counts as acts, when nothing marks it." })

@@ -7,15 +7,13 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::given::{credentials_in, only};
-use super::providers::{Need, Provider, Providers, Server, Way};
 use super::plan::{check_name, rules};
 pub use super::plan::{Plan, ALLOWED_MAX, PLAYBOOKS_MAX};
+use super::providers::{Need, Provider, Providers, Server, Way};
 use super::{Credential, Document, OauthClient, Target};
 use crate::core::text::{pointer_segment, quote};
 use crate::core::tool_server::settings::check_address;
 use crate::core::{FieldError, Problem};
-
-
 
 /// Checks the input of `add_connection`. `deployed` refuses addresses a deployed runtime does not
 /// reach.
@@ -52,7 +50,6 @@ pub fn check(args: &Value, providers: &Providers, deployed: bool) -> Result<Plan
     plan.fingerprint = fingerprint;
     Ok(plan)
 }
-
 
 fn from_provider(
     a: &Map<String, Value>,
@@ -133,7 +130,6 @@ fn no_group(p: &Provider, way: &Way, group: &str) -> String {
         format!("is {}, not a group of {}; it offers {}", quote(group), p.title, crate::core::text::join_and(&names))
     }
 }
-
 
 fn placeholders(a: &Map<String, Value>, p: &Provider, errors: &mut Vec<FieldError>) -> BTreeMap<String, String> {
     let given = a.get("placeholders").and_then(Value::as_object).cloned().unwrap_or_default();

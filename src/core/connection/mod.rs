@@ -10,10 +10,10 @@
 pub mod given;
 mod hand;
 pub mod input;
-pub mod plan;
 pub mod link;
 pub mod machine;
 pub mod pattern;
+pub mod plan;
 pub mod probe;
 pub mod providers;
 pub mod store;

@@ -147,8 +147,11 @@ pub fn draw(plan: &Plan, name: &str, steps: Option<&[StepView]>) -> String {
         }
     };
     let legend = steps.map(|_| status::LEGEND_HEIGHT).unwrap_or(0.0);
-    let width =
-        scene.layout.width.max(width_of(&head, 15.0) + 40.0).max(if steps.is_some() { status::LEGEND_WIDTH } else { 0.0 });
+    let width = scene.layout.width.max(width_of(&head, 15.0) + 40.0).max(if steps.is_some() {
+        status::LEGEND_WIDTH
+    } else {
+        0.0
+    });
     let height = scene.layout.height + HEADER + legend;
     let mut svg = Svg::new(width, height, &head);
     svg.text(20.0, 32.0, "pb-head", &fit(&head, 120), false);

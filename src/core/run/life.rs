@@ -380,7 +380,6 @@ fn parent_report(run: &Run) -> Option<Report> {
     Some(Report::Parent { within, child: run.run_id.clone(), outcome })
 }
 
-
 #[cfg(test)]
 #[path = "life_tests.rs"]
 mod tests;

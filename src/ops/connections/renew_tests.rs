@@ -18,7 +18,7 @@ use crate::core::tool_server::Request;
 use crate::ops::connections::memory::Plain;
 use crate::ops::connections::{servers, Sealer};
 use crate::ops::memory::Runtime;
-use crate::ops::run::Unanswered;
+use crate::ops::outbound::Unanswered;
 use crate::ops::tool_client::Response;
 use crate::ops::tool_servers::Registry;
 

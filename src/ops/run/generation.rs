@@ -6,7 +6,6 @@
 //! ends the run `interrupted` at its alarm, and the model is never asked twice. An asset is kept
 //! under an id seeded by the run's id, so a keep that is tried again names the same asset.
 
-use super::host::Unanswered;
 use super::Runner;
 use crate::core::asset::{seeded, MadeBy, NewAsset};
 use crate::core::definition::generation::{self, MadeAsset, Prepared};
@@ -19,6 +18,7 @@ use crate::core::run::{Run, RunError};
 use crate::core::text::quote;
 use crate::core::{ErrorCode, Problem};
 use crate::ops::assets;
+use crate::ops::outbound::Unanswered;
 
 impl Runner<'_> {
     /// Asks the gateway, keeps what it made, and keeps how the run ended. The caller holds

@@ -6,6 +6,7 @@
 use chrono::{DateTime, Utc};
 use futures::future::LocalBoxFuture;
 
+use super::super::outbound::{Fetched, Unanswered};
 use super::super::tool_servers::Registry;
 use super::super::Backend;
 use crate::core::event::NewEvent;
@@ -26,25 +27,6 @@ impl super::super::tool_servers::Renew for Renewal<'_> {
     fn renew<'r>(&'r self, refused: &'r Server) -> LocalBoxFuture<'r, Option<Server>> {
         self.host.renew(self.org, refused)
     }
-}
-
-/// A gateway's answer to a generation request: its status, its media type and its bytes.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Fetched {
-    pub status: u16,
-    pub content_type: Option<String>,
-    pub body: Vec<u8>,
-}
-
-/// Why a request got no answer.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Unanswered {
-    /// No answer within the deadline.
-    Timeout,
-    /// It could not be reached, or the connection broke; the words say why.
-    Unreachable(String),
-    /// It answered more than this many bytes, more than is read.
-    TooLarge(usize),
 }
 
 pub trait RunHost {

@@ -17,7 +17,7 @@ mod store;
 
 use std::cell::Cell;
 
-pub use host::{Fetched, RunHost, Unanswered};
+pub use host::RunHost;
 #[cfg(not(target_arch = "wasm32"))]
 pub use store::Mem;
 pub use store::RunStore;

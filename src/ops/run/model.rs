@@ -3,7 +3,6 @@
 //! tools, the model may ask for calls: each call is kept before it is made and its answer before
 //! the model reads it, round after round, until the model answers or a limit stops it.
 
-use super::host::Unanswered;
 use super::Runner;
 use crate::core::definition::reasoning::dialogue::{Dialogue, Next};
 use crate::core::definition::reasoning::{self, Prepared};
@@ -12,6 +11,7 @@ use crate::core::run::life::Input;
 use crate::core::run::record::{Reasoned, Record};
 use crate::core::run::{Run, RunError, RunStatus};
 use crate::core::{ErrorCode, Problem};
+use crate::ops::outbound::Unanswered;
 use crate::ops::tool_binding;
 
 /// While a run's object works through its model's dialogue or a call, this says so, so that a

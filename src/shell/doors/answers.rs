@@ -2,12 +2,13 @@
 
 use worker::Response;
 
-use super::identity::CALLBACK_PATH;
 use crate::api::sign_in_pages::{self, PAGE_HEADERS};
 use crate::core::access::oauth::metadata::AUTHORIZE_PATH;
 use crate::core::access::session;
 use crate::core::{Problem, Reason};
 
+/// The one redirect URI the provider knows the runtime by.
+pub const CALLBACK_PATH: &str = "/oauth/callback";
 /// Where a person's browser posts their consent.
 pub const CONSENT_PATH: &str = "/oauth/consent";
 

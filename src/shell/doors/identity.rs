@@ -9,6 +9,7 @@ use base64::Engine;
 use worker::{Method, Request, Response};
 
 use super::answers::redirect_with;
+use super::answers::CALLBACK_PATH;
 use crate::core::access::csrf::{self, Jar};
 use crate::core::access::oauth::person::Person;
 use crate::core::access::oauth::pkce;
@@ -17,9 +18,6 @@ use crate::core::access::session::{self, BROWSER_COOKIE, BROWSER_TTL};
 use crate::core::Problem;
 use crate::shell::env::{self, Settings};
 use crate::shell::outbound::{self, Outgoing, Redirects};
-
-/// The one redirect URI the provider knows the runtime by.
-pub const CALLBACK_PATH: &str = "/oauth/callback";
 
 const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
 /// The provider's discovery document is read again after this long.

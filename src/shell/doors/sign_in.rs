@@ -10,8 +10,8 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde_json::Value;
 use worker::{Env, Method, Request, Response, Url};
 
-use super::answers::{another_browser, page, redirect, redirect_with, stop, too_many, CONSENT_PATH};
-use super::identity::{self, browser_binding, carried_binding, fresh_text, to_provider, Started, CALLBACK_PATH};
+use super::answers::{another_browser, page, redirect, redirect_with, stop, too_many, CALLBACK_PATH, CONSENT_PATH};
+use super::identity::{self, browser_binding, carried_binding, fresh_text, to_provider, Started};
 use super::limits::{self, Limit};
 use super::page_session;
 use crate::api::sign_in_pages::{self, ConsentView};
