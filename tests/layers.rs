@@ -23,6 +23,13 @@ const NEVER: &[(&str, &[&str])] = &[
     ("shell/objects", &["shell/doors"]),
 ];
 
+/// Where a folder may name what its layer otherwise may not, and why.
+const EXCEPT: &[(&str, &str, &str)] = &[(
+    "api/debug",
+    "mcp",
+    "the /debug page shows each MCP endpoint as a client sees it: the tools, instructions and prompts the MCP server itself writes",
+)];
+
 /// The shell's top is the platform both sides stand on: it names neither side.
 const PLATFORM: &str = "shell";
 const PLATFORM_NEVER: &[&str] = &["shell/doors", "shell/objects"];
@@ -261,6 +268,10 @@ fn graph() -> Graph {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     read(&root, &root, &mut files);
+    graph_of(files)
+}
+
+fn graph_of(files: Vec<File>) -> Graph {
     let tests: BTreeSet<Vec<String>> = files.iter().flat_map(test_children).collect();
     let in_tests = |m: &[String]| tests.iter().any(|t| m.starts_with(t));
     let files: Vec<File> = files.into_iter().filter(|f| !in_tests(&f.module)).collect();
@@ -314,14 +325,20 @@ fn place(f: &File) -> String {
 
 #[test]
 fn no_layer_names_what_it_may_never() {
-    let g = graph();
+    let broken = breaches(&graph());
+    assert!(broken.is_empty(), "imports that break a layer's rule:\n{}", broken.join("\n"));
+}
+
+/// Each import that breaks a rule, with the path that made it.
+fn breaches(g: &Graph) -> Vec<String> {
     let mut broken = Vec::new();
     for (&i, targets) in &g.edges {
         let from = place(&g.files[i]);
         for &j in targets {
             let to = place(&g.files[j]);
+            let excepted = EXCEPT.iter().any(|(f, t, _)| under(&from, f) && under(&to, t));
             for (left, rights) in NEVER {
-                if under(&from, left) && rights.iter().any(|r| under(&to, r) && !under(&from, r)) {
+                if !excepted && under(&from, left) && rights.iter().any(|r| under(&to, r) && !under(&from, r)) {
                     broken.push(format!("{} -> {} ({})", name(&g.files[i]), name(&g.files[j]), g.because[&(i, j)]));
                 }
             }
@@ -330,7 +347,7 @@ fn no_layer_names_what_it_may_never() {
             }
         }
     }
-    assert!(broken.is_empty(), "imports that break a layer's rule:\n{}", broken.join("\n"));
+    broken
 }
 
 /// Tarjan's strongly connected components: each set of files that import each other in a ring.
@@ -425,4 +442,37 @@ fn the_reader_sees_what_it_should() {
     assert!(g.files.len() > 300, "every source file is read");
     let life = g.files.iter().position(|f| f.module == ["core", "run", "life"]).expect("life.rs is read");
     assert!(!g.edges[&life].is_empty(), "life.rs imports something");
+}
+
+#[test]
+fn a_planted_ring_and_a_planted_breach_are_found() {
+    let file = |path: &str, text: &str| File {
+        module: module_of(Path::new(path)),
+        folder: Path::new(path).parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default(),
+        text: text.to_string(),
+    };
+    let g = graph_of(vec![
+        file("lib.rs", "pub mod core;\npub mod shell;"),
+        file("core/mod.rs", "pub mod a;\npub mod b;"),
+        file("core/a.rs", "use super::b::Thing;"),
+        file("core/b.rs", "pub fn f() { crate::core::a::g() }\n// crate::shell::x in a comment is no import"),
+        file("shell/mod.rs", "mod x;"),
+        file("shell/x.rs", ""),
+    ]);
+    let found = rings(&g);
+    assert_eq!(found.len(), 1, "the ring of a and b");
+    let mut names: Vec<String> = found[0].iter().map(|&i| name(&g.files[i])).collect();
+    names.sort();
+    assert_eq!(names, ["core/a", "core/b"]);
+    let core_b = g.files.iter().position(|f| f.module == ["core", "b"]).unwrap();
+    let shell_x = g.files.iter().position(|f| f.module == ["shell", "x"]).unwrap();
+    assert!(!g.edges[&core_b].contains(&shell_x), "a comment names nothing");
+    let g = graph_of(vec![
+        file("lib.rs", ""),
+        file("core/mod.rs", "pub mod a;"),
+        file("core/a.rs", "use crate::shell::x;"),
+        file("shell/mod.rs", "mod x;"),
+        file("shell/x.rs", ""),
+    ]);
+    assert_eq!(breaches(&g).len(), 1, "core names the shell");
 }

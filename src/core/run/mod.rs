@@ -3,11 +3,13 @@
 //! `definition::<type>`.
 
 pub mod calls;
+pub mod error;
 pub mod life;
 pub mod record;
 pub mod store;
 pub mod words;
 
+pub use error::RunError;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -93,19 +95,6 @@ pub struct Through {
     pub reader: Option<crate::core::definition::reasoning::dialogue::Bound>,
 }
 
-/// Why a run failed: a stable reason and the words that explain it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RunError {
-    pub reason: super::code::ErrorCode,
-    pub detail: String,
-}
-
-impl RunError {
-    pub fn new(reason: super::code::ErrorCode, detail: impl Into<String>) -> Self {
-        RunError { reason, detail: detail.into() }
-    }
-}
-
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Run {
     pub run_id: String,
@@ -124,7 +113,7 @@ pub struct Run {
     pub within: Option<Within>,
     /// For a workflow run, as its object answers it: each step, in the order it started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub steps: Option<Vec<super::workflow::view::StepView>>,
+    pub steps: Option<Vec<super::workflow::step_view::StepView>>,
     /// Who or what started the run: a caller, a trigger, or a workflow run's step.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub started_by: Option<Actor>,

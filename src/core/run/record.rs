@@ -9,7 +9,7 @@ use crate::core::definition::reasoning::Prepared;
 use crate::core::definition::Kind;
 use crate::core::model::wire::Answer;
 
-use crate::core::workflow::view::StepView;
+use crate::core::workflow::step_view::StepView;
 
 crate::core::json::tagged::tagged! {
     #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -10,6 +10,7 @@ pub mod machine;
 pub mod owed;
 pub mod plan;
 pub mod state;
+pub mod step_view;
 pub mod trigger;
 pub mod view;
 pub mod words;

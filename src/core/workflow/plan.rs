@@ -1,14 +1,38 @@
 //! A workflow as its runs read it: the steps, what each runs or waits for, how it follows the
 //! others, what happens when it fails, and the output. The checker builds it from the document.
 
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::filter::Filter;
-use super::trigger::Declared;
 use crate::core::definition::Ref;
 
 /// Named expressions, in the order written: an input to build, or an output.
 pub type Fields = Vec<(String, String)>;
+
+crate::core::json::tagged::tagged! {
+    /// When a trigger starts a run; each kind carries what only it needs.
+    #[derive(Debug, Clone, PartialEq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Trigger as "kind" {
+        /// A five-field cron pattern, read in an IANA time zone.
+        Schedule { cron: String, time_zone: String },
+        /// Every so often, counted from the last time it was due (or from when it was saved).
+        Every { seconds: i64 },
+        /// Set instants; each starts one run.
+        At { times: Vec<DateTime<Utc>> },
+        /// A playbook event that matches the filter.
+        Event { filter: Filter },
+    }
+}
+
+/// A trigger as the workflow declares it, with the expressions that build the run's input.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Declared {
+    pub trigger: Trigger,
+    /// `None`: an event trigger passes the event's data as the input, a time trigger `{}`.
+    pub input: Option<Fields>,
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Plan {

@@ -4,11 +4,11 @@
 use chrono::{DateTime, Duration, Utc};
 use croner::parser::{CronParser, Seconds, Year};
 use croner::Cron;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::filter::{path_problem, Filter, WHERE_MAX};
 use super::plan::Fields;
+pub use super::plan::{Declared, Trigger};
 use crate::core::definition::check::escape;
 use crate::core::definition::Findings;
 use crate::core::zone::Zone;
@@ -21,30 +21,6 @@ pub const EVERY_MAX_SECONDS: i64 = 366 * 86_400;
 /// The most times one `at` trigger lists.
 pub const AT_MAX: usize = 50;
 const KEYS: &[&str] = &["cron", "time_zone", "every", "at", "event", "where", "input"];
-
-crate::core::json::tagged::tagged! {
-    /// When a trigger starts a run; each kind carries what only it needs.
-    #[derive(Debug, Clone, PartialEq, Serialize)]
-    #[serde(rename_all = "snake_case")]
-    pub enum Trigger as "kind" {
-        /// A five-field cron pattern, read in an IANA time zone.
-        Schedule { cron: String, time_zone: String },
-        /// Every so often, counted from the last time it was due (or from when it was saved).
-        Every { seconds: i64 },
-        /// Set instants; each starts one run.
-        At { times: Vec<DateTime<Utc>> },
-        /// A playbook event that matches the filter.
-        Event { filter: Filter },
-    }
-}
-
-/// A trigger as the workflow declares it, with the expressions that build the run's input.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Declared {
-    pub trigger: Trigger,
-    /// `None`: an event trigger passes the event's data as the input, a time trigger `{}`.
-    pub input: Option<Fields>,
-}
 
 /// The first time after `after` the trigger is due, or `None` for an event trigger, a schedule
 /// that never comes again, or set times all past.

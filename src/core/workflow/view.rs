@@ -1,37 +1,10 @@
 //! The step view: each step of a run in the order it started, then those that never did, with
 //! its status, timing, attempt, child run and error.
 
-use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
-
 use super::plan::{title, Action, Plan};
 use super::state::{Awaiting, Flow, StepStatus};
+pub use super::step_view::StepView;
 use super::words;
-use crate::core::run::RunError;
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StepView {
-    pub step: String,
-    /// The id as summaries read it: `review brief`.
-    pub title: String,
-    pub status: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub attempt: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub started_at: Option<DateTime<Utc>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub finished_at: Option<DateTime<Utc>>,
-    /// The child run of the latest attempt, for a step that runs a function.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub run_id: Option<String>,
-    /// What a waiting step waits for, or when a retrying one tries again.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub waiting_for: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<RunError>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub skipped_because: Option<String>,
-}
 
 pub fn steps(plan: &Plan, flow: &Flow) -> Vec<StepView> {
     let started = flow.started.iter().filter_map(|id| flow.steps.iter().find(|s| &s.id == id));
