@@ -155,7 +155,7 @@ fn expand(tree: &str) -> Vec<String> {
         }
     }
     parts.push(&inner[start..]);
-    parts.into_iter().filter(|p| !p.is_empty()).flat_map(|p| expand(p)).map(|p| format!("{prefix}{p}")).collect()
+    parts.into_iter().filter(|p| !p.is_empty()).flat_map(expand).map(|p| format!("{prefix}{p}")).collect()
 }
 
 /// The paths a file names: its `use` trees and the paths written inline.
