@@ -1,4 +1,4 @@
-// A runtime of its own on a fresh state directory: an empty org answers list_playbooks with the welcome
+// Runtimes of their own, each test on a fresh state directory: an empty org answers list_playbooks with the welcome
 // (MCP and HTTP), and a playbook created before a restart is there after it, read back from the same
 // state directory by get_playbook and over HTTP; an interaction that waits for a person before the
 // restart is still listed after it, and its answer finishes the run. No run's log may show a panic.
@@ -6,23 +6,31 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { panicLines, startRuntime } from './harness.mjs';
 import { assertToolSuccess, WELCOME_START, withClient, withoutStudio } from './helpers.mjs';
 
-describe('a runtime of its own', { timeout: 300_000 }, () => {
+/**
+ * Starts runtimes for test `t` alone, on a fresh state directory they share, each stopped and the
+ * directory removed when the test ends, so that each test stands without the others.
+ */
+function runtimesOf(t) {
   const stateDir = mkdtempSync(join(tmpdir(), 'runtime-restart-'));
-  const runtimes = [];
-  after(async () => {
-    for (const runtime of runtimes) await runtime.stop();
+  const started = [];
+  t.after(async () => {
+    for (const runtime of started) await runtime.stop();
     rmSync(stateDir, { recursive: true, force: true });
   });
-
-  let created;
-
-  test('an empty org answers list_playbooks with the welcome', async () => {
+  return async () => {
     const runtime = await startRuntime({ stateDir });
-    runtimes.push(runtime);
+    started.push(runtime);
+    return runtime;
+  };
+}
+
+describe('a runtime of its own', { timeout: 300_000 }, () => {
+  test('an empty org answers list_playbooks with the welcome', async (t) => {
+    const runtime = await runtimesOf(t)();
     await withClient(runtime.url, async (call) => {
       const result = await call('list_playbooks');
       const out = assertToolSuccess(result, { summaryLimit: 1000 });
@@ -40,16 +48,15 @@ describe('a runtime of its own', { timeout: 300_000 }, () => {
     const body = await http.json();
     assert.deepEqual(body.playbooks, []);
     assert.ok(body.welcome?.startsWith(WELCOME_START), `HTTP welcome: ${JSON.stringify(body)}`);
+    assert.deepEqual(panicLines(runtime.logs()), [], 'no panic');
   });
 
-  let waiting;
-
-  test('a playbook survives a restart on the same state directory', async () => {
-    const first = runtimes[0];
-    assert.ok(first, 'the first runtime started');
-    created = await withClient(first.url, async (call) => withoutStudio(assertToolSuccess(await call('create_playbook',
+  test('a playbook, and an interaction that waits, survive a restart on the same state directory', async (t) => {
+    const start = runtimesOf(t);
+    const first = await start();
+    const created = await withClient(first.url, async (call) => withoutStudio(assertToolSuccess(await call('create_playbook',
       { name: 'Survives restarts', description: 'Kept in the Durable Object.', page: '# Kept' })), '/playbooks/'));
-    waiting = await withClient(first.url, async (call) => {
+    const waiting = await withClient(first.url, async (call) => {
       assertToolSuccess(await call('create_definition', {
         playbook: created.id, type: 'interaction', name: 'confirm',
         source: '---\ndescription: Asks for a yes or no\ninput: { schema: { type: object } }\nask:\n  deliver: agent\n  answer: { schema: { type: object, properties: { ok: { type: boolean } }, required: [ok] } }\n---\nShall we go on?\n',
@@ -62,8 +69,7 @@ describe('a runtime of its own', { timeout: 300_000 }, () => {
     await first.stop();
     assert.deepEqual(panicLines(first.logs()), [], 'first run: no panic');
 
-    const second = await startRuntime({ stateDir });
-    runtimes.push(second);
+    const second = await start();
     await withClient(second.url, async (call) => {
       const got = assertToolSuccess(await call('get_playbook', { playbook: created.id }));
       assert.deepEqual(got, created);

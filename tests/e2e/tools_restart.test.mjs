@@ -98,7 +98,12 @@ describe('a restart while a tool runs', { timeout: 240_000 }, () => {
       const again = await call('run_definition', { playbook, type: 'reasoning', name: 'wait', input: {}, run_id: 'run_slow_1' });
       assertToolFailure(again, 'conflict');
     });
-    await sleep(2_000);
+    // The run has ended, read so above: a run that has ended calls no tool and asks no model, not
+    // even at its alarm, and a run keeps each call as started before it makes it. So the history
+    // and the stand-ins hold, now, every call and question there will ever be.
+    const history = await fetch(`${second.url}/v1/orgs/local/playbooks/${playbook}/events?run_id=run_slow_1`).then((r) => r.json());
+    const calls = history.events.filter((e) => e.kind.startsWith('tool_call_')).map((e) => e.kind);
+    assert.deepEqual(calls, ['tool_call_started'], 'one call was started, and none again');
     assert.equal((await fixtureSide().calls()).slow, calledBefore + 1, 'no call is made twice');
     const asked = await fetch(`${ANTHROPIC}/__requests?model=${MODEL}`).then((r) => r.json());
     assert.equal(asked.length, 1, 'the model was asked once');

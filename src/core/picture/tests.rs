@@ -1,7 +1,8 @@
 //! The pictures, case by case: the layouts of the guide's example, parallel steps and a join, a
 //! fallback, waits, fifty steps with no card on another; a run with every status; well-formed
 //! and safe SVG whatever the names hold; the Mermaid subset and what it leaves to the source.
-//! A few pictures are written to `target/pictures/` for a reviewer to open.
+//! A few pictures are written for a reviewer to open, only when `PICTURES_DIR` names a folder
+//! (`PICTURES_DIR=target/pictures cargo test --lib picture`): a plain run writes nothing.
 
 use chrono::{DateTime, Duration, Utc};
 
@@ -115,7 +116,7 @@ fn text(s: &str) {
 }
 
 fn save(name: &str, svg: &str) {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/pictures");
+    let Some(dir) = std::env::var_os("PICTURES_DIR").map(std::path::PathBuf::from) else { return };
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join(format!("{name}.svg")), svg).unwrap();
 }
