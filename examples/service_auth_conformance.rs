@@ -26,7 +26,7 @@ use playbook_runtime::core::service_auth::consent::{self, Consent};
 use playbook_runtime::core::service_auth::redirect_uri;
 use playbook_runtime::core::service_auth::token::{Client as OAuthClient, ClientAuth};
 use playbook_runtime::core::tool_server::{Credential, Place, Request};
-use playbook_runtime::ops::run::Unanswered;
+use playbook_runtime::ops::outbound::Unanswered;
 use playbook_runtime::ops::service_auth::{
     client_credentials, discover, probe, redeem, refresh, register, revoke, Probe,
 };

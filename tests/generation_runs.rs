@@ -97,7 +97,12 @@ impl World {
             by: Actor::of(&playbook_runtime::core::Caller::local(None)),
         };
         let (models, tools) = (settings(), self.m.tool_servers());
-        block_on(run_start::start(&self.m, &run_start::Outside { models: &models, tools: &tools, now: 0 }, asked))
+        block_on(run_start::start(
+            &self.m,
+            &run_start::Outside { models: &models, tools: &tools, connections: None, read: None, now: 0 },
+            asked,
+        ))
+        .map(|s| s.run)
     }
 
     fn answers(&self, answer: Result<Fetched, Unanswered>) {

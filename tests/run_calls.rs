@@ -101,7 +101,12 @@ impl World {
             by: Actor::of(&playbook_runtime::core::Caller::local(None)),
         };
         let tools = self.m.tool_servers();
-        block_on(run_start::start(&self.m, &Outside { models: &Default::default(), tools: &tools, now: 0 }, asked))
+        block_on(run_start::start(
+            &self.m,
+            &Outside { models: &Default::default(), tools: &tools, connections: None, read: None, now: 0 },
+            asked,
+        ))
+        .map(|s| s.run)
     }
 
     fn kinds(&self, run_id: &str) -> Vec<String> {
@@ -362,4 +367,68 @@ fn only_a_run_that_reaches_a_tool_server_beyond_the_settings_reads_the_orgs_conn
     let looked_up = run(7, "lookup", "read-crm-contact", json!({ "id": "c7" }));
     assert_eq!(looked_up["structuredContent"]["status"], "succeeded", "{looked_up}");
     assert_eq!(world.m.connection_reads.get(), before + 2, "a lookup through a connection reads them twice");
+}
+
+/// `run_definition`, a workflow's step and a trigger start a run one way, with the same checks:
+/// a lookup through a connection the org has since removed is refused in the same words when
+/// `run_definition` runs it, when a step of a workflow that `run_definition` runs does, and when a
+/// step of that workflow's run a trigger started does.
+#[test]
+fn the_three_starters_refuse_a_function_whose_connection_is_gone_alike() {
+    let world = World::new();
+    let crm = json!({ "name": "crm", "type": "mcp", "entry": { "url": "http://127.0.0.1:9/mcp", "allowed": "*" }, "credential": { "kind": "none" } });
+    let added = common::tool(&world.m, 3, "add_connection", crm)["structuredContent"].clone();
+    let token = added["connect"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_string();
+    let dev = playbook_runtime::core::Caller::local(Some("ada".into()));
+    let approve = playbook_runtime::tools::find("approve").unwrap();
+    block_on(playbook_runtime::tools::call(&common::ctx(&dev, &world.m, 4, 4), approve, json!({ "token": token })))
+        .unwrap();
+    let through_crm = READ_CONTACT.replace("chat/read_replies", "crm/read_replies");
+    assert_eq!(world.save("read-crm-contact", &through_crm)["isError"], false);
+    let workflow = "---
+description: Reads a contact of the CRM every hour
+input:
+  schema: { type: object, properties: { id: { type: string } }, required: [id] }
+triggers:
+  - every: 1h
+    input: { id: \"'c7'\" }
+steps:
+  - id: contact
+    function: lookup/read-crm-contact
+    input: { id: input.id }
+output:
+  contact: steps.contact.output
+---
+";
+    let args = json!({
+        "playbook": world.pb, "type": "workflow", "name": "hourly-contact", "source": workflow,
+        "overview": "Reads a contact of the CRM every hour, as its description says.",
+    });
+    let saved = common::tool(&world.m, 5, "create_definition", args);
+    assert_eq!(saved["isError"], false, "{saved}");
+    let removed = common::tool(&world.m, 6, "remove_connection", json!({ "connection": added["id"] }));
+    assert_eq!(removed["isError"], false, "{removed}");
+
+    let run = |second, kind: &str, name: &str| {
+        let args = json!({ "playbook": world.pb, "type": kind, "name": name, "input": { "id": "c7" } });
+        common::tool(&world.m, second, "run_definition", args)
+    };
+    let direct = run(7, "lookup", "read-crm-contact");
+    assert_eq!(direct["isError"], true, "{direct}");
+    let refusal = direct["content"][0]["text"].as_str().unwrap().to_string();
+    assert!(refusal.contains("crm"), "{refusal}");
+
+    let started = run(8, "workflow", "hourly-contact");
+    let by_hand = started["structuredContent"]["run_id"].as_str().unwrap().to_string();
+    block_on(world.m.pass(3_600_000));
+    let workflow = Ref { kind: Kind::Workflow, name: "hourly-contact".into() };
+    let runs = block_on(world.m.read_runs(ORG, &world.pb, workflow, 10)).unwrap();
+    let by_trigger = runs.iter().find(|r| r.run_id != by_hand).expect("the trigger started a run");
+    assert_eq!(by_trigger.started_by.as_ref().map(|a| a.kind), Some(ActorKind::Trigger), "{by_trigger:?}");
+    for run_id in [by_hand.as_str(), by_trigger.run_id.as_str()] {
+        let RunStatus::Failed { error, .. } = world.get(run_id).status else { panic!("{run_id} did not fail") };
+        assert_eq!(error.reason, ErrorCode::StepFailed, "{error:?}");
+        assert!(error.detail.contains(&refusal), "{run_id}: {} does not say {refusal}", error.detail);
+    }
+    assert!(world.calls().is_empty(), "no start called a tool");
 }

@@ -118,7 +118,12 @@ fn start(
         by: person(),
     };
     let (models, tools) = (RunHostModels::settings(), world.tool_servers());
-    block_on(run_start::start(&world.m, &run_start::Outside { models: &models, tools: &tools, now: 0 }, asked))
+    block_on(run_start::start(
+        &world.m,
+        &run_start::Outside { models: &models, tools: &tools, connections: None, read: None, now: 0 },
+        asked,
+    ))
+    .map(|s| s.run)
 }
 
 /// The model settings the world's host answers with.

@@ -75,7 +75,12 @@ impl World {
             by: Actor::of(&playbook_runtime::core::Caller::local(None)),
         };
         let (models, tools) = (models(), self.m.tool_servers());
-        block_on(run_start::start(&self.m, &Outside { models: &models, tools: &tools, now: 0 }, asked))
+        block_on(run_start::start(
+            &self.m,
+            &Outside { models: &models, tools: &tools, connections: None, read: None, now: 0 },
+            asked,
+        ))
+        .map(|s| s.run)
     }
 
     /// The run's events, oldest first as a run's history lists them, each `kind` with its data.
@@ -347,7 +352,13 @@ fn a_connected_connection_serves_a_runs_tools_as_a_server_of_the_settings_does()
     };
     let (models, tools) = (models(), world.m.tool_servers().with(&loaded));
     let reads = world.m.connection_reads.get();
-    let run = block_on(run_start::start(&world.m, &Outside { models: &models, tools: &tools, now: 0 }, asked)).unwrap();
+    let run = block_on(run_start::start(
+        &world.m,
+        &Outside { models: &models, tools: &tools, connections: None, read: None, now: 0 },
+        asked,
+    ))
+    .unwrap()
+    .run;
     let RunStatus::Succeeded { output, .. } = &run.status else { panic!("{run:?}") };
     assert_eq!(output, &json!("Ready."));
     assert!(world.m.connection_reads.get() > reads, "the run's binding read the org's connections");

@@ -1,8 +1,16 @@
-//! Starting a run: the checks and reads `run_definition` makes before a run of a function or a
-//! workflow starts, shared with a workflow's steps so that a step starts its function the same way.
+//! Starting a run: the one way a run of a function or a workflow starts, whoever asks for it
+//! (a caller of `run_definition`, a workflow's step, a trigger). The definition is read, its
+//! stored document checked, the org's connections read where the run reaches beyond the
+//! settings' tool servers, and every check that can refuse the start made, before the run's
+//! object is asked to start it.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use futures::future::LocalBoxFuture;
 use serde_json::Value;
 
+use super::connections::Using;
 use super::tool_binding::bind;
 use super::tool_servers::Registry;
 use super::Backend;
@@ -14,12 +22,13 @@ use crate::core::definition::record::DefinitionStatus;
 use crate::core::definition::store::DefinitionView;
 use crate::core::definition::{spec, Ref, Spec};
 use crate::core::model::{resolve, ModelSettings};
-use crate::core::run::store::StartRun;
+use crate::core::run::store::{StartRun, Stepped};
 use crate::core::run::{check_input, Run, Within};
 use crate::core::text::quote;
+use crate::core::tool_server::settings::Server;
 use crate::core::Problem;
 
-/// A run someone asked for: by a caller of `run_definition`, or by a workflow's step.
+/// A run someone asked for: by a caller of `run_definition`, a trigger, or a workflow's step.
 pub struct Asked {
     pub org: String,
     pub playbook: String,
@@ -27,6 +36,7 @@ pub struct Asked {
     pub input: Value,
     pub run_id: String,
     pub now: String,
+    /// The workflow run and step a step's run is started within; none for any other run.
     pub within: Option<Within>,
     /// The caller, the trigger, or the workflow run's step that asked.
     pub by: Actor,
@@ -34,77 +44,95 @@ pub struct Asked {
 
 /// What a start reaches beyond storage, to check that the run can reach it: the model providers
 /// and the tool servers, and the second of the request for their kept lists.
+#[derive(Clone, Copy)]
 pub struct Outside<'a> {
     pub models: &'a ModelSettings,
+    /// The tool servers in scope; the org's connections are added to them where they are read.
     pub tools: &'a Registry<'a>,
+    /// How the org's connections are read, for a start that binds a tool of a server the
+    /// settings do not serve to the playbook; none where the caller reaches none.
+    pub connections: Option<&'a dyn Connections>,
+    /// The definitions read by the starts before, for a caller that starts several in a row.
+    pub read: Option<&'a Views>,
     pub now: i64,
 }
 
-/// Starts the run in its own object, after every check that can refuse it; answers it as it stands.
-pub async fn start(backend: &dyn Backend, outside: &Outside<'_>, asked: Asked) -> Result<Run, Problem> {
-    let view = read(backend, &asked).await?;
-    start_viewed(backend, outside, asked, Viewed::of(&view)).await
+/// The org's connections as tool servers, read now for one start.
+pub trait Connections {
+    fn servers(&self) -> LocalBoxFuture<'_, Vec<Server>>;
 }
 
-/// The definition a run is asked of, as it stands.
-pub async fn read(backend: &dyn Backend, asked: &Asked) -> Result<DefinitionView, Problem> {
-    backend.get_definition(&asked.org, &asked.playbook, asked.definition.clone()).await
-}
-
-/// A definition read for a run, its stored document checked once: what is read before the start
-/// (the org's connections, or not) and the start itself follow the same spec.
-pub struct Viewed<'v> {
-    view: &'v DefinitionView,
-    /// The stored document checked again: a run follows nothing the checker has not passed.
-    spec: Result<Spec, Problem>,
-}
-
-impl<'v> Viewed<'v> {
-    pub fn of(view: &'v DefinitionView) -> Self {
-        Viewed { view, spec: spec(view.definition.kind, &view.document) }
+impl Connections for Using<'_> {
+    fn servers(&self) -> LocalBoxFuture<'_, Vec<Server>> {
+        Box::pin(super::connections::servers(self))
     }
+}
 
-    /// The `server/tool` names a start binds: a reasoning function's tools, and the tools a
-    /// function calls without a model. A document the check refuses says so at the start, which
-    /// binds none.
-    pub fn tool_names(&self) -> Vec<&str> {
-        let Ok(spec) = &self.spec else { return Vec::new() };
-        let mut names: Vec<&str> = spec.calls().iter().map(|c| c.name.as_str()).collect();
-        if let Spec::Reasoning(s) = spec {
-            names.extend(s.tools().iter().map(String::as_str));
+/// The definitions a round of starts has read: a workflow reads each of its functions once for
+/// the steps it starts in a row.
+#[derive(Default)]
+pub struct Views(RefCell<HashMap<Ref, DefinitionView>>);
+
+/// Starts the run in its own object, after every check that can refuse it; answers it as it
+/// stands. A step's run (one `within` a workflow run) is started as a step, and answers with what
+/// it recorded when it ended at once, for its workflow run to carry (`Backend::start_step`).
+pub async fn start(backend: &dyn Backend, outside: &Outside<'_>, asked: Asked) -> Result<Stepped, Problem> {
+    let view = read(backend, outside.read, &asked).await?;
+    let spec = spec(view.definition.kind, &view.document);
+    // The org's connections are read only for a run that reaches tool servers beyond those of the
+    // settings: a call to the org's object the others do without.
+    let connections = match outside.connections {
+        Some(c) if !outside.tools.settings_serve(&asked.org, &asked.playbook, tool_names(&spec)) => {
+            Some(c.servers().await)
         }
-        names
-    }
-
-    /// Whether a start needs the org's connections read first: it binds a tool of a server the
-    /// settings do not serve to this playbook.
-    pub fn needs_connections(&self, settings: &Registry<'_>, org: &str, playbook: &str) -> bool {
-        !settings.settings_serve(org, playbook, self.tool_names())
+        _ => None,
+    };
+    let tools = match &connections {
+        Some(servers) => outside.tools.with(servers),
+        None => *outside.tools,
+    };
+    let outside = Outside { tools: &tools, ..*outside };
+    let (org, playbook, step) = (asked.org.clone(), asked.playbook.clone(), asked.within.is_some());
+    let start = prepare(backend, &outside, asked, &view, spec).await?;
+    if step {
+        backend.start_step(&org, &playbook, start).await
+    } else {
+        Ok(Stepped { run: backend.start_run(&org, &playbook, start).await?, carried: Vec::new() })
     }
 }
 
-/// `start`, with the definition read already.
-pub async fn start_viewed(
-    backend: &dyn Backend,
-    outside: &Outside<'_>,
-    asked: Asked,
-    viewed: Viewed<'_>,
-) -> Result<Run, Problem> {
-    let (org, playbook) = (asked.org.clone(), asked.playbook.clone());
-    let start = prepare(backend, outside, asked, viewed).await?;
-    backend.start_run(&org, &playbook, start).await
+/// The definition a run is asked of, as it stands, or as the starts before read it.
+async fn read(backend: &dyn Backend, views: Option<&Views>, asked: &Asked) -> Result<DefinitionView, Problem> {
+    if let Some(view) = views.and_then(|v| v.0.borrow().get(&asked.definition).cloned()) {
+        return Ok(view);
+    }
+    let view = backend.get_definition(&asked.org, &asked.playbook, asked.definition.clone()).await?;
+    if let Some(views) = views {
+        views.0.borrow_mut().insert(asked.definition.clone(), view.clone());
+    }
+    Ok(view)
+}
+
+/// The `server/tool` names a start binds: a reasoning function's tools, and the tools a function
+/// calls without a model. A document the check refuses says so in `prepare`, which binds none.
+fn tool_names(spec: &Result<Spec, Problem>) -> Vec<&str> {
+    let Ok(spec) = spec else { return Vec::new() };
+    let mut names: Vec<&str> = spec.calls().iter().map(|c| c.name.as_str()).collect();
+    if let Spec::Reasoning(s) = spec {
+        names.extend(s.tools().iter().map(String::as_str));
+    }
+    names
 }
 
 /// Every check that can refuse a start, and every read it needs, done: the start to send the
-/// run's object. A workflow reads each of its functions once for the steps it starts in a row,
-/// and sends each step's start as a step (`Backend::start_step`).
-pub async fn prepare(
+/// run's object, with the document its `spec` was checked from.
+async fn prepare(
     backend: &dyn Backend,
     outside: &Outside<'_>,
     asked: Asked,
-    viewed: Viewed<'_>,
+    view: &DefinitionView,
+    spec: Result<Spec, Problem>,
 ) -> Result<StartRun, Problem> {
-    let Viewed { view, spec } = viewed;
     let Asked { org, playbook, definition, input, run_id, now, within, by } = asked;
     let (kind, name) = (definition.kind, definition.name.clone());
     match &view.definition.status {

@@ -168,7 +168,7 @@ async fn pay(
                 by: owed.by(),
             };
             // A trigger starts a workflow, which reaches no tool at its start; its steps check theirs.
-            let outside = Outside { models, tools: &Registry::none(), now: 0 };
+            let outside = Outside { models, tools: &Registry::none(), connections: None, read: None, now: 0 };
             match start(backend, &outside, asked).await {
                 Ok(_) => return Ok(()),
                 Err(p) if p.status() >= 500 => return Err(p),

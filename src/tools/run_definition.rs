@@ -12,7 +12,7 @@ use crate::core::definition::Ref;
 use crate::core::run::store::check_back_seconds;
 use crate::core::run::{check_run_id, run_id, RunStatus};
 use crate::core::Problem;
-use crate::ops::run_start::{read, start_viewed, Asked, Outside, Viewed};
+use crate::ops::run_start::{start, Asked, Outside};
 
 pub const TOOL: Tool = Tool {
     name: "run_definition",
@@ -75,18 +75,15 @@ async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
         within: None,
         by: ctx.by(),
     };
-    let view = read(ctx.backend, &asked).await?;
-    let viewed = Viewed::of(&view);
-    // The org's connections are read only for a run that reaches tool servers beyond those of the
-    // settings: a call to the org's object the others do without.
-    let connections = if viewed.needs_connections(&ctx.tool_servers, &ctx.caller.org, &a.playbook) {
-        crate::ops::connections::servers(&crate::ops::connections::Using::of(ctx, &ctx.caller.org)).await
-    } else {
-        Vec::new()
+    let connections = crate::ops::connections::Using::of(ctx, &ctx.caller.org);
+    let outside = Outside {
+        models: &ctx.models,
+        tools: &ctx.tool_servers,
+        connections: Some(&connections),
+        read: None,
+        now: ctx.instant().timestamp(),
     };
-    let tools = ctx.tool_servers.with(&connections);
-    let outside = Outside { models: &ctx.models, tools: &tools, now: ctx.instant().timestamp() };
-    let run = start_viewed(ctx.backend, &outside, asked, viewed).await?;
+    let run = start(ctx.backend, &outside, asked).await?.run;
     let mut value = super::run_words::answered(&run)?;
     // The Ledger with this run chosen, so the agent gives the person the link without being asked.
     value["studio"] =

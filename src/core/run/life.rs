@@ -113,7 +113,10 @@ pub fn start(existing: Option<&Run>, start: StartRun, now: &str) -> Result<Decis
     )];
     let failed = |error| RunStatus::Failed { error, finished_at: now.to_string() };
     let mut then = Then::Answer;
-    // The document is checked again here, the only way to the spec the run follows.
+    // The document is checked again here, though the start (`ops::run_start`) checked it before
+    // sending it: a spec crosses to this object only as its source, since the checker is the only
+    // way to a spec (it has no serde, so none is made from a caller's JSON), and the object may
+    // run another version of the checker than its caller while a new version rolls out.
     run.status = match spec(run.definition.kind, &source) {
         Err(p) => {
             run.record = Record::unchecked(run.definition.kind, material.len(), events.len());

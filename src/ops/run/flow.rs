@@ -3,12 +3,9 @@
 //! and a restart finds every action it has not taken. The alarm takes them in order, rings at the
 //! times steps wait for, and every 5 seconds while a step's function runs, asks it how it stands.
 
-use std::collections::HashMap;
-
 use serde_json::Value;
 
 use super::Runner;
-use crate::core::definition::store::DefinitionView;
 use crate::core::definition::{Kind, Ref};
 use crate::core::run::life::{self, Input};
 use crate::core::run::store::event;
@@ -19,7 +16,7 @@ use crate::core::workflow::state::event_waits;
 use crate::core::workflow::Outcome;
 use crate::core::workflow::{decide, view, words, Action, Command, Flow, Plan, StepStatus};
 use crate::core::Problem;
-use crate::ops::run_start::{self, prepare, Asked, Viewed};
+use crate::ops::run_start::{self, Asked, Views};
 
 /// How often a running step's function is asked how it stands, in case its report was lost.
 const HEARTBEAT_MILLIS: i64 = 5_000;
@@ -175,7 +172,7 @@ impl Runner<'_> {
     async fn take_actions(&self) -> Result<(), Problem> {
         // Each function is read once per round, and the history goes to the playbook every so
         // often rather than after every step, so a long chain of quick steps stays quick.
-        let mut read: HashMap<Ref, DefinitionView> = HashMap::new();
+        let read = Views::default();
         let mut reported = self.host.now().timestamp_millis();
         if let Some((_, flow)) = self.store.flow()? {
             if flow.next_due().is_some_and(|due| due <= self.host.now()) {
@@ -188,7 +185,7 @@ impl Runner<'_> {
             let mut carried = Vec::new();
             let ended = match action {
                 Action::StartChild { step, definition, input, run_id } => {
-                    let (outcome, reports) = self.start_child(&mut read, &run, &step, definition, input, &run_id).await;
+                    let (outcome, reports) = self.start_child(&read, &run, &step, definition, input, &run_id).await;
                     carried = reports;
                     outcome.map(|o| (step, run_id, o))
                 }
@@ -226,7 +223,7 @@ impl Runner<'_> {
     /// its outcome, what a run that ended at once recorded, for this run to carry.
     async fn start_child(
         &self,
-        read: &mut HashMap<Ref, DefinitionView>,
+        read: &Views,
         run: &Run,
         step: &str,
         definition: Ref,
@@ -244,29 +241,19 @@ impl Runner<'_> {
             within: Some(Within { run_id: run.run_id.clone(), step: step.to_string() }),
             by: crate::core::actor::Actor::step(&run.run_id, step),
         };
-        let view = match read.get(&asked.definition) {
-            Some(view) => Ok(view.clone()),
-            None => run_start::read(backend, &asked).await,
+        // Through the host the start reads the org's connections, should the step's function need
+        // them, and the run renews one whose server refuses its credential.
+        let renewal = super::host::Renewal { host: self.host, org: &run.org };
+        let tools = self.host.tool_servers().renewing(&renewal);
+        let models = self.host.models();
+        let outside = run_start::Outside {
+            models: &models,
+            tools: &tools,
+            connections: Some(&renewal),
+            read: Some(read),
+            now: self.host.now().timestamp(),
         };
-        let started = match view {
-            Ok(view) => {
-                read.insert(asked.definition.clone(), view.clone());
-                // A step that reaches no tool server beyond the settings' starts without the org's
-                // connections read.
-                let viewed = Viewed::of(&view);
-                let connections = self.connections_for(run, viewed.tool_names()).await;
-                let renewal = super::host::Renewal { host: self.host, org: &run.org };
-                let tools = self.host.tool_servers().with(&connections).renewing(&renewal);
-                let models = self.host.models();
-                let now = self.host.now().timestamp();
-                let outside = run_start::Outside { models: &models, tools: &tools, now };
-                match prepare(backend, &outside, asked, viewed).await {
-                    Ok(start) => backend.start_step(&run.org, &run.playbook, start).await,
-                    Err(p) => Err(p),
-                }
-            }
-            Err(p) => Err(p),
-        };
+        let started = run_start::start(backend, &outside, asked).await;
         match started {
             Ok(Stepped { run: child, mut carried }) => {
                 // Carried history comes with the run for the index, after its events.

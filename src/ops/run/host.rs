@@ -17,7 +17,8 @@ use crate::core::run::Run;
 use crate::core::tool_server::settings::Server;
 use crate::core::Problem;
 
-/// The host's renewal of the connections of one org, as a run's registry asks for it.
+/// The host's reach into the connections of one org: a run's registry renews through it the one
+/// whose server refused its credential, and a step's start reads them through it.
 pub struct Renewal<'a> {
     pub host: &'a dyn RunHost,
     pub org: &'a str,
@@ -26,6 +27,12 @@ pub struct Renewal<'a> {
 impl super::super::tool_servers::Renew for Renewal<'_> {
     fn renew<'r>(&'r self, refused: &'r Server) -> LocalBoxFuture<'r, Option<Server>> {
         self.host.renew(self.org, refused)
+    }
+}
+
+impl crate::ops::run_start::Connections for Renewal<'_> {
+    fn servers(&self) -> LocalBoxFuture<'_, Vec<Server>> {
+        self.host.connections(self.org)
     }
 }
 
