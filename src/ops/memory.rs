@@ -15,6 +15,7 @@ use serde_json::Value;
 use super::assets::memory::{MemAssets, MemBucket};
 use super::comments::{self, memory::MemComments};
 use super::connections::{self, memory::MemConnections};
+use super::faults::Faults;
 use super::memory_tools::ToolServer;
 use super::playbook::memory::MemPlaybook;
 use super::playbook::Tables;
@@ -78,8 +79,8 @@ pub struct Runtime {
     pub directory: RefCell<BTreeMap<(String, String), Playbook>>,
     pub shelves: RefCell<BTreeMap<String, Rc<Shelf>>>,
     pub objects: RefCell<BTreeMap<String, Rc<Object>>>,
-    /// How many of the next reports of runs to their playbook fail.
-    pub playbook_down: Cell<u32>,
+    /// The reports of runs to their playbook, which can be told to fail.
+    pub to_playbook: Faults,
     /// What reached the playbooks from runs, one line per call, in order.
     pub reported: RefCell<Vec<String>>,
     pub answers: RefCell<VecDeque<Result<(u16, String), Unanswered>>>,
@@ -116,7 +117,7 @@ impl Default for Runtime {
             directory: RefCell::default(),
             shelves: RefCell::default(),
             objects: RefCell::default(),
-            playbook_down: Cell::new(0),
+            to_playbook: Faults::named("The playbook"),
             reported: RefCell::default(),
             answers: RefCell::default(),
             slow_model: Cell::new(false),
@@ -211,7 +212,7 @@ impl Runtime {
     pub fn restart(&self) {
         for object in self.objects.borrow().values() {
             *object.memory.borrow_mut() = Rc::new(Memory::default());
-            object.store.restart();
+            object.store.faults.restart();
         }
     }
 
@@ -292,10 +293,7 @@ impl Runtime {
     }
 
     fn report(&self, line: String) -> Result<(), Problem> {
-        if self.playbook_down.get() > 0 {
-            self.playbook_down.set(self.playbook_down.get() - 1);
-            return Err(Problem::unavailable("the playbook is down"));
-        }
+        self.to_playbook.write("report")?;
         self.reported.borrow_mut().push(line);
         Ok(())
     }

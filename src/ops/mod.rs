@@ -11,6 +11,8 @@ pub mod claims;
 pub mod comments;
 pub mod connections;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod faults;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod memory;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod memory_tools;
