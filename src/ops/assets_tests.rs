@@ -25,7 +25,7 @@ fn runtime() -> Runtime {
         updated_by: None,
         retired_by: None,
     };
-    m.directory.borrow_mut().insert((ORG.into(), PB.into()), playbook);
+    m.organization(ORG).playbooks.records.borrow_mut().insert(PB.into(), playbook);
     m
 }
 
