@@ -203,7 +203,7 @@ fn a_storage_failure_keeps_nothing_and_the_retry_does_it_once() {
         "make_comment",
         json!({ "playbook": pb, "address": "runs/order-1/result", "body": "Wrong." }),
     );
-    m.shelf("local", &pb).comments.down.set(1);
+    m.shelf("local", &pb).comments.faults.fail_on("put");
     let failed = call(&m, &ada(), 11, "resolve_comment", json!({ "playbook": pb, "id": c["id"], "how": "acted" }));
     assert_eq!(failed.unwrap_err().status(), 503);
     let still = ok(&m, &ada(), 12, "list_comments", json!({ "playbook": pb }));
@@ -211,7 +211,7 @@ fn a_storage_failure_keeps_nothing_and_the_retry_does_it_once() {
     let done = ok(&m, &ada(), 13, "resolve_comment", json!({ "playbook": pb, "id": c["id"], "how": "acted" }));
     assert_eq!(done["status"], "resolved");
 
-    m.org_comments_of("local").down.set(1);
+    m.org_comments_of("local").faults.fail_on("put");
     let lost = call(&m, &ada(), 14, "make_comment", json!({ "address": "org", "body": "Hello." }));
     assert_eq!(lost.unwrap_err().status(), 503);
     assert_eq!(ids(&ok(&m, &ada(), 15, "list_comments", json!({}))).len(), 0, "no comment was kept");

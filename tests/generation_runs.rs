@@ -229,7 +229,7 @@ fn a_gateway_that_fails_fails_the_run_with_its_reason_and_keeps_nothing() {
 #[test]
 fn a_bucket_that_does_not_answer_fails_the_run_and_names_no_asset() {
     let world = World::new();
-    world.m.bucket.down.set(1);
+    world.m.bucket.faults.fail_on("put");
     world.answers(image_answer(PNG));
     let run = world.start("poster", "down-1", json!({ "title": "Spring" })).unwrap();
     let (reason, detail) = failed(&run);

@@ -289,7 +289,7 @@ fn a_model_that_takes_a_while_finds_its_run_listed_as_started_meanwhile() {
 fn a_report_the_playbook_missed_is_sent_by_the_alarm_once() {
     let world = World::new();
     world.define(Kind::Computation, "add-vat", ADD_VAT);
-    world.playbook_down.set(1);
+    world.to_playbook.fail_on("report");
     let refused = start(&world, Kind::Computation, "add-vat", "r3", json!({"net": 10})).unwrap_err();
     assert_eq!(refused.status(), 503);
     let object = world.object("r3");
@@ -309,7 +309,7 @@ fn a_stop_between_two_writes_leaves_the_start_whole_or_undone() {
     for at in 1..=3 {
         let world = World::new();
         world.define(Kind::Computation, "add-vat", ADD_VAT);
-        world.object("r4").store.stop_at(at);
+        world.object("r4").store.faults.stop_at(at);
         let stopped = start(&world, Kind::Computation, "add-vat", "r4", json!({"net": 10})).unwrap_err();
         assert_eq!(stopped.status(), 503, "stop at write {at}");
         let store = &world.object("r4").store;
@@ -326,7 +326,7 @@ fn a_stop_after_the_playbook_took_a_report_sends_it_again_and_the_playbook_keeps
     let world = World::new();
     world.define(Kind::Computation, "add-vat", ADD_VAT);
     // Writes: the run, its two events, then the outbox cleared once the playbook took them.
-    world.object("r5").store.stop_at(4);
+    world.object("r5").store.faults.stop_at(4);
     start(&world, Kind::Computation, "add-vat", "r5", json!({"net": 10})).unwrap_err();
     assert_eq!(world.object("r5").store.reports().len(), 2, "the playbook took them, the outbox still holds them");
     world.restart();
@@ -371,7 +371,7 @@ fn a_steps_model_call_a_restart_cut_off_fails_the_step_and_the_workflow_rather_t
     let child = world.run_ids().into_iter().find(|k| *k != "wf2").unwrap();
     // The call is marked asked, then the runtime stops before the answer is kept.
     world.answers.borrow_mut().push_back(openai(r#"{"recommendation": "Ready"}"#));
-    world.object(&child).store.stop_at(2);
+    world.object(&child).store.faults.stop_at(2);
     block_on(world.ring(&child)).unwrap_err();
     world.restart();
     block_on(world.pass(200_000));
@@ -471,7 +471,7 @@ fn a_stop_at_any_write_of_a_workflow_run_carrying_its_steps_loses_and_doubles_no
         world.define(Kind::Computation, "add-vat", ADD_VAT);
         world.define(Kind::Workflow, "vat-chain", &vat_chain(2));
         start(&world, Kind::Workflow, "vat-chain", "wf4", json!({"net": 100})).unwrap();
-        world.object("wf4").store.stop_at(at);
+        world.object("wf4").store.faults.stop_at(at);
         let _ = block_on(world.ring("wf4"));
         world.restart();
         block_on(world.pass(30_000));

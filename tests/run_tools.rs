@@ -277,7 +277,7 @@ fn a_restart_while_a_tool_runs_ends_the_run_interrupted_and_calls_nothing_again(
     // sent yet, since the model and the tool answer at once; the runtime stops as the call's
     // answer is kept.
     let object = world.m.object(ORG, &world.pb, "t7");
-    object.store.stop_at(6);
+    object.store.faults.stop_at(6);
     world.start("t7", "a.txt").unwrap_err();
     assert_eq!(world.m.tool_server.calls.borrow().len(), 1);
     let kept = object.store.run().unwrap();
@@ -423,7 +423,7 @@ fn an_image_that_is_not_what_it_says_or_cannot_be_kept_stays_described_and_the_r
 
     world.m.answers.borrow_mut().extend([asks_to_read("b.png"), says("Nothing kept.")]);
     world.m.tool_server.answers.borrow_mut().push_back(with_image("image/png", PNG));
-    world.m.bucket.down.set(1);
+    world.m.bucket.faults.fail_on("put");
     let run = world.start("t-down", "b.png").unwrap();
     assert_eq!(run.status.word(), "succeeded", "{run:?}");
     let answered = world.events("t-down").into_iter().find(|(k, _)| k == "tool_call_answered").unwrap().1;

@@ -43,6 +43,19 @@ pub struct Save {
     pub keep_page: bool,
 }
 
+impl Save {
+    /// The record the playbook keeps when this save comes over what it holds: its page where the
+    /// save keeps it, and what it held where nothing but the time would change, so that repeating
+    /// a change changes nothing at all.
+    pub fn over(self, stored: Option<Playbook>) -> Playbook {
+        let mut record = self.record;
+        if self.keep_page {
+            record.page = stored.as_ref().map(|p| p.page.clone()).unwrap_or_default();
+        }
+        Playbook::settle(stored, record)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ListQuery {
     pub include_retired: bool,

@@ -120,18 +120,18 @@ pub fn record(store: &dyn AssetStore, asset: Asset) -> Result<Asset, Problem> {
 /// A playbook's assets in memory, for host tests; can be told to fail.
 #[cfg(not(target_arch = "wasm32"))]
 pub mod memory {
-    use std::cell::{Cell, RefCell};
+    use std::cell::RefCell;
     use std::collections::BTreeMap;
 
     use super::AssetStore;
     use crate::core::asset::Asset;
     use crate::core::Problem;
+    use crate::ops::faults::Faults;
 
     #[derive(Default)]
     pub struct MemAssets {
         pub rows: RefCell<BTreeMap<String, Asset>>,
-        /// How many of the next writes fail, as storage that did not answer.
-        pub down: Cell<u32>,
+        pub faults: Faults,
     }
 
     impl AssetStore for MemAssets {
@@ -140,33 +140,27 @@ pub mod memory {
         }
 
         fn put(&self, asset: &Asset) -> Result<(), Problem> {
-            if self.down.get() > 0 {
-                self.down.set(self.down.get() - 1);
-                return Err(Problem::unavailable(
-                    "Storage did not answer just now, so nothing was changed; try again.",
-                ));
-            }
+            self.faults.write("put")?;
             self.rows.borrow_mut().insert(asset.id.clone(), asset.clone());
             Ok(())
         }
     }
 
     /// The asset bucket in memory: each key's media type and bytes; can be told to fail.
-    #[derive(Default)]
     pub struct MemBucket {
         pub objects: RefCell<BTreeMap<String, (String, Vec<u8>)>>,
-        /// How many of the next puts fail, as a bucket that did not answer.
-        pub down: Cell<u32>,
+        pub faults: Faults,
+    }
+
+    impl Default for MemBucket {
+        fn default() -> Self {
+            MemBucket { objects: RefCell::default(), faults: Faults::named("The asset bucket") }
+        }
     }
 
     impl MemBucket {
         pub fn put(&self, key: &str, media_type: &str, bytes: Vec<u8>) -> Result<(), Problem> {
-            if self.down.get() > 0 {
-                self.down.set(self.down.get() - 1);
-                return Err(Problem::unavailable(
-                    "The asset bucket did not answer just now, so nothing was kept; try again.",
-                ));
-            }
+            self.faults.write("put")?;
             self.objects.borrow_mut().insert(key.to_string(), (media_type.to_string(), bytes));
             Ok(())
         }

@@ -25,7 +25,7 @@ fn runtime() -> Runtime {
         updated_by: None,
         retired_by: None,
     };
-    m.directory.borrow_mut().insert((ORG.into(), PB.into()), playbook);
+    m.organization(ORG).playbooks.records.borrow_mut().insert(PB.into(), playbook);
     m
 }
 
@@ -60,7 +60,7 @@ fn a_kept_asset_is_read_back_with_its_bytes() {
 #[test]
 fn a_bucket_that_fails_leaves_no_record() {
     let m = runtime();
-    m.bucket.down.set(1);
+    m.bucket.faults.fail_on("put");
     let refused = keep_in(&m, PB, png(), [3; 16]).expect_err("the bucket is down");
     assert_eq!(refused.reason, Reason::Unavailable);
     assert_eq!(records(&m), 0, "no record names bytes that were not kept");
@@ -70,7 +70,7 @@ fn a_bucket_that_fails_leaves_no_record() {
 #[test]
 fn a_record_that_fails_is_not_acknowledged_and_the_retry_keeps_it_once() {
     let m = runtime();
-    m.shelf(ORG, PB).assets.down.set(1);
+    m.shelf(ORG, PB).assets.faults.fail_on("put");
     let refused = keep_in(&m, PB, png(), crate::core::asset::seeded("run_1/0")).expect_err("the table is down");
     assert_eq!(refused.reason, Reason::Unavailable);
     assert_eq!(records(&m), 0);

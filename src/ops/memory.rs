@@ -1,5 +1,5 @@
 //! The whole runtime in memory, for host tests: the `Backend` port served as the Durable Objects
-//! serve it, through the same code. The org's directory decides with `core::directory`, each
+//! serve it, through the same code. The org's directory changes through `ops::directory`, each
 //! playbook's tables go through `ops::playbook::Tables` and `ops::triggers` over stores in
 //! memory, and each run through `ops::run::Runner` over its own `Mem`. The clock, the alarms and
 //! the models' answers are the test's to drive; stores and the playbook can be told to fail.
@@ -15,6 +15,8 @@ use serde_json::Value;
 use super::assets::memory::{MemAssets, MemBucket};
 use super::comments::{self, memory::MemComments};
 use super::connections::{self, memory::MemConnections};
+use super::directory::{self, memory::MemOrganization};
+use super::faults::Faults;
 use super::memory_tools::ToolServer;
 use super::outbound::{Fetched, Unanswered};
 use super::playbook::memory::MemPlaybook;
@@ -32,11 +34,11 @@ use crate::core::connection::store::{ChangeConnection, ConnectionPage, GetConnec
 use crate::core::connection::Connection;
 use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
 use crate::core::definition::Ref;
-use crate::core::directory::{decide, unknown_playbook, Command, Cursor, Decision, ListPage, ListQuery};
+use crate::core::directory::{Command, ListPage, ListQuery};
 use crate::core::event::{Event, EventCommand, EventPage, EventQuery, NewEvent};
 use crate::core::model::wire::Outbound;
 use crate::core::model::ModelSettings;
-use crate::core::playbook::{name_key, Playbook};
+use crate::core::playbook::Playbook;
 use crate::core::run::store::{
     AnswerRun, ChildEnded, IndexCommand, RequestCommand, RequestPage, RunPage, RunQuery, SentEvent, StartRun, Stepped,
 };
@@ -75,12 +77,12 @@ pub struct Object {
 pub struct Runtime {
     pub clock: Cell<i64>,
     pub models: RefCell<ModelSettings>,
-    /// Each org's playbooks, as its directory keeps them.
-    pub directory: RefCell<BTreeMap<(String, String), Playbook>>,
+    /// Each org's object: its directory, and the playbooks' records it keeps there.
+    pub organizations: RefCell<BTreeMap<String, Rc<MemOrganization>>>,
     pub shelves: RefCell<BTreeMap<String, Rc<Shelf>>>,
     pub objects: RefCell<BTreeMap<String, Rc<Object>>>,
-    /// How many of the next reports of runs to their playbook fail.
-    pub playbook_down: Cell<u32>,
+    /// The reports of runs to their playbook, which can be told to fail.
+    pub to_playbook: Faults,
     /// What reached the playbooks from runs, one line per call, in order.
     pub reported: RefCell<Vec<String>>,
     pub answers: RefCell<VecDeque<Result<(u16, String), Unanswered>>>,
@@ -114,10 +116,10 @@ impl Default for Runtime {
         Runtime {
             clock: Cell::new(T0),
             models: RefCell::default(),
-            directory: RefCell::default(),
+            organizations: RefCell::default(),
             shelves: RefCell::default(),
             objects: RefCell::default(),
-            playbook_down: Cell::new(0),
+            to_playbook: Faults::named("The playbook"),
             reported: RefCell::default(),
             answers: RefCell::default(),
             slow_model: Cell::new(false),
@@ -179,13 +181,14 @@ impl Runtime {
         self.objects.borrow_mut().entry(format!("{org}/{playbook}/{run_id}")).or_default().clone()
     }
 
+    /// An org's object: its directory, and its playbooks' records.
+    pub fn organization(&self, org: &str) -> Rc<MemOrganization> {
+        self.organizations.borrow_mut().entry(org.to_string()).or_default().clone()
+    }
+
     /// The playbook a call to its tables names, as its object checks it.
     fn kept(&self, org: &str, playbook: &str) -> Result<Playbook, Problem> {
-        self.directory
-            .borrow()
-            .get(&(org.to_string(), playbook.to_string()))
-            .cloned()
-            .ok_or_else(|| unknown_playbook(playbook))
+        self.organization(org).playbooks.record(playbook)
     }
 
     fn with_tables<T>(
@@ -212,7 +215,7 @@ impl Runtime {
     pub fn restart(&self) {
         for object in self.objects.borrow().values() {
             *object.memory.borrow_mut() = Rc::new(Memory::default());
-            object.store.restart();
+            object.store.faults.restart();
         }
     }
 
@@ -293,10 +296,7 @@ impl Runtime {
     }
 
     fn report(&self, line: String) -> Result<(), Problem> {
-        if self.playbook_down.get() > 0 {
-            self.playbook_down.set(self.playbook_down.get() - 1);
-            return Err(Problem::unavailable("the playbook is down"));
-        }
+        self.to_playbook.write("report")?;
         self.reported.borrow_mut().push(line);
         Ok(())
     }
@@ -455,59 +455,12 @@ fn elsewhere<'a, T: 'a>(what: &'static str) -> LocalBoxFuture<'a, Result<T, Prob
 
 impl Backend for Runtime {
     fn change<'a>(&'a self, org: &'a str, command: Command) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
-        let mut map = self.directory.borrow_mut();
-        let id = command.id().to_string();
-        let current = map.get(&(org.to_string(), id.clone())).cloned().map(|mut p| {
-            p.page = String::new();
-            p
-        });
-        let holder = command.claimed_name(current.as_ref()).and_then(|name| {
-            map.iter()
-                .find(|((o, _), p)| o == org && !p.is_retired() && name_key(&p.name) == name_key(name))
-                .map(|(_, p)| p.id.clone())
-        });
-        let result = decide(&command, current.as_ref(), holder.as_deref()).map(|decision| match decision {
-            Decision::Unchanged => map[&(org.to_string(), id.clone())].clone(),
-            Decision::Save(save) => {
-                let stored = map.get(&(org.to_string(), save.record.id.clone())).cloned();
-                let mut record = save.record;
-                if save.keep_page {
-                    record.page = stored.as_ref().map(|p| p.page.clone()).unwrap_or_default();
-                }
-                let record = Playbook::settle(stored, record);
-                map.insert((org.to_string(), record.id.clone()), record.clone());
-                record
-            }
-        });
-        ready(result)
+        let organization = self.organization(org);
+        Box::pin(async move { organization.directory().change(command).await })
     }
 
     fn list<'a>(&'a self, org: &'a str, q: ListQuery) -> LocalBoxFuture<'a, Result<ListPage, Problem>> {
-        let map = self.directory.borrow();
-        let mut all: Vec<&Playbook> = map
-            .iter()
-            .filter(|((o, _), _)| o == org)
-            .map(|(_, p)| p)
-            .filter(|p| q.include_retired || !p.is_retired())
-            .filter(|p| q.only.as_ref().is_none_or(|only| only.contains(&p.id)))
-            .collect();
-        all.sort_by(|a, b| (&b.created_at, &b.id).cmp(&(&a.created_at, &a.id)));
-        if let Some(c) = &q.after {
-            all.retain(|p| (&p.created_at, &p.id) < (&c.created_at, &c.id));
-        }
-        let more = all.len() > q.limit;
-        all.truncate(q.limit);
-        let next_cursor = if more {
-            all.last().map(|p| Cursor { created_at: p.created_at.clone(), id: p.id.clone() }.encode())
-        } else {
-            None
-        };
-        let listed: Result<Vec<Value>, Problem> = all.iter().map(|p| p.listed()).collect();
-        ready(listed.map(|playbooks| ListPage {
-            playbooks,
-            next_cursor,
-            org_has_playbooks: map.keys().any(|(o, _)| o == org),
-        }))
+        ready(directory::list(&self.organization(org).rows, q))
     }
 
     fn get<'a>(&'a self, org: &'a str, playbook: &'a str) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {

@@ -10,6 +10,9 @@ mod backend;
 pub mod claims;
 pub mod comments;
 pub mod connections;
+pub mod directory;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod faults;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod memory;
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,21 +1,22 @@
 //! The comments of one object in memory, for host tests, which can be told to fail.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use super::CommentStore;
 use crate::core::comment::{Comment, CommentQuery};
 use crate::core::Problem;
+use crate::ops::faults::Faults;
 
 #[derive(Default)]
 pub struct MemComments {
     pub rows: RefCell<BTreeMap<String, Comment>>,
-    /// How many of the next writes fail, as storage that did not answer.
-    pub down: Cell<u32>,
+    pub faults: Faults,
 }
 
 impl CommentStore for MemComments {
     fn get(&self, id: &str) -> Result<Option<Comment>, Problem> {
+        self.faults.read("get")?;
         Ok(self.rows.borrow().get(id).cloned())
     }
 
@@ -24,10 +25,7 @@ impl CommentStore for MemComments {
     }
 
     fn put(&self, comment: &Comment) -> Result<(), Problem> {
-        if self.down.get() > 0 {
-            self.down.set(self.down.get() - 1);
-            return Err(Problem::unavailable("Storage did not answer just now, so nothing was changed; try again."));
-        }
+        self.faults.write("put")?;
         self.rows.borrow_mut().insert(comment.id.clone(), comment.clone());
         Ok(())
     }

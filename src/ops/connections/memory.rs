@@ -1,6 +1,6 @@
 //! The table of connections in memory, for host tests, which can be told to fail.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use super::ConnectionTable;
@@ -8,12 +8,12 @@ use crate::core::connection::store::{ConnectionPage, Cursor, ListConnections};
 use crate::core::connection::{Connection, Status};
 use crate::core::page::split;
 use crate::core::Problem;
+use crate::ops::faults::Faults;
 
 #[derive(Default)]
 pub struct MemConnections {
     pub rows: RefCell<BTreeMap<String, Connection>>,
-    /// How many of the next writes fail, as storage that did not answer.
-    pub down: Cell<u32>,
+    pub faults: Faults,
 }
 
 impl ConnectionTable for MemConnections {
@@ -34,10 +34,7 @@ impl ConnectionTable for MemConnections {
     }
 
     fn put(&self, connection: &Connection) -> Result<(), Problem> {
-        if self.down.get() > 0 {
-            self.down.set(self.down.get() - 1);
-            return Err(Problem::unavailable("Storage did not answer just now, so nothing was changed; try again."));
-        }
+        self.faults.write("put")?;
         self.rows.borrow_mut().insert(connection.id.clone(), connection.clone());
         Ok(())
     }

@@ -49,7 +49,7 @@ fn an_add_made_again_answers_the_kept_one_and_a_name_is_held_once() {
 #[test]
 fn a_failed_write_keeps_nothing_and_pages_come_newest_first() {
     let table = MemConnections::default();
-    table.down.set(1);
+    table.faults.fail_on("put");
     assert!(change(&table, adding("con_aaaaaaaaaaaaaaaa", "one", "person:ada", 1)).is_err());
     assert!(table.rows.borrow().is_empty());
     for (i, id) in ["con_aaaaaaaaaaaaaaaa", "con_bbbbbbbbbbbbbbbb", "con_cccccccccccccccc"].iter().enumerate() {

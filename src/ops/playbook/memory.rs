@@ -1,8 +1,8 @@
 //! A playbook's tables in memory, for host tests: the same rows the object's SQLite keeps, read
-//! in the same orders. `fail_on(name)` makes the next call of that store method fail once, as
-//! storage that refuses; what was written before stays.
+//! in the same orders. Its `faults` make a call of a store method fail, as storage that
+//! refuses; what was written before stays.
 
-use std::cell::{Cell, RefCell};
+use std::cell::{RefCell, RefMut};
 use std::collections::BTreeMap;
 
 use super::store::{DefinitionStore, EventStore, IndexStore, RequestStore};
@@ -13,6 +13,7 @@ use crate::core::event::{event_id, Event, EventQuery, NewEvent};
 use crate::core::run::store::{OpenRequest, RunEntry, RunQuery};
 use crate::core::run::Run;
 use crate::core::Problem;
+use crate::ops::faults::Faults;
 
 #[derive(Default)]
 struct Rows {
@@ -36,20 +37,17 @@ const REQUESTS: usize = 2;
 #[derive(Default)]
 pub struct MemPlaybook {
     rows: RefCell<Rows>,
-    fault: Cell<Option<&'static str>>,
+    pub faults: Faults,
 }
 
 impl MemPlaybook {
-    /// The next call of the store method `call` fails, once.
-    pub fn fail_on(&self, call: &'static str) {
-        self.fault.set(Some(call));
+    fn rows(&self, call: &'static str) -> Result<RefMut<'_, Rows>, Problem> {
+        self.faults.read(call)?;
+        Ok(self.rows.borrow_mut())
     }
 
-    fn rows(&self, call: &'static str) -> Result<std::cell::RefMut<'_, Rows>, Problem> {
-        if self.fault.get() == Some(call) {
-            self.fault.set(None);
-            return Err(Problem::unavailable(format!("Storage failed on {call}, as the test asked.")));
-        }
+    fn write(&self, call: &'static str) -> Result<RefMut<'_, Rows>, Problem> {
+        self.faults.write(call)?;
         Ok(self.rows.borrow_mut())
     }
 }
@@ -77,12 +75,12 @@ impl DefinitionStore for MemPlaybook {
 
     fn put(&self, definition: &Definition) -> Result<(), Problem> {
         let key = (definition.kind, definition.name.clone());
-        self.rows("put")?.definitions.insert(key, definition.clone());
+        self.write("put")?.definitions.insert(key, definition.clone());
         Ok(())
     }
 
     fn put_version(&self, definition: &Definition, version: &Version) -> Result<(), Problem> {
-        let mut rows = self.rows("put_version")?;
+        let mut rows = self.write("put_version")?;
         let key = (definition.kind, definition.name.clone(), version.version);
         if rows.versions.contains_key(&key) {
             return Err(Problem::internal("UNIQUE constraint failed: definition_versions"));
@@ -123,7 +121,7 @@ impl DefinitionStore for MemPlaybook {
 
 impl EventStore for MemPlaybook {
     fn append(&self, e: &NewEvent) -> Result<(Event, bool), Problem> {
-        let mut rows = self.rows("append")?;
+        let mut rows = self.write("append")?;
         if e.key.is_some() {
             if let Some((at, kept)) = rows.events.iter().find(|(_, k)| k.key == e.key) {
                 return Ok((shown(*at, kept), false));
@@ -170,7 +168,7 @@ impl EventStore for MemPlaybook {
 
 impl IndexStore for MemPlaybook {
     fn record(&self, entry: &RunEntry, whole: Option<&str>) -> Result<(), Problem> {
-        let mut rows = self.rows("record")?;
+        let mut rows = self.write("record")?;
         match rows.runs.iter_mut().find(|(_, r)| r.run_id == entry.run_id) {
             Some((_, listed)) => {
                 listed.status = entry.status.clone();
@@ -216,7 +214,7 @@ impl IndexStore for MemPlaybook {
 
 impl RequestStore for MemPlaybook {
     fn open(&self, request: &OpenRequest) -> Result<(), Problem> {
-        let mut rows = self.rows("open")?;
+        let mut rows = self.write("open")?;
         if !rows.requests.values().any(|r| r.run_id == request.run_id) {
             let at = rows.next(REQUESTS);
             rows.requests.insert(at, request.clone());
@@ -225,7 +223,7 @@ impl RequestStore for MemPlaybook {
     }
 
     fn close(&self, run_id: &str) -> Result<(), Problem> {
-        self.rows("close")?.requests.retain(|_, r| r.run_id != run_id);
+        self.write("close")?.requests.retain(|_, r| r.run_id != run_id);
         Ok(())
     }
 

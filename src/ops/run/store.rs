@@ -48,6 +48,7 @@ mod mem {
     use std::cell::{Cell, RefCell};
 
     use super::*;
+    use crate::ops::faults::Faults;
 
     #[derive(Clone, Default)]
     struct Kept {
@@ -59,41 +60,23 @@ mod mem {
         deferred: Option<(Prepared, bool)>,
     }
 
-    /// A run's store in memory. `stop_at(n)` makes the n-th write from now fail as if the runtime
-    /// stopped just before it: the batch it is part of is undone, every batch before it stands,
-    /// and every write after it fails too, until `restart`.
+    /// A run's store in memory. Its `faults` fail its writes on demand; where the runtime stops
+    /// (`Faults::stop_at`), the batch the failed write is part of is undone, every batch before
+    /// it stands, and every write after it fails too, until `Faults::restart`.
     #[derive(Default)]
     pub struct Mem {
         kept: RefCell<Kept>,
-        writes_left: Cell<Option<u32>>,
-        stopped: Cell<bool>,
         in_batch: Cell<bool>,
-        /// Every write made, by name, in order.
-        pub log: RefCell<Vec<&'static str>>,
+        pub faults: Faults,
     }
 
     impl Mem {
-        pub fn stop_at(&self, n: u32) {
-            self.writes_left.set(Some(n.saturating_sub(1)));
-        }
-
-        /// The runtime comes back: writes work again.
-        pub fn restart(&self) {
-            self.writes_left.set(None);
-            self.stopped.set(false);
-        }
-
         pub fn reports(&self) -> Vec<Report> {
             self.kept.borrow().outbox.iter().map(|(_, r)| r.clone()).collect()
         }
 
         fn write(&self, what: &'static str, change: impl FnOnce(&mut Kept)) -> Result<(), Problem> {
-            if self.stopped.get() || self.writes_left.get() == Some(0) {
-                self.stopped.set(true);
-                return Err(Problem::unavailable(format!("the runtime stopped before {what}")));
-            }
-            self.writes_left.set(self.writes_left.get().map(|n| n - 1));
-            self.log.borrow_mut().push(what);
+            self.faults.write(what)?;
             change(&mut self.kept.borrow_mut());
             Ok(())
         }
@@ -115,7 +98,7 @@ mod mem {
             let before = self.kept.borrow().clone();
             let result = writes();
             self.in_batch.set(false);
-            if result.is_err() && self.stopped.get() {
+            if result.is_err() && self.faults.stopped() {
                 *self.kept.borrow_mut() = before;
             }
             result

@@ -1,8 +1,8 @@
-//! The trigger tables in memory, for host tests, with storage that fails where a test says: on
-//! the first call of a name, or on the write after so many. What was written before the failure
-//! stays, as in SQL storage, so the next call plays the object after a restart.
+//! The trigger tables in memory, for host tests, with storage that fails where its `faults`
+//! say. What was written before the failure stays, as in SQL storage, so the next call plays the
+//! object after a restart.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
@@ -10,15 +10,7 @@ use chrono::{DateTime, Utc};
 use super::{TriggerStore, PAID_PER_RING};
 use crate::core::workflow::owed::{Armed, Delivery, Owed, Waiter};
 use crate::core::Problem;
-
-#[derive(Clone, Copy)]
-enum Fault {
-    None,
-    /// The first call of this method fails.
-    On(&'static str),
-    /// This many writes succeed, then one fails.
-    AfterWrites(usize),
-}
+use crate::ops::faults::Faults;
 
 #[derive(Default)]
 struct Tables {
@@ -30,68 +22,21 @@ struct Tables {
     seq: i64,
 }
 
+#[derive(Default)]
 pub struct MemTriggers {
     tables: RefCell<Tables>,
-    fault: Cell<Fault>,
-    writes: Cell<usize>,
-}
-
-impl Default for MemTriggers {
-    fn default() -> Self {
-        MemTriggers { tables: RefCell::default(), fault: Cell::new(Fault::None), writes: Cell::new(0) }
-    }
+    pub faults: Faults,
 }
 
 impl MemTriggers {
-    pub fn failing_on(call: &'static str) -> Self {
-        let store = MemTriggers::default();
-        store.fail_on(call);
-        store
-    }
-
-    /// The next call of the method `call` fails, once.
-    pub fn fail_on(&self, call: &'static str) {
-        self.fault.set(Fault::On(call));
-    }
-
-    /// After `writes` more writes, the next one fails, once.
-    pub fn fail_after(&self, writes: usize) {
-        self.fault.set(Fault::AfterWrites(writes));
-    }
-
-    /// The writes that succeeded so far.
-    pub fn writes(&self) -> usize {
-        self.writes.get()
-    }
-
     fn read(&self, call: &'static str) -> Result<std::cell::Ref<'_, Tables>, Problem> {
-        self.check(call, false)?;
+        self.faults.read(call)?;
         Ok(self.tables.borrow())
     }
 
     fn write(&self, call: &'static str) -> Result<std::cell::RefMut<'_, Tables>, Problem> {
-        self.check(call, true)?;
-        self.writes.set(self.writes.get() + 1);
+        self.faults.write(call)?;
         Ok(self.tables.borrow_mut())
-    }
-
-    fn check(&self, call: &'static str, write: bool) -> Result<(), Problem> {
-        let fails = match self.fault.get() {
-            Fault::None => false,
-            Fault::On(name) => name == call,
-            Fault::AfterWrites(0) => write,
-            Fault::AfterWrites(n) => {
-                if write {
-                    self.fault.set(Fault::AfterWrites(n - 1));
-                }
-                false
-            }
-        };
-        if !fails {
-            return Ok(());
-        }
-        self.fault.set(Fault::None);
-        Err(Problem::unavailable(format!("Storage failed on {call}, as the test asked.")))
     }
 }
 

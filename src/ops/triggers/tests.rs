@@ -329,7 +329,9 @@ struct World {
 
 impl World {
     fn failing_on(call: &'static str) -> World {
-        World { store: MemTriggers::failing_on(call), ..World::default() }
+        let w = World::default();
+        w.store.faults.fail_on(call);
+        w
     }
 
     /// Saves a workflow, or changes its state, at `now`, as the playbook's object does.
@@ -685,9 +687,9 @@ fn a_restart_between_any_two_writes_of_the_alarm_loses_no_run_and_starts_none_tw
     let whole = World::default();
     let mut writes = Vec::new();
     for step in &steps {
-        let before = whole.store.writes();
+        let before = whole.store.faults.writes();
         whole.take(step).unwrap();
-        writes.push(whole.store.writes() - before);
+        writes.push(whole.store.faults.writes() - before);
     }
     let expected = whole.runs();
     assert_eq!(expected.len(), 5, "{expected:#?}");
@@ -700,7 +702,7 @@ fn a_restart_between_any_two_writes_of_the_alarm_loses_no_run_and_starts_none_tw
             let w = World::default();
             for (i, step) in steps.iter().enumerate() {
                 if i == at {
-                    w.store.fail_after(n);
+                    w.store.faults.fail_after(n);
                     assert!(w.take(step).is_err(), "the write after {n} of step {at} did not fail");
                 }
                 // The alarm rings again after a failure.
@@ -723,7 +725,7 @@ fn a_save_that_fails_part_way_arms_the_workflow_whole_when_tried_again() {
     let w = World::default();
     let doc = workflow(TICKING, "{ type: object }");
     w.active("ticking", &doc, "2025-06-02T09:00:20Z");
-    w.store.fail_on("arm");
+    w.store.faults.fail_on("arm");
     assert!(w.save("ticking", &doc, DefinitionStatus::Active, "2025-06-02T09:00:30Z").is_err());
     w.active("ticking", &doc, "2025-06-02T09:00:30Z");
     let armed: Vec<(i64, Option<DateTime<Utc>>)> =

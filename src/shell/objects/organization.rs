@@ -1,9 +1,10 @@
 //! The Organization Durable Object: the org's directory of playbooks. It lists them without
-//! asking each one, and it is where a name is claimed: the pure `decide` says what a command
-//! does, the playbook's object keeps it, then the row follows. A change claims its playbook and
-//! the name it gives it for as long as it is in flight, so changes that share either run one
-//! after the other, and the rest overlap across their playbooks' round trips.
+//! asking each one, and it is where a name is claimed: `ops::directory` makes each change over
+//! the rows kept here (`SqlDirectory`) and the playbooks' objects (`PlaybookObjects`). A change
+//! claims its playbook and the name it gives it for as long as it is in flight, so changes that
+//! share either run one after the other, and the rest overlap across their playbooks' round trips.
 
+use futures::future::LocalBoxFuture;
 use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
@@ -14,16 +15,14 @@ use super::sql::storage;
 use crate::core::actor::Actor;
 use crate::core::comment::{Among, ListComments, WriteComment};
 use crate::core::connection::store::{ChangeConnection, GetConnection, ListConnections};
-use crate::core::directory::{
-    decide, Change, Command, Cursor, Decision, GetPlaybook, ListPage, ListQuery, LIST_LIMIT_MAX,
-};
+use crate::core::directory::{Change, GetPlaybook, ListQuery, Save};
 use crate::core::json;
 use crate::core::migration::Step;
-use crate::core::page::split;
 use crate::core::playbook::{name_key, Playbook, Status};
 use crate::core::Problem;
 use crate::ops::claims::Claims;
 use crate::ops::connections;
+use crate::ops::directory::{self, Claim, Directory, DirectoryStore, Playbooks};
 use crate::shell::backend;
 use crate::shell::do_rpc::{self, serve, Call};
 
@@ -73,14 +72,6 @@ pub struct OrganizationObject {
     claims: Claims<Claim>,
     /// Whether the tables were brought up to date; if not, every call is refused as internal.
     migrated: Result<(), Problem>,
-}
-
-/// A key a change holds while in flight. A name is held by its key, as the unique index
-/// compares names.
-#[derive(Clone, PartialEq, Eq, Hash)]
-enum Claim {
-    Playbook(String),
-    Name(String),
 }
 
 #[derive(Deserialize)]
@@ -137,8 +128,17 @@ impl DurableObject for OrganizationObject {
             return do_rpc::reply::<()>(Err(p.clone()));
         }
         match req.path().as_str() {
-            Change::PATH => serve(&mut req, async |c: Change| self.change(&c.org, c.command).await).await,
-            ListQuery::PATH => serve(&mut req, async |query: ListQuery| self.list(query)).await,
+            Change::PATH => {
+                serve(&mut req, async |c: Change| {
+                    let playbooks = PlaybookObjects { env: &self.env, org: &c.org };
+                    let rows = SqlDirectory(&self.sql);
+                    Directory { rows: &rows, playbooks: &playbooks, claims: &self.claims }.change(c.command).await
+                })
+                .await
+            }
+            ListQuery::PATH => {
+                serve(&mut req, async |query: ListQuery| directory::list(&SqlDirectory(&self.sql), query)).await
+            }
             // A connection's change reads and writes with no await between, so no other change
             // comes between them: it needs no claim.
             ChangeConnection::PATH => {
@@ -168,58 +168,47 @@ impl DurableObject for OrganizationObject {
     }
 }
 
-impl OrganizationObject {
-    async fn change(&self, org: &str, command: Command) -> Result<Playbook, Problem> {
-        // Held to the end of the change, on every path: no other change of this playbook or of
-        // the name it claims comes between the check below and the row's write. A change that
-        // only frees a name (a retire, a rename away) claims nothing of it, so a change claiming
-        // that name meanwhile may be refused, as though it came first.
-        let (_held, current) = self.claims.claim(|| self.claims_of(&command)).await?;
-        let holder = match command.claimed_name(current.as_ref()) {
-            Some(name) => self.active_holder(name)?,
-            None => None,
-        };
-        let stub = backend::playbook(&self.env, org, command.id())?;
-        match decide(&command, current.as_ref(), holder.as_deref())? {
-            Decision::Unchanged => do_rpc::send(&stub, &GetPlaybook { id: command.id().to_string() }).await,
-            Decision::Save(save) => {
-                // The playbook keeps its record before the directory lists it, so a listed
-                // playbook can always be read.
-                let saved = do_rpc::send(&stub, &save).await?;
-                self.put_row(&saved)?;
-                Ok(saved)
-            }
-        }
+/// The playbooks' objects of one org, reached by a stub each.
+struct PlaybookObjects<'a> {
+    env: &'a Env,
+    org: &'a str,
+}
+
+impl Playbooks for PlaybookObjects<'_> {
+    fn save<'a>(&'a self, save: &'a Save) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
+        Box::pin(async move { do_rpc::send(&backend::playbook(self.env, self.org, &save.record.id)?, save).await })
     }
 
-    /// The row a change starts from, and what the change claims: its playbook, and the name it
-    /// would give it. Read and claimed with no await between, so the row is the one it claims.
-    fn claims_of(&self, command: &Command) -> Result<(Vec<Claim>, Option<Playbook>), Problem> {
-        let current = self.row(command.id())?;
-        let mut keys = vec![Claim::Playbook(command.id().to_string())];
-        keys.extend(command.claimed_name(current.as_ref()).map(|name| Claim::Name(name_key(name))));
-        Ok((keys, current))
+    fn get<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
+        Box::pin(async move {
+            do_rpc::send(&backend::playbook(self.env, self.org, id)?, &GetPlaybook { id: id.to_string() }).await
+        })
     }
+}
 
+/// The directory's rows in the object's SQLite.
+struct SqlDirectory<'a>(&'a SqlStorage);
+
+impl DirectoryStore for SqlDirectory<'_> {
     fn row(&self, id: &str) -> Result<Option<Playbook>, Problem> {
         let rows: Vec<Row> = self
-            .sql
+            .0
             .exec("SELECT * FROM playbooks WHERE id = ?", vec![id.into()])
             .and_then(|c| c.to_array())
             .map_err(storage)?;
         Ok(rows.into_iter().next().map(Row::into_playbook))
     }
 
-    fn active_holder(&self, name: &str) -> Result<Option<String>, Problem> {
+    fn holder(&self, key: &str) -> Result<Option<String>, Problem> {
         let rows: Vec<Id> = self
-            .sql
-            .exec("SELECT id FROM playbooks WHERE name_key = ? AND status = 'active'", vec![name_key(name).into()])
+            .0
+            .exec("SELECT id FROM playbooks WHERE name_key = ? AND status = 'active'", vec![key.into()])
             .and_then(|c| c.to_array())
             .map_err(storage)?;
         Ok(rows.into_iter().next().map(|r| r.id))
     }
 
-    fn put_row(&self, p: &Playbook) -> Result<(), Problem> {
+    fn put(&self, p: &Playbook) -> Result<(), Problem> {
         let status = if p.is_retired() { "retired" } else { "active" };
         let makers = Makers {
             created_by: p.created_by.clone(),
@@ -227,7 +216,7 @@ impl OrganizationObject {
             retired_by: p.retired_by.clone(),
         };
         let makers = serde_json::to_string(&makers).map_err(|e| Problem::internal(format!("could not encode: {e}")))?;
-        self.sql
+        self.0
             .exec(
                 "INSERT INTO playbooks (id, name, name_key, description, status, created_at, updated_at, retired_at, makers)
                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -250,15 +239,13 @@ impl OrganizationObject {
         Ok(())
     }
 
-    fn list(&self, query: ListQuery) -> Result<ListPage, Problem> {
-        let limit = query.limit.clamp(1, LIST_LIMIT_MAX);
+    fn page(&self, query: &ListQuery, take: usize) -> Result<Vec<Playbook>, Problem> {
         let (after_time, after_id) = match &query.after {
             Some(c) => (c.created_at.clone(), c.id.clone()),
             None => ("\u{10ffff}".to_string(), String::new()),
         };
-        // One more row than the page tells whether another page follows.
         let rows: Vec<Row> = self
-            .sql
+            .0
             .exec(
                 "SELECT * FROM playbooks
                  WHERE (? OR status = 'active')
@@ -274,23 +261,17 @@ impl OrganizationObject {
                     after_time.clone().into(),
                     after_time.into(),
                     after_id.into(),
-                    ((limit + 1) as i64).into(),
+                    i64::try_from(take).unwrap_or(i64::MAX).into(),
                 ],
             )
             .and_then(|c| c.to_array())
             .map_err(storage)?;
-        let page: Vec<Playbook> = rows.into_iter().map(Row::into_playbook).collect();
-        let (page, next_cursor) =
-            split(page, limit, |p| Cursor { created_at: p.created_at.clone(), id: p.id.clone() }.encode());
-        let org_has_playbooks = !page.is_empty() || {
-            let counts: Vec<Count> = self
-                .sql
-                .exec("SELECT COUNT(*) AS n FROM playbooks", None)
-                .and_then(|c| c.to_array())
-                .map_err(storage)?;
-            counts.first().is_some_and(|c| c.n > 0)
-        };
-        let playbooks = page.iter().map(Playbook::listed).collect::<Result<_, _>>()?;
-        Ok(ListPage { playbooks, next_cursor, org_has_playbooks })
+        Ok(rows.into_iter().map(Row::into_playbook).collect())
+    }
+
+    fn any(&self) -> Result<bool, Problem> {
+        let counts: Vec<Count> =
+            self.0.exec("SELECT COUNT(*) AS n FROM playbooks", None).and_then(|c| c.to_array()).map_err(storage)?;
+        Ok(counts.first().is_some_and(|c| c.n > 0))
     }
 }

@@ -290,11 +290,7 @@ impl PlaybookObject {
 
     fn save(&self, save: Save) -> Result<Playbook, Problem> {
         let stored = self.load(&save.record.id).ok();
-        let mut record = save.record;
-        if save.keep_page {
-            record.page = stored.as_ref().map(|p| p.page.clone()).unwrap_or_default();
-        }
-        let record = Playbook::settle(stored, record);
+        let record = save.over(stored);
         let text = serde_json::to_string(&record).map_err(|e| Problem::internal(format!("could not encode: {e}")))?;
         self.sql
             .exec(
