@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::keywords::{count, push, type_names, ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS};
-use super::{Draft, Schema, SchemaError, MOST_DEPTH};
+use super::{Draft, Schema, SchemaError, Target, MOST_DEPTH};
 
 /// Patterns are small; a pattern that compiles to more than this is refused as not a regex.
 const MOST_PATTERN_BYTES: usize = 1 << 20;
@@ -24,11 +24,13 @@ pub fn compile(schema: &Value) -> Result<Schema, SchemaError> {
         draft,
         patterns: HashMap::new(),
         refs: Vec::new(),
-        ids: HashMap::new(),
+        ids: HashMap::from([(String::new(), String::new())]),
         anchors: HashMap::new(),
+        dynamic: HashMap::new(),
         walked: HashSet::new(),
         base: String::new(),
         resource: String::new(),
+        resource_at: address(&root),
     };
     compiler.walk(&root, String::new(), 0)?;
     let mut refs = HashMap::new();
@@ -38,16 +40,36 @@ pub fn compile(schema: &Value) -> Result<Schema, SchemaError> {
     while i < compiler.refs.len() {
         let met = compiler.refs[i].clone();
         i += 1;
-        let target =
+        let (pointer, fragment) =
             compiler.resolve(&root, &met).map_err(|message| SchemaError { pointer: met.at.clone(), message })?;
-        if let Some(found) = root.pointer(&target) {
-            if !compiler.walked.contains(&target) {
-                compiler.walk(found, target.clone(), 0)?;
+        let found = root.pointer(&pointer);
+        if let Some(found) = found {
+            if !compiler.walked.contains(&pointer) {
+                compiler.walk(found, pointer.clone(), 0)?;
             }
         }
-        refs.insert(met.address, target);
+        // A dynamic reference is one only where its target bookends it: a `$dynamicAnchor` of
+        // the fragment's name (2020-12), a `$recursiveAnchor` of true (2019-09).
+        let bookended = found.is_some_and(|found| match draft {
+            Draft::Twenty => found.get("$dynamicAnchor").and_then(Value::as_str) == Some(&fragment),
+            _ => found.get("$recursiveAnchor") == Some(&Value::Bool(true)),
+        });
+        // The resource the target is in: the deepest one whose pointer leads to it.
+        let within = |at: &&String| pointer == **at || pointer.starts_with(&format!("{at}/"));
+        let resource = compiler.ids.values().filter(within).max_by_key(|at| at.len()).cloned().unwrap_or_default();
+        let resource = root.pointer(&resource).map_or(0, address);
+        let dynamic = (met.dynamic && bookended).then_some(fragment);
+        refs.insert(met.address, Target { pointer, resource, dynamic });
     }
-    Ok(Schema { root, draft, patterns: compiler.patterns, refs })
+    Ok(Schema { root, draft, patterns: compiler.patterns, refs, dynamic: compiler.dynamic })
+}
+
+/// A schema resource is known by the address of its object, which never moves once compiled.
+pub(super) fn address(schema: &Value) -> usize {
+    match schema {
+        Value::Object(o) => o as *const serde_json::Map<String, Value> as usize,
+        _ => 0,
+    }
 }
 
 /// A `$ref` as the walk met it: where, and in which resource of the document.
@@ -58,6 +80,8 @@ struct Met {
     at: String,
     base: String,
     resource: String,
+    /// `$dynamicRef` or `$recursiveRef`, which the dynamic scope may lead elsewhere.
+    dynamic: bool,
 }
 
 fn draft_of(root: &Value) -> Result<Draft, SchemaError> {
@@ -88,11 +112,15 @@ struct Compiler {
     refs: Vec<Met>,
     /// Each `$id`, read against the ids around it, with the pointer of its schema.
     ids: HashMap<String, String>,
+    /// Each anchor, as `base#name` where `base` is its resource's id, with its pointer.
     anchors: HashMap<String, String>,
+    /// The dynamic anchors of each resource, as `Schema::dynamic` keeps them.
+    dynamic: HashMap<(usize, String), String>,
     walked: HashSet<String>,
-    /// The id the walk is under, and the pointer of the schema that gave it.
+    /// The id the walk is under, and the pointer and address of the schema that gave it.
     base: String,
     resource: String,
+    resource_at: usize,
 }
 
 fn refuse<T>(pointer: &str, message: String) -> Result<T, SchemaError> {
@@ -122,23 +150,38 @@ impl Compiler {
             other => return not_a_schema(&at, other),
         };
         self.walked.insert(at.clone());
-        let id_key = if self.draft == Draft::Four { "id" } else { "$id" };
-        let id = object.get(id_key).and_then(Value::as_str).map(|id| id.split('#').next().unwrap_or_default());
+        let id = self.id(object).map(|id| id.split('#').next().unwrap_or_default());
         let outer = match id.filter(|id| !id.is_empty()) {
             Some(id) => {
                 let base = join(&self.base, id);
                 self.ids.insert(base.clone(), at.clone());
-                self.ids.entry(id.to_string()).or_insert_with(|| at.clone());
-                Some((std::mem::replace(&mut self.base, base), std::mem::replace(&mut self.resource, at.clone())))
+                Some((
+                    std::mem::replace(&mut self.base, base),
+                    std::mem::replace(&mut self.resource, at.clone()),
+                    std::mem::replace(&mut self.resource_at, address(schema)),
+                ))
             }
             None => None,
         };
         let walked = self.keywords(object, &at, depth);
-        if let Some((base, resource)) = outer {
+        if let Some((base, resource, resource_at)) = outer {
             self.base = base;
             self.resource = resource;
+            self.resource_at = resource_at;
         }
         walked
+    }
+
+    /// The schema's id, where its draft reads one: before 2019-09 a `$ref` hides the words
+    /// beside it, its `$id` too.
+    fn id<'v>(&self, object: &'v serde_json::Map<String, Value>) -> Option<&'v str> {
+        match self.draft {
+            Draft::Four if !object.contains_key("$ref") => object.get("id"),
+            Draft::Six | Draft::Seven if !object.contains_key("$ref") => object.get("$id"),
+            Draft::Nineteen | Draft::Twenty => object.get("$id"),
+            _ => None,
+        }
+        .and_then(Value::as_str)
     }
 
     fn keywords(&mut self, object: &serde_json::Map<String, Value>, at: &str, depth: usize) -> Result<(), SchemaError> {
@@ -203,7 +246,11 @@ impl Compiler {
             {
                 return not_of_type(here, value, "string")
             }
-            "$ref" | "$dynamicRef" | "$recursiveRef" => {
+            // Each draft reads only its own kind of reference and anchor; another's is an unknown word.
+            "$ref" | "$dynamicRef" | "$recursiveRef"
+                if keyword == "$ref"
+                    || ((keyword == "$dynamicRef") == (draft == Draft::Twenty) && draft >= Draft::Nineteen) =>
+            {
                 let Some(reference) = value.as_str() else { return not_of_type(here, value, "string") };
                 self.refs.push(Met {
                     address: value as *const Value as usize,
@@ -211,24 +258,29 @@ impl Compiler {
                     at: here.to_string(),
                     base: self.base.clone(),
                     resource: self.resource.clone(),
+                    dynamic: keyword != "$ref",
                 });
             }
             "$id" | "id" if keyword == "$id" || four => {
                 let Some(id) = value.as_str() else { return not_of_type(here, value, "string") };
                 if let Some(anchor) = id.strip_prefix('#').filter(|a| !a.is_empty() && draft < Draft::Nineteen) {
-                    self.anchors.insert(anchor.to_string(), at.to_string());
+                    self.anchors.insert(format!("{}#{anchor}", self.base), at.to_string());
                 }
             }
-            "$dynamicAnchor" => {
-                let Some(anchor) = value.as_str() else { return not_of_type(here, value, "string") };
-                self.anchors.entry(anchor.to_string()).or_insert_with(|| at.to_string());
-            }
-            "$anchor" => {
+            "$anchor" | "$dynamicAnchor"
+                if draft >= Draft::Nineteen && (keyword == "$anchor" || draft == Draft::Twenty) =>
+            {
                 let Some(anchor) = value.as_str() else { return not_of_type(here, value, "string") };
                 if !is_anchor(anchor) {
                     return refuse(here, format!("{value} does not match \"^[A-Za-z_][-A-Za-z0-9._]*$\""));
                 }
-                self.anchors.insert(anchor.to_string(), at.to_string());
+                self.anchors.insert(format!("{}#{anchor}", self.base), at.to_string());
+                if keyword == "$dynamicAnchor" {
+                    self.dynamic.insert((self.resource_at, anchor.to_string()), at.to_string());
+                }
+            }
+            "$recursiveAnchor" if draft == Draft::Nineteen && value == &Value::Bool(true) && at == self.resource => {
+                self.dynamic.insert((self.resource_at, String::new()), at.to_string());
             }
             "pattern" => {
                 let Some(pattern) = value.as_str() else { return not_of_type(here, value, "string") };
@@ -306,15 +358,15 @@ impl Compiler {
         refuse(at, format!("{} is not a \"regex\"", Value::from(pattern)))
     }
 
-    /// The pointer into the document a `$ref` leads to, or why it leads nowhere.
-    fn resolve(&self, root: &Value, met: &Met) -> Result<String, String> {
+    /// The pointer into the document a `$ref` leads to, with its fragment, or why it leads nowhere.
+    fn resolve(&self, root: &Value, met: &Met) -> Result<(String, String), String> {
         let (resource, fragment) = met.reference.split_once('#').unwrap_or((&met.reference, ""));
-        let start = if resource.is_empty() {
-            met.resource.clone()
+        let (base, start) = if resource.is_empty() {
+            (met.base.clone(), met.resource.clone())
         } else {
             let absolute = join(&met.base, resource);
-            match self.ids.get(&absolute).or_else(|| self.ids.get(resource)) {
-                Some(at) => at.clone(),
+            match self.ids.get(&absolute) {
+                Some(at) => (absolute, at.clone()),
                 None => {
                     return Err(format!(
                         "Resource '{absolute}' is not present in this schema; schemas elsewhere are not fetched"
@@ -322,18 +374,20 @@ impl Compiler {
                 }
             }
         };
-        if fragment.is_empty() {
-            return Ok(start);
-        }
-        if fragment.starts_with('/') {
+        let target = if fragment.is_empty() {
+            start
+        } else if fragment.starts_with('/') {
             let decoded = percent_decode(fragment);
             let target = format!("{start}{decoded}");
-            return match root.pointer(&target) {
-                Some(_) => Ok(target),
-                None => Err(format!("Pointer '{decoded}' does not exist")),
-            };
-        }
-        self.anchors.get(fragment).cloned().ok_or_else(|| format!("Anchor '{fragment}' does not exist"))
+            if root.pointer(&target).is_none() {
+                return Err(format!("Pointer '{decoded}' does not exist"));
+            }
+            target
+        } else {
+            let found = self.anchors.get(&format!("{base}#{fragment}"));
+            found.cloned().ok_or_else(|| format!("Anchor '{fragment}' does not exist"))?
+        };
+        Ok((target, fragment.to_string()))
     }
 }
 
@@ -343,16 +397,87 @@ fn is_anchor(anchor: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'))
 }
 
-/// `resource` read against `base`, as far as one document's ids need: absolute as it is,
-/// otherwise in place of the base's last segment.
-fn join(base: &str, resource: &str) -> String {
-    if resource.contains("://") {
-        return resource.to_string();
+/// `reference` (with no fragment) resolved against `base`, as RFC 3986 section 5.2 says.
+pub(super) fn join(base: &str, reference: &str) -> String {
+    let (scheme, authority, path, query) = parts(reference);
+    let (base_scheme, base_authority, base_path, base_query) = parts(base);
+    let (authority, path, query) = if scheme.is_some() || authority.is_some() {
+        (authority, remove_dots(path), query)
+    } else if path.is_empty() {
+        (base_authority, base_path.to_string(), query.or(base_query))
+    } else if path.starts_with('/') {
+        (base_authority, remove_dots(path), query)
+    } else if base_authority.is_some() && base_path.is_empty() {
+        (base_authority, remove_dots(&format!("/{path}")), query)
+    } else {
+        let kept = base_path.rfind('/').map_or("", |end| &base_path[..=end]);
+        (base_authority, remove_dots(&format!("{kept}{path}")), query)
+    };
+    let mut out = String::new();
+    if let Some(scheme) = scheme.or(base_scheme) {
+        out = format!("{scheme}:");
     }
-    match base.rfind('/') {
-        Some(end) => format!("{}/{}", &base[..end], resource.trim_start_matches("./")),
-        None => resource.to_string(),
+    if let Some(authority) = authority {
+        out = format!("{out}//{authority}");
     }
+    out.push_str(&path);
+    if let Some(query) = query {
+        out = format!("{out}?{query}");
+    }
+    out
+}
+
+/// A URI reference's scheme, authority, path and query.
+fn parts(uri: &str) -> (Option<&str>, Option<&str>, &str, Option<&str>) {
+    let (rest, query) = match uri.split_once('?') {
+        Some((rest, query)) => (rest, Some(query)),
+        None => (uri, None),
+    };
+    let scheme_end = rest.find(':').filter(|&end| {
+        let name = &rest[..end];
+        name.starts_with(|c: char| c.is_ascii_alphabetic())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    });
+    let (scheme, rest) = match scheme_end {
+        Some(end) => (Some(&rest[..end]), &rest[end + 1..]),
+        None => (None, rest),
+    };
+    match rest.strip_prefix("//") {
+        Some(rest) => {
+            let end = rest.find('/').unwrap_or(rest.len());
+            (scheme, Some(&rest[..end]), &rest[end..], query)
+        }
+        None => (scheme, None, rest, query),
+    }
+}
+
+/// A path without its `.` and `..` segments (RFC 3986, 5.2.4).
+fn remove_dots(path: &str) -> String {
+    let mut input = path;
+    let mut out = String::new();
+    while !input.is_empty() {
+        if let Some(rest) = input.strip_prefix("../").or_else(|| input.strip_prefix("./")) {
+            input = rest;
+        } else if input.starts_with("/./") || input == "/." {
+            input = &input[2..];
+            if input.is_empty() {
+                input = "/";
+            }
+        } else if input.starts_with("/../") || input == "/.." {
+            input = &input[3..];
+            if input.is_empty() {
+                input = "/";
+            }
+            out.truncate(out.rfind('/').unwrap_or(0));
+        } else if input == "." || input == ".." {
+            input = "";
+        } else {
+            let end = input[1..].find('/').map_or(input.len(), |end| end + 1);
+            out.push_str(&input[..end]);
+            input = &input[end..];
+        }
+    }
+    out
 }
 
 fn percent_decode(text: &str) -> String {

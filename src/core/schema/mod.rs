@@ -3,13 +3,15 @@
 //! validated against it, each misfit with a pointer into the value and a sentence.
 //!
 //! What is covered: drafts 4, 6, 7, 2019-09 and 2020-12 as far as a schema of one document goes
-//! (no schema is ever fetched); `$ref` to `#`, a JSON pointer, an `$anchor` or an `$id` of the
-//! same document; every validation keyword of 2020-12 and the older `items` arrays,
+//! (no schema is ever fetched); `$ref` to `#`, a JSON pointer, an anchor or an `$id` of the
+//! same document, ids resolved as RFC 3986 says, and `$dynamicRef` (2020-12) and `$recursiveRef`
+//! (2019-09) through the dynamic scope; every validation keyword of 2020-12 and the older `items` arrays,
 //! `additionalItems` and `dependencies`; `format` as an assertion where the draft makes it one
 //! (drafts 4 to 7), an annotation otherwise; `pattern` through `regex-lite`, so a pattern it
 //! cannot compile (look-around, back-references, `\p{…}`) is refused where the schema is saved.
 //! Nothing panics on any schema or value: nesting and `$ref` depth are bounded, and so is the
-//! work of checking one value (`validate::Budget`).
+//! work of checking one value (`validate::Budget`). `tests/schema_suite.rs` holds it to the official
+//! JSON-Schema-Test-Suite, `tests/schema_differential.rs` to the `jsonschema` crate.
 //!
 //! Compiling costs more than checking a value, and a function's schemas are checked on every run
 //! of it, so a compiled schema is kept per isolate.
@@ -52,7 +54,19 @@ pub struct Schema {
     draft: Draft,
     /// Each pattern, with the size limit it compiled under: its match costs that much.
     patterns: HashMap<String, (regex_lite::Regex, usize)>,
-    refs: HashMap<usize, String>,
+    refs: HashMap<usize, Target>,
+    /// The dynamic anchors of each resource (by its address): a `$dynamicAnchor`'s name, or ""
+    /// for a `$recursiveAnchor` of true, with the pointer of its schema.
+    dynamic: HashMap<(usize, String), String>,
+}
+
+/// Where a `$ref` leads: the pointer of its schema and the address of the resource that holds
+/// it; for a `$dynamicRef` or `$recursiveRef` its target bookends, the anchor's name (or "") the
+/// dynamic scope is searched for first.
+struct Target {
+    pointer: String,
+    resource: usize,
+    dynamic: Option<String>,
 }
 
 /// Why a schema does not compile: where in the schema, and what is wrong there.

@@ -251,3 +251,69 @@ fn a_schema_compiles_once_and_checks_alike() {
     assert!(compiled(&json!({ "type": 12 })).is_err(), "a schema that does not compile is refused");
     assert!(compiled(&json!({ "type": 12 })).is_err(), "and is refused again, not kept");
 }
+
+#[test]
+fn references_resolve_against_their_base_as_the_url_crate_resolves_them() {
+    let bases = [
+        "http://a/b/c/d;p?q",
+        "https://example.com/schemas/root.json",
+        "https://example.com/schemas/dir/",
+        "http://localhost:1234/draft2020-12/tree",
+        "https://example.com/a/b/c/d/e.json?x=1",
+    ];
+    let references = [
+        "g",
+        "./g",
+        "g/",
+        "/g",
+        "//g/h",
+        "?y",
+        "g?y",
+        "..",
+        "../",
+        "../g",
+        "../..",
+        "../../",
+        "../../g",
+        "../../../g",
+        "../../../../g",
+        "/./g",
+        "/../g",
+        "g.",
+        ".g",
+        "g..",
+        "..g",
+        "./../g",
+        "./g/.",
+        "g/./h",
+        "g/../h",
+        "g;x=1/./y",
+        "g;x=1/../y",
+        "x.json",
+        "/absref/foobar.json",
+        "//other.example/x.json",
+        "../x.json",
+        "nested/../y.json",
+        "https://elsewhere.example/s",
+        "urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed",
+        "",
+        ".",
+        "./",
+        "g?y/./x",
+        "g?y/../x",
+    ];
+    for base in bases {
+        let parsed = url::Url::parse(base).unwrap();
+        for reference in references {
+            let expected = parsed.join(reference).unwrap();
+            let mut expected = expected.as_str().to_string();
+            if let Some(cut) = expected.find('#') {
+                expected.truncate(cut);
+            }
+            assert_eq!(compile::join(base, reference), expected, "{reference} against {base}");
+        }
+    }
+    // What `url` does not do: a base with no scheme, as a document without an `$id` has.
+    assert_eq!(compile::join("", "x.json"), "x.json");
+    assert_eq!(compile::join("urn:uuid:1", "urn:uuid:2"), "urn:uuid:2");
+}

@@ -7,8 +7,8 @@ use std::rc::Rc;
 
 use serde_json::{Map, Number, Value};
 
-use super::alike;
 use super::keywords::{compare, count, is_type, push, tuple_items, type_names, unexpected, TYPES};
+use super::{alike, compile};
 use super::{format, Draft, Invalid, InvalidKind, Schema, MOST_DEPTH};
 
 /// The steps one check of a value may take: a subschema applied costs one and one per keyword,
@@ -67,7 +67,9 @@ pub struct Walk<'s, 'o> {
     found: Option<&'o mut Vec<Invalid>>,
     /// The `$ref` targets followed since the walk last went into a part of the value: one met
     /// again is a loop that constrains nothing more.
-    chain: Vec<String>,
+    chain: Vec<&'s str>,
+    /// The dynamic scope: the resources the walk is in, outermost first, by their addresses.
+    scope: Vec<usize>,
     depth: usize,
     /// Set when the walk only asks whether the value fits, and one misfit settles it.
     misfit: bool,
@@ -75,23 +77,23 @@ pub struct Walk<'s, 'o> {
 
 impl<'s, 'o> Walk<'s, 'o> {
     pub fn new(schema: &'s Schema, found: &'o mut Vec<Invalid>) -> Self {
-        Walk { schema, budget: Budget::full(), found: Some(found), chain: Vec::new(), depth: 0, misfit: false }
+        Walk { found: Some(found), ..Walk::quiet(schema) }
     }
 
     pub fn quiet(schema: &'s Schema) -> Self {
-        Walk { schema, budget: Budget::full(), found: None, chain: Vec::new(), depth: 0, misfit: false }
+        let (chain, scope) = (Vec::new(), Vec::new());
+        Walk { schema, budget: Budget::full(), found: None, chain, scope, depth: 0, misfit: false }
+    }
+
+    /// A walk of its own that shares this one's budget and place in the schema.
+    fn aside<'p>(&self, found: Option<&'p mut Vec<Invalid>>, chain: Vec<&'s str>) -> Walk<'s, 'p> {
+        let scope = self.scope.clone();
+        Walk { schema: self.schema, budget: self.budget.clone(), found, chain, scope, depth: self.depth, misfit: false }
     }
 
     /// Whether `value` fits `schema`, saying nothing of how it does not.
     pub fn fits(&mut self, schema: &Value, value: &Value) -> bool {
-        let mut quiet = Walk {
-            schema: self.schema,
-            budget: self.budget.clone(),
-            found: None,
-            chain: self.chain.clone(),
-            depth: self.depth,
-            misfit: false,
-        };
+        let mut quiet = self.aside(None, self.chain.clone());
         quiet.check(schema, value, &mut String::new());
         !quiet.misfit
     }
@@ -135,6 +137,7 @@ impl<'s, 'o> Walk<'s, 'o> {
             return;
         }
         self.depth += 1;
+        let entered = self.enter(object);
         let draft = self.schema.draft;
         if draft < Draft::Nineteen && object.contains_key("$ref") {
             // Before 2019-09 a `$ref` stands for its whole schema; the words beside it are not read.
@@ -149,22 +152,55 @@ impl<'s, 'o> Walk<'s, 'o> {
                 self.keyword(object, keyword, rule, value, at);
             }
         }
+        self.leave(entered);
         self.depth -= 1;
     }
 
-    /// The schema a `$ref` leads to, if the compile resolved it.
-    fn target(&self, reference: &Value) -> Option<(String, &'s Value)> {
-        let pointer = self.schema.refs.get(&(reference as *const Value as usize))?;
-        Some((pointer.clone(), self.schema.root.pointer(pointer)?))
+    /// Puts `object` on the dynamic scope if it is a resource of its own (2019-09 on): whether it did.
+    fn enter(&mut self, object: &Map<String, Value>) -> bool {
+        let address = object as *const Map<String, Value> as usize;
+        let resource = self.schema.draft >= Draft::Nineteen
+            && (object.contains_key("$id") || address == compile::address(&self.schema.root));
+        if resource {
+            self.scope.push(address);
+        }
+        resource
+    }
+
+    fn leave(&mut self, entered: bool) {
+        if entered {
+            self.scope.pop();
+        }
+    }
+
+    /// Where a `$ref` the compile resolved leads from here: its pointer, its schema and the
+    /// resource that holds it. A dynamic one goes to the anchor the dynamic scope names: in
+    /// 2020-12 that of the outermost resource that has one; in 2019-09 that of the outermost
+    /// resource reached going out from the innermost while each has a `$recursiveAnchor`.
+    fn follow(&self, reference: &Value) -> Option<(&'s str, &'s Value, usize)> {
+        let schema = self.schema;
+        let target = schema.refs.get(&(reference as *const Value as usize))?;
+        let mut found = (target.pointer.as_str(), target.resource);
+        if let Some(name) = &target.dynamic {
+            let anchor = |resource: &usize| Some((schema.dynamic.get(&(*resource, name.clone()))?.as_str(), *resource));
+            if schema.draft == Draft::Twenty {
+                found = self.scope.iter().find_map(anchor).unwrap_or(found);
+            } else {
+                found = self.scope.iter().rev().map_while(anchor).last().unwrap_or(found);
+            }
+        }
+        Some((found.0, schema.root.pointer(found.0)?, found.1))
     }
 
     fn reference(&mut self, reference: &Value, value: &Value, at: &mut String) {
-        let Some((pointer, target)) = self.target(reference) else { return };
+        let Some((pointer, target, resource)) = self.follow(reference) else { return };
         if self.chain.contains(&pointer) {
             return;
         }
         self.chain.push(pointer);
+        self.scope.push(resource);
         self.check(target, value, at);
+        self.scope.pop();
         self.chain.pop();
     }
 
@@ -294,14 +330,7 @@ impl<'s, 'o> Walk<'s, 'o> {
             ("propertyNames", Value::Object(fields)) => {
                 for name in fields.keys() {
                     let mut inner = Vec::new();
-                    let mut walk = Walk {
-                        schema: self.schema,
-                        budget: self.budget.clone(),
-                        found: Some(&mut inner),
-                        chain: Vec::new(),
-                        depth: self.depth,
-                        misfit: false,
-                    };
+                    let mut walk = self.aside(Some(&mut inner), Vec::new());
                     walk.check(rule, &Value::String(name.clone()), &mut String::new());
                     if let Some(first) = inner.into_iter().next() {
                         self.misfit(at, first.message);
@@ -537,6 +566,7 @@ impl<'s, 'o> Walk<'s, 'o> {
             return;
         }
         self.depth += 1;
+        let entered = self.enter(object);
         for name in fields.keys() {
             if self.declared(object, name)
                 || object.contains_key("additionalProperties")
@@ -550,6 +580,7 @@ impl<'s, 'o> Walk<'s, 'o> {
                 walk.evaluated_properties(sub, value, seen, false);
             }
         });
+        self.leave(entered);
         self.depth -= 1;
     }
 
@@ -560,6 +591,7 @@ impl<'s, 'o> Walk<'s, 'o> {
             return;
         }
         self.depth += 1;
+        let entered = self.enter(object);
         let draft = self.schema.draft;
         let all = (!outer && object.contains_key("unevaluatedItems"))
             || match tuple_items(object, draft) {
@@ -578,6 +610,7 @@ impl<'s, 'o> Walk<'s, 'o> {
                 walk.evaluated_items(sub, value, seen, false);
             }
         });
+        self.leave(entered);
         self.depth -= 1;
     }
 
@@ -610,10 +643,14 @@ impl<'s, 'o> Walk<'s, 'o> {
             }
         }
         for keyword in ["$ref", "$dynamicRef", "$recursiveRef"] {
-            if let Some((pointer, target)) = object.get(keyword).and_then(|r| self.target(r)) {
-                if !self.chain.contains(&pointer) && self.fits(target, value) {
+            if let Some((pointer, target, resource)) = object.get(keyword).and_then(|r| self.follow(r)) {
+                if !self.chain.contains(&pointer) {
                     self.chain.push(pointer);
-                    each(self, target);
+                    self.scope.push(resource);
+                    if self.fits(target, value) {
+                        each(self, target);
+                    }
+                    self.scope.pop();
                     self.chain.pop();
                 }
             }
