@@ -8,8 +8,8 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde_json::Value;
 
+use super::budget::Budget;
 use super::keywords;
-use super::validate::Budget;
 
 /// Whether `a` and `b` are equal, as `keywords::equal` says, or `None` once the budget is spent.
 pub(super) fn equal(a: &Value, b: &Value, budget: &Budget) -> Option<bool> {

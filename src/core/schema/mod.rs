@@ -17,6 +17,7 @@
 //! of it, so a compiled schema is kept per isolate.
 
 mod alike;
+mod budget;
 mod compile;
 mod format;
 mod keywords;

@@ -1,53 +1,15 @@
 //! Validating a value against a compiled schema: each keyword in the order the schema writes
 //! it (`required` with `properties`, before them), each misfit at its pointer in the value.
 
-use std::cell::Cell;
 use std::collections::HashSet;
 use std::rc::Rc;
 
 use serde_json::{Map, Number, Value};
 
+use super::budget::{Budget, MOST_KEPT_BYTES, MOST_STEPS};
 use super::keywords::{compare, count, is_type, push, tuple_items, type_names, unexpected, TYPES};
 use super::{alike, compile};
 use super::{format, Draft, Invalid, InvalidKind, Schema, MOST_DEPTH};
-
-/// The steps one check of a value may take: a subschema applied costs one and one per keyword,
-/// an `enum` one per option, a misfit's sentence one per 64 bytes, a match of a pattern its
-/// program's size times the text's length. Without it a small schema makes exponential work: `$ref`s that fan out (two
-/// to the next definition, thirty deep) or a pattern of many states over a long string.
-const MOST_STEPS: usize = 500_000;
-/// The most bytes of sentences one check keeps: each may repeat the whole value.
-const MOST_KEPT_BYTES: usize = 1 << 20;
-
-/// What a check has left, shared by every walk it starts; once spent, every walk stops.
-#[derive(Default)]
-pub(super) struct Budget {
-    steps: Cell<usize>,
-    kept: Cell<usize>,
-    spent: Cell<bool>,
-}
-
-impl Budget {
-    fn full() -> Rc<Budget> {
-        Rc::new(Budget { steps: Cell::new(MOST_STEPS), ..Budget::default() })
-    }
-
-    pub(super) fn spend(&self, steps: usize) -> bool {
-        match self.steps.get().checked_sub(steps).filter(|_| !self.spent.get()) {
-            Some(left) => self.steps.set(left),
-            None => self.spent.set(true),
-        }
-        !self.spent.get()
-    }
-
-    fn keep(&self, bytes: usize) -> bool {
-        self.kept.set(self.kept.get().saturating_add(bytes));
-        if self.kept.get() > MOST_KEPT_BYTES {
-            self.spent.set(true);
-        }
-        !self.spent.get()
-    }
-}
 
 /// The misfit said of a value whose check spent the whole budget.
 pub fn too_costly() -> Invalid {
@@ -100,7 +62,7 @@ impl<'s, 'o> Walk<'s, 'o> {
 
     /// Whether the check stopped for want of budget: its answer then says nothing.
     pub fn spent(&self) -> bool {
-        self.budget.spent.get()
+        self.budget.spent()
     }
 
     fn done(&self) -> bool {
