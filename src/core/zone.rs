@@ -1,7 +1,7 @@
 //! Time zones by IANA name, as a schedule reads its cron pattern in one. Core asks the platform a
 //! single question, the UTC offset of a zone at an instant, and answers all of chrono's from it,
 //! so the Worker reads the zone data V8 carries for `Intl` instead of carrying tables of its own
-//! (chrono-tz's were 118 KiB of the gzip upload, issue 18). The host reads chrono-tz's, so
+//! (chrono-tz's were 118 KiB of the gzip upload, docs/size.md). The host reads chrono-tz's, so
 //! `cargo test` runs on real zone data.
 //!
 //! The platform decides which names it knows: on the Worker, any name `Intl.DateTimeFormat`

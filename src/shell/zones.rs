@@ -1,5 +1,5 @@
 //! The platform's time zones for core::zone: a zone's UTC offset read through
-//! `Intl.DateTimeFormat`, whose zone data V8 carries, so the upload carries none (issue 18).
+//! `Intl.DateTimeFormat`, whose zone data V8 carries, so the upload carries none (docs/size.md).
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -1,4 +1,4 @@
-// Issue 18's targets, each read off one bench run as a ratio to its floor in the same run, with
+// The performance targets, each read off one bench run as a ratio to its floor in the same run, with
 // what bounds it. A ratio here is always "how fast, as a share of the floor": req/s divided by the
 // floor's, or for a latency target the floor's p50 divided by ours, so 1.00 is the floor and higher
 // is better everywhere, in the table and in the plot.

@@ -2,7 +2,7 @@
 //! objects, and the records they keep. The text becomes a `serde_json::Value` through one copy of
 //! serde_json's parser, and each type is read from that Value; read straight from the text, each
 //! type carried serde_json's parser inlined into its own code, and the upload was 30 KB gzip
-//! larger (issue 18). What a person or an agent sends is read by serde_json directly, whose
+//! larger (docs/size.md). What a person or an agent sends is read by serde_json directly, whose
 //! errors name the line and column; or, once it is a Value, by `from_value` here. Enums tagged
 //! inside their object are declared with `tagged!`, which reads them from that Value too.
 

@@ -1,6 +1,6 @@
 //! A serde `Deserializer` over an owned `serde_json::Value`, which reads a struct only from an
 //! object. serde_json's own also reads a struct from an array (`visit_seq`), so every struct
-//! read from a Value carried that code too, 116 KB of the wasm (issue 18) that no caller used:
+//! read from a Value carried that code too, 116 KB of the wasm (docs/size.md) that no caller used:
 //! what the runtime reads is always written as objects. Otherwise it reads as serde_json's does,
 //! with the same words when it refuses.
 

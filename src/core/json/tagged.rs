@@ -2,7 +2,7 @@
 //!
 //! serde's derive reads such an enum into its private `Content` first, so every struct variant
 //! carried a reader over `Content` beside the one over a Value, most of 470 KB of the wasm
-//! (issue 18). `tagged!` declares the enum as written, serialized by serde's derive with its tag
+//! (docs/size.md). `tagged!` declares the enum as written, serialized by serde's derive with its tag
 //! as before, and reads it with serde's derive for the same variants externally tagged: the tag
 //! names the variant and the rest of the object is its fields, read from the Value once.
 
