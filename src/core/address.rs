@@ -1,7 +1,7 @@
 //! A request's address as the platform hands it over: a URL it has already parsed and written
 //! out by the WHATWG rules, so each part sits where that writing puts it and is found by
 //! splitting, not by parsing again (the url crate's parse was 2.6% of a `get_playbook`'s time in
-//! the Worker, docs/speed.md). The origin and the host decide who may call (a browser's Origin, local
+//! the Worker, docs/performance.md). The origin and the host decide who may call (a browser's Origin, local
 //! mode on loopback), so the tests hold every part to the url crate's reading of the same text.
 
 /// The parts of an `http` or `https` address the routes read.

@@ -56,7 +56,7 @@ pub fn plan(recorded: u32, steps: &[Step]) -> Plan<'_> {
 /// order, their statements joined. An `AddColumn` step adds nothing there when the statement that
 /// makes its table declares the column already; when one does not, `None`, and the steps are
 /// applied one by one. (Each statement SQLite runs on a new object's schema costs it a parse of
-/// the whole schema, and a new object is made for every run and every playbook: docs/speed.md.)
+/// the whole schema, and a new object is made for every run and every playbook: docs/performance.md.)
 pub fn fresh(steps: &[Step]) -> Option<String> {
     let made: Vec<&str> = steps
         .iter()

@@ -76,7 +76,7 @@ pub fn append_if_room(mut summary: String, extra: &str) -> String {
 
 /// A time as runs and events write it: RFC 3339 in UTC with milliseconds, as
 /// `to_rfc3339_opts(Millis, true)` writes it. Every request stamps its time, and chrono writes
-/// through `fmt`, which was 2.4% of a `tools/list` (docs/speed.md): a year of four digits is written
+/// through `fmt`, which was 2.4% of a `tools/list` (docs/performance.md): a year of four digits is written
 /// here digit by digit, any other by chrono.
 pub fn stamp(at: chrono::DateTime<chrono::Utc>) -> String {
     use chrono::{Datelike, Timelike};

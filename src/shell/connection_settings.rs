@@ -1,6 +1,6 @@
 //! The connection settings of this Worker: the providers and the sealer under `CONNECTIONS_KEY`,
 //! read once per isolate (what cannot be read said in the log; every request builds a context
-//! with them, docs/speed.md), and whether people may add connections here.
+//! with them, docs/performance.md), and whether people may add connections here.
 
 use std::rc::Rc;
 

@@ -1,6 +1,6 @@
 //! A request as the platform hands it over. `worker::Request` reads the request's `cf` properties
 //! when it is made, a getter that builds an object on every call and took about 6% of a
-//! `tools/list` (docs/speed.md); the routes every agent's call takes (MCP, `/v1`, an asset's bytes) read
+//! `tools/list` (docs/performance.md); the routes every agent's call takes (MCP, `/v1`, an asset's bytes) read
 //! only the method, headers and body, so they read them here, and the pages make a
 //! `worker::Request` of it.
 

@@ -31,7 +31,7 @@ pub struct StartRun {
 
 /// A run a workflow's step starts. A run that ends at its start answers what it recorded with
 /// it, for the workflow run to keep and report with its own history: one call to the playbook
-/// for a round of steps rather than one for each step (docs/speed.md). It keeps the same in its own
+/// for a round of steps rather than one for each step (docs/performance.md). It keeps the same in its own
 /// outbox, so a workflow cut off before keeping it asks again and is answered it again.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StartStep {

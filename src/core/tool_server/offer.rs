@@ -9,7 +9,7 @@ use crate::core::Problem;
 
 /// A server's list as `offered` takes it: sorted by name, each name once (the first it lists),
 /// and shared, so that the runs and searches of an isolate read one list kept for a while rather
-/// than copy it each time (docs/speed.md: a copy of 50 tools' schemas cost a reasoning run 5%).
+/// than copy it each time (docs/performance.md: a copy of 50 tools' schemas cost a reasoning run 5%).
 pub fn sorted(mut listed: Vec<Listed>) -> Rc<[Listed]> {
     listed.sort_by(|a, b| a.name.cmp(&b.name));
     listed.dedup_by(|a, b| a.name == b.name);

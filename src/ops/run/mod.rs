@@ -280,7 +280,7 @@ impl Runner<'_> {
     /// Does `work` (a model's answer, a tool's call), and reports what the run recorded before it
     /// once the work has taken `SHOW_AFTER_MILLIS`: a slow model or call shows in the playbook's
     /// list and history while it goes, and a quick one costs the playbook's object one report,
-    /// at the end, rather than one more before (docs/speed.md: that object takes every report of its
+    /// at the end, rather than one more before (docs/performance.md: that object takes every report of its
     /// playbook's runs in turn).
     async fn meanwhile<T>(&self, run: &Run, work: impl std::future::Future<Output = T>) -> T {
         let work = std::pin::pin!(work);

@@ -2,7 +2,7 @@
 //! request answers an event stream that carries an SSE comment every 5 seconds until the
 //! JSON-RPC response. An answer ready before the first comment is due goes out whole, as one
 //! event, without a stream for the platform to pump (most are: a stream costs about a fifth of a
-//! `tools/list`'s time, docs/speed.md). Dropping the stream (the client closed it) drops the work with it.
+//! `tools/list`'s time, docs/performance.md). Dropping the stream (the client closed it) drops the work with it.
 
 use std::time::Duration;
 

@@ -60,7 +60,7 @@ const STEPS: &[Step] = &[
 /// How many of `STEPS` a new object makes at once: the table of its record. The tables of what a
 /// playbook holds are made with the first call that reaches them (`open`), so that making a
 /// playbook makes one table, not fifteen with their indexes (a third of `create_playbook`'s time,
-/// docs/speed.md).
+/// docs/performance.md).
 const FIRST_STEPS: usize = 1;
 
 #[durable_object]
@@ -306,7 +306,7 @@ impl PlaybookObject {
 /// The one record an object keeps as JSON in the `record` column of `table`, if it was saved: a
 /// playbook's object holds one playbook, a run's object one run. Only the object writes it and
 /// every call reads it, so it is read from SQLite once per load of the object and kept as written
-/// (docs/speed.md).
+/// (docs/performance.md).
 pub struct KeptRecord<T> {
     table: &'static str,
     noun: &'static str,

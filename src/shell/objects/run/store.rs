@@ -4,7 +4,7 @@
 //! Every run is a new object, and each table a new object makes costs its run time (SQLite writes
 //! its schema again for each): a new object makes the run and its outbox, and the tables only
 //! workflows and calls use when it first needs them, so a computation's run makes two, not five
-//! (docs/speed.md). Objects made before that have all five already. Only the object writes its
+//! (docs/performance.md). Objects made before that have all five already. Only the object writes its
 //! tables, so what it reads of them it keeps in mind while it is loaded.
 
 use std::cell::{Cell, RefCell};
