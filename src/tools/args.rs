@@ -1,13 +1,16 @@
 //! Arguments are checked against the tool's input schema, the one statement of their rules,
-//! and every violation comes back with a JSON pointer at the field.
+//! and every violation comes back with a JSON pointer at the field; then they are read once, as
+//! the tool's own type, before the tool runs.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::future::Future;
 
+use futures::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::Tool;
+use super::{Ctx, Output, Tool};
 use crate::core::schema::{Invalid, InvalidKind, Schema};
 use crate::core::{FieldError, Problem};
 
@@ -75,9 +78,49 @@ fn field_error(e: &Invalid) -> FieldError {
 
 use crate::core::text::pointer_segment as escape;
 
-/// Arguments the schema already checked, as the operation's own type.
+/// A tool's `run`, given the arguments the schema checked: reads them as the tool's own `A` and
+/// runs the tool with them. A tool's `run` field is `|ctx, args| typed(ctx, args, run)`.
+pub fn typed<'a, A: DeserializeOwned, F>(
+    ctx: &'a Ctx<'a>,
+    args: Value,
+    run: impl FnOnce(&'a Ctx<'a>, A) -> F,
+) -> LocalBoxFuture<'a, Result<Output, Problem>>
+where
+    F: Future<Output = Result<Output, Problem>> + 'a,
+{
+    read_by(ctx, args, parse::<A>, run)
+}
+
+/// As `typed`, for arguments that `read` reads in words of its own.
+pub fn read_by<'a, A, F>(
+    ctx: &'a Ctx<'a>,
+    args: Value,
+    read: fn(Value) -> Result<A, Problem>,
+    run: impl FnOnce(&'a Ctx<'a>, A) -> F,
+) -> LocalBoxFuture<'a, Result<Output, Problem>>
+where
+    F: Future<Output = Result<Output, Problem>> + 'a,
+{
+    match read(args) {
+        Ok(a) => Box::pin(run(ctx, a)),
+        Err(p) => refused(p),
+    }
+}
+
+/// The answer to arguments that do not fit, of one type for every tool.
+fn refused<'a>(p: Problem) -> LocalBoxFuture<'a, Result<Output, Problem>> {
+    Box::pin(std::future::ready(Err(p)))
+}
+
+/// Arguments the schema let through can still miss the tool's type, where the two disagree: that
+/// is refused, never a panic.
 pub fn parse<T: DeserializeOwned>(args: Value) -> Result<T, Problem> {
-    crate::core::json::from_value(args).map_err(|e| Problem::invalid("", format!("The arguments do not fit: {e}")))
+    crate::core::json::from_value(args).map_err(misfit)
+}
+
+#[inline(never)]
+fn misfit(e: serde_json::Error) -> Problem {
+    Problem::invalid("", format!("The arguments do not fit: {e}"))
 }
 
 #[cfg(test)]

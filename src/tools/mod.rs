@@ -85,6 +85,7 @@ mod words;
 
 pub use crate::ops::{Backend, Ctx};
 pub use args::check_args;
+use args::{read_by, typed};
 pub use get_asset::content as asset_content;
 
 use futures::future::LocalBoxFuture;
@@ -197,6 +198,8 @@ pub struct Tool {
     /// The HTTP route, with `{org}` and the tool's path arguments in braces.
     pub path: &'static str,
     pub input_schema: fn() -> Value,
+    /// Reads the arguments `input_schema` checked as the tool's own type and runs it with them:
+    /// `|ctx, args| typed(ctx, args, run)`, where `run` takes that type.
     pub run: Run,
 }
 
