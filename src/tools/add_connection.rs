@@ -26,6 +26,7 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/connections",
     input_schema,
+    // Read whole by `input::check`, whose reading of a provider's entry needs the providers.
     run: |ctx, args| Box::pin(run(ctx, args)),
 };
 

@@ -114,7 +114,7 @@ fn refused<'a>(p: Problem) -> LocalBoxFuture<'a, Result<Output, Problem>> {
 
 /// Arguments the schema let through can still miss the tool's type, where the two disagree: that
 /// is refused, never a panic.
-pub fn parse<T: DeserializeOwned>(args: Value) -> Result<T, Problem> {
+fn parse<T: DeserializeOwned>(args: Value) -> Result<T, Problem> {
     crate::core::json::from_value(args).map_err(misfit)
 }
 
@@ -124,9 +124,64 @@ fn misfit(e: serde_json::Error) -> Problem {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
+    use crate::core::Caller;
+    use crate::ops::memory::Runtime;
+    use crate::tools::{call, Door, Hints, Method, Reach};
+    use futures::executor::block_on;
     use serde_json::json;
+
+    /// A context for one request to the runtime in memory.
+    pub fn ctx<'a>(caller: &'a Caller, backend: &'a Runtime) -> Ctx<'a> {
+        Ctx {
+            caller,
+            backend,
+            now: "2026-12-02T10:00:00.000Z".into(),
+            random: [7; 16],
+            secret: [7; 32],
+            models: Default::default(),
+            tool_servers: backend.tool_servers(),
+            connections: backend.connection_settings(),
+            directory: false,
+        }
+    }
+
+    #[derive(serde::Deserialize)]
+    struct Count {
+        n: u8,
+    }
+
+    async fn count(_: &Ctx<'_>, c: Count) -> Result<Output, Problem> {
+        Ok(Output::ok(format!("{} counted.", c.n), json!({ "n": c.n })))
+    }
+
+    /// A tool whose schema lets through what its type does not take.
+    const LOOSE: Tool = Tool {
+        name: "loose",
+        title: "Count",
+        description: "Counts to n, which its schema leaves unchecked.",
+        hints: Hints::READ,
+        scope: None,
+        door: Door::Both,
+        reach: Reach::Anywhere,
+        method: Method::Get,
+        path: "/v1/orgs/{org}/loose",
+        input_schema: || json!({ "type": "object" }),
+        run: |ctx, args| typed(ctx, args, count),
+    };
+
+    #[test]
+    fn arguments_past_the_schema_that_miss_the_type_are_refused() {
+        let (caller, backend) = (Caller::local(None), Runtime::default());
+        let ctx = ctx(&caller, &backend);
+        assert_eq!(block_on(call(&ctx, &LOOSE, json!({ "n": 3 }))).unwrap().summary, "3 counted.");
+        for wrong in [json!({ "n": "three" }), json!({ "n": 300 }), json!({})] {
+            let p = block_on(call(&ctx, &LOOSE, wrong.clone())).unwrap_err();
+            assert_eq!(p.status(), 400, "{wrong}");
+            assert!(p.detail.starts_with("The arguments do not fit"), "{wrong}: {}", p.detail);
+        }
+    }
 
     #[test]
     fn each_bad_field_gets_a_pointer() {

@@ -341,6 +341,7 @@ pub async fn call(ctx: &Ctx<'_>, tool: &Tool, args: Value) -> Result<Output, Pro
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn names_are_unique_and_schemas_compile() {
@@ -352,6 +353,57 @@ mod tests {
             assert!(crate::core::schema::Schema::compile(&schema).is_ok(), "{}", t.name);
             assert!(t.description.len() > 40, "{} needs a description that says when to use it", t.name);
         }
+    }
+
+    /// The least a schema takes, or with `all` every property it names: the first of a choice,
+    /// the first type of several, the shortest string, the smallest number.
+    fn example(schema: &Value, all: bool) -> Value {
+        if let Some(v) = schema.get("const").or_else(|| schema.pointer("/enum/0")) {
+            return v.clone();
+        }
+        if let Some(first) = schema.pointer("/anyOf/0").or_else(|| schema.pointer("/oneOf/0")) {
+            return example(first, all);
+        }
+        let at_least = |key: &str, least: u64| schema.get(key).and_then(Value::as_u64).unwrap_or(least);
+        let kind = schema.pointer("/type/0").unwrap_or(&schema["type"]);
+        match kind.as_str() {
+            Some("object") => {
+                let required: Vec<&str> =
+                    schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+                let props = schema["properties"].as_object().into_iter().flatten();
+                let taken = props.filter(|(k, _)| all || required.contains(&k.as_str()));
+                Value::Object(taken.map(|(k, v)| (k.clone(), example(v, all))).collect())
+            }
+            Some("array") => Value::Array(vec![example(&schema["items"], all); at_least("minItems", 1) as usize]),
+            Some("string") => json!("a".repeat(at_least("minLength", 1) as usize)),
+            Some("integer" | "number") => json!(at_least("minimum", 1)),
+            Some("boolean") => json!(false),
+            _ => json!({}),
+        }
+    }
+
+    /// Each tool's type takes what its schema takes: its required arguments alone, and every
+    /// argument it names. A call the schema lets through may be refused, but never as a misfit.
+    #[test]
+    fn every_schema_fits_its_tools_type() {
+        use futures::executor::block_on;
+        let (caller, backend) = (Caller::local(Some("ada".into())), crate::ops::memory::Runtime::default());
+        let ctx = args::tests::ctx(&caller, &backend);
+        let mut checked = 0;
+        for t in all() {
+            for all_of_it in [false, true] {
+                let args = example(&(t.input_schema)(), all_of_it);
+                if check_args(t, &args).is_err() {
+                    assert!(all_of_it, "{}: the schema refuses its least example {args}", t.name);
+                    continue;
+                }
+                checked += 1;
+                if let Err(p) = block_on(call(&ctx, t, args.clone())) {
+                    assert!(!p.detail.starts_with("The arguments do not fit"), "{}: {args}: {}", t.name, p.detail);
+                }
+            }
+        }
+        assert!(checked > all().len(), "{checked}");
     }
 
     #[test]
