@@ -128,7 +128,7 @@ pub(super) mod tests {
     use super::*;
     use crate::core::Caller;
     use crate::ops::memory::Runtime;
-    use crate::tools::{call, Door, Hints, Method, Reach};
+    use crate::tools::{call, Door, Hints, Method, Reach, Special};
     use futures::executor::block_on;
     use serde_json::json;
 
@@ -169,6 +169,7 @@ pub(super) mod tests {
         path: "/v1/orgs/{org}/loose",
         input_schema: || json!({ "type": "object" }),
         run: |ctx, args| typed(ctx, args, count),
+        special: Special::NONE,
     };
 
     #[test]

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::{read_by, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{read_by, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::access::role::{AssignRole, Role};
 use crate::core::access::store::SetRole;
 use crate::core::caller::Scope;
@@ -22,6 +22,7 @@ pub const TOOL: Tool = Tool {
     input_schema,
     // Read by the role's own reader, whose refusals say what a person's id and a role are.
     run: |ctx, args| read_by(ctx, args, |a| AssignRole::parse(&a), run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {

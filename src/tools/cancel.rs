@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use super::connection_ops::{of_link, on_link, shown, token_only, OnLink};
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::machine::Command;
 use crate::core::connection::Status;
@@ -22,6 +22,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/connect/{token}/cancel",
     input_schema: token_only,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 async fn run(ctx: &Ctx<'_>, a: OnLink) -> Result<Output, Problem> {

@@ -10,7 +10,7 @@ use super::definition_words::{
     type_arg, what_it_does, with_page_note,
 };
 use super::schema::playbook_arg;
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::check::NamedTool;
 use crate::core::definition::store::{DefinitionCommand, SaveCommand, Written};
@@ -29,6 +29,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 pub fn save_schema() -> Value {

@@ -4,7 +4,7 @@ use serde_json::{json, Value};
 
 use super::schema::{description_arg, name_arg, page_arg};
 use super::words::{fits, named};
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::directory::Command;
 use crate::core::ids::playbook_id;
@@ -23,6 +23,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::connection_ops::{of_link, on_link, open_on, shown, token_arg};
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::machine::Command;
 use crate::core::Problem;
@@ -25,6 +25,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/connect/{token}/finish",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::schema::playbook_arg;
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::asset::Asset;
 use crate::core::caller::Scope;
 use crate::core::text::{cap, SUMMARY_MAX};
@@ -23,6 +23,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/assets/{asset_id}",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::definition_change;
 use super::definition_words::{capitalized, check_name, named, output, served_kind, what_it_does};
-use super::{page_view, typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{page_view, typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::record::DefinitionStatus;
 use crate::core::definition::Ref;
@@ -24,6 +24,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{typed, Ctx, Document, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Document, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::text::{cap, quote, SUMMARY_MAX};
 use crate::core::Problem;
 use crate::guides;
@@ -20,6 +20,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/guides/{guide}",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special { describes_guides: true, ..Special::NONE },
 };
 
 fn input_schema() -> Value {

@@ -5,7 +5,7 @@ use serde_json::json;
 
 use super::playbook_results::{self, DEFINITIONS_MAX};
 use super::render_playbook_page::{input_schema, Args};
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::page::RUNS_READ;
 use crate::core::text::count;
@@ -23,6 +23,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/analytics",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::run_words::{outcome, run_ref_schema};
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{shown_of, SHOWN_FIELD_MAX_BYTES};
 use crate::core::run::record::Record;
@@ -22,6 +22,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/runs/{run_id}",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 /// The longest a caller may wait for a run to end, so that a call stays short.

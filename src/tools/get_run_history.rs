@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::schema::{cursor_arg, limit_arg, playbook_arg};
-use super::{list_playbook_events, typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{list_playbook_events, typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX};
 use crate::core::Problem;
@@ -23,6 +23,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/runs/{run_id}/history",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::connection_ops::{of_link, on_link, shown, token_arg};
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::machine::Command;
 use crate::core::connection::{pattern, Connection, Credential};
@@ -28,6 +28,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/connect/{token}/credential",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {

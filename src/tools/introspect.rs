@@ -4,7 +4,7 @@ use serde_json::json;
 
 use super::tool_servers::{find, mark_words, named_schema, Named};
 use super::words::fits;
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::Problem;
 
@@ -20,6 +20,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/tool-servers/{server}/tools/{tool}",
     input_schema: named_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 async fn run(ctx: &Ctx<'_>, a: Named) -> Result<Output, Problem> {

@@ -4,10 +4,10 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::comment_words::{playbook_arg, reach, shown, whose};
+use super::comment_words::{playbook_arg, reach, shown, whose, PLAYBOOK_COMMENTS};
 use super::schema::{cursor_arg, limit_arg};
 use super::words::{fits, more};
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::comment::address::{check_under, Address, Whose};
 use crate::core::comment::list::{read_cursor, LIMIT_DEFAULT, LIMIT_MAX};
@@ -27,6 +27,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/comments",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special { also: Some(PLAYBOOK_COMMENTS), on_playbook: Some(ON_PLAYBOOK), ..Special::NONE },
 };
 
 /// What the description says besides, on a playbook's own endpoint.

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use super::connection_ops::{connection_arg, live, mark_if_broken, shown};
 use super::schema::{cursor_arg, limit_arg};
 use super::words::more;
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::text::{count, start_within};
 use crate::core::tool_server::mcp::Listed;
@@ -32,6 +32,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/connections/{connection}/tools",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {

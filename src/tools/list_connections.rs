@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use super::connection_ops::shown;
 use super::schema::{cursor_arg, limit_arg};
 use super::words::more;
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::store::{Cursor, ListConnections, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX};
 use crate::core::connection::Status;
@@ -25,6 +25,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/connections",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use super::definition_words::{served_kind, type_arg};
 use super::schema::{cursor_arg, limit_arg, playbook_arg};
 use super::words::more;
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::store::{DefinitionQuery, LIST_LIMIT_MAX};
 use crate::core::text::{cap, join_and, quote, SUMMARY_MAX};
@@ -24,6 +24,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {

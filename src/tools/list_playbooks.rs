@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::schema::limit_arg;
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::directory::{Cursor, ListQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX};
 use crate::core::text::{cap, count, join_and, quote, RELAY_MAX, SUMMARY_MAX};
@@ -26,6 +26,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special { lists_reached: true, ..Special::NONE },
 };
 
 fn input_schema() -> Value {

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 
-use super::{Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::Problem;
 
@@ -19,6 +19,7 @@ pub const TOOL: Tool = Tool {
     input_schema,
     // Takes no arguments: the schema holds it to none.
     run: |ctx, _| Box::pin(run(ctx)),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {

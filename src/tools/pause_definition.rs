@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::definition_change::{self, Named};
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::record::Lifecycle;
 use crate::core::Problem;
@@ -20,6 +20,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/pause",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn change(a: &Named) -> Lifecycle {

@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::schema::playbook_arg;
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{check_kind, EventCommand, NewEvent, DATA_MAX_BYTES, KIND_MAX, RECORDED};
 use crate::core::text::{cap, quote, SUMMARY_MAX};
@@ -22,6 +22,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/events",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {

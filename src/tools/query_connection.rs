@@ -1,7 +1,7 @@
 //! `query_connection`: `POST /v1/orgs/{org}/playbooks/{playbook}/tool-servers/{server}/tools/{tool}/query`.
 
 use super::tool_servers::{call_by_hand, call_schema, CallArgs};
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::Problem;
 
@@ -17,6 +17,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/tool-servers/{server}/tools/{tool}/query",
     input_schema: || call_schema(true),
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 async fn run(ctx: &Ctx<'_>, a: CallArgs) -> Result<Output, Problem> {

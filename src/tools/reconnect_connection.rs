@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::connection_ops::{a_person, change, connection_arg, live, new_link, shown, title, with_connect};
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::machine::Command;
 use crate::core::connection::store::Find;
@@ -27,6 +27,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/connections/{connection}/link",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special { person_only: true, opens_link: true, ..Special::NONE },
 };
 
 fn input_schema() -> Value {

@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use super::connection_ops::{change, connection_id, connection_only, shown, OnConnection};
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::machine::Command;
 use crate::core::connection::store::Find;
@@ -22,6 +22,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/connections/{connection}",
     input_schema: connection_only,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 async fn run(ctx: &Ctx<'_>, a: OnConnection) -> Result<Output, Problem> {

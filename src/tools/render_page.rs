@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::definition_words::{check_name, named, served_kind};
-use super::{page_view, typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{page_view, typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::Ref;
 use crate::core::run::RunStatus;
@@ -25,6 +25,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/page",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {

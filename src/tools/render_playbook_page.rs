@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use super::playbook_results::{self, DEFINITIONS_MAX};
 use super::schema::playbook_arg;
 use super::words::named;
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::text::count;
 use crate::core::Problem;
@@ -25,6 +25,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/page",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 pub(super) fn input_schema() -> Value {

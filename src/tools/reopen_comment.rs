@@ -5,9 +5,9 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::comment_words::{a_person, by, id_arg, playbook_arg, reach, shown, whose};
+use super::comment_words::{a_person, by, id_arg, playbook_arg, reach, shown, whose, PLAYBOOK_REOPEN};
 use super::words::fits;
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::comment::decide::unknown;
 use crate::core::comment::record::is_comment_id;
@@ -26,6 +26,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/comments/{id}/reopen",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special { also: Some(PLAYBOOK_REOPEN), ..Special::NONE },
 };
 
 fn input_schema() -> Value {

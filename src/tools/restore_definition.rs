@@ -1,7 +1,7 @@
 //! `restore_definition`: `POST /v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/restore`.
 
 use super::definition_change::{self, Named};
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::record::Lifecycle;
 use crate::core::Problem;
@@ -19,6 +19,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/restore",
     input_schema: definition_change::schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn change(_: &Named) -> Lifecycle {

@@ -1,7 +1,7 @@
 //! `resume_definition`: `POST /v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/resume`.
 
 use super::definition_change::{self, Named};
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::record::Lifecycle;
 use crate::core::Problem;
@@ -18,6 +18,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/resume",
     input_schema: definition_change::schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn change(_: &Named) -> Lifecycle {

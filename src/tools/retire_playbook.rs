@@ -2,7 +2,7 @@
 
 use super::schema::{only_playbook, PlaybookArg};
 use super::words::{fits, named};
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::directory::Command;
 use crate::core::Problem;
@@ -19,6 +19,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/retire",
     input_schema: only_playbook,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 async fn run(ctx: &Ctx<'_>, PlaybookArg { playbook }: PlaybookArg) -> Result<Output, Problem> {

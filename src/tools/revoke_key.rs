@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::access::key::RevokeKey;
 use crate::core::caller::Scope;
 use crate::core::ids::is_key_id;
@@ -21,6 +21,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/keys/{key}",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use super::schema::{cursor_arg, limit_arg, playbook_arg};
 use super::tool_servers::{kind, server_arg, SETUP};
 use super::words::{fits, more};
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::providers::Providers as ProviderCatalogue;
 use crate::core::text::{cap, count, join_and, quote, SUMMARY_MAX};
@@ -31,6 +31,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/tool-servers/search",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special { also: Some(ALSO), ..Special::NONE },
 };
 
 /// The routes `search` answers besides its own.

@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use super::run_words::outcome;
 use super::schema::playbook_arg;
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{check_kind, DATA_MAX_BYTES, KIND_MAX};
 use crate::core::run::check_run_id;
@@ -24,6 +24,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/runs/{run_id}/events",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {

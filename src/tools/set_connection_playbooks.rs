@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::connection_ops::{change, connection_arg, connection_id, shown};
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::input::PLAYBOOKS_MAX;
 use crate::core::connection::machine::Command;
@@ -25,6 +25,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/connections/{connection}/playbooks",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {

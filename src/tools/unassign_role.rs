@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::access::role::is_person_id;
 use crate::core::access::store::SetRole;
 use crate::core::caller::Scope;
@@ -22,6 +22,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/roles/{person}",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {

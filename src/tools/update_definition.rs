@@ -2,7 +2,7 @@
 
 use super::create_definition::{checked_save, save_schema, SaveArgs};
 use super::definition_words::{capitalized, named, saved_output, what_it_does, with_page_note};
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::store::DefinitionCommand;
 use crate::core::Problem;
@@ -19,6 +19,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}",
     input_schema: save_schema,
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 async fn run(ctx: &Ctx<'_>, a: SaveArgs) -> Result<Output, Problem> {

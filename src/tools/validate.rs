@@ -5,7 +5,7 @@
 use serde_json::json;
 
 use super::tool_servers::{call_schema, check_arguments, find, CallArgs};
-use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::{ErrorCode, Problem};
 
@@ -21,6 +21,7 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/tool-servers/{server}/tools/{tool}/validate",
     input_schema: || call_schema(false),
     run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 async fn run(ctx: &Ctx<'_>, a: CallArgs) -> Result<Output, Problem> {
