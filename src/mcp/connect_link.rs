@@ -18,10 +18,6 @@ use crate::tools::{Ctx, Output, Tool};
 const KEY: &str = "connect";
 const STATE: &str = "connection-link";
 
-fn links(tool: &Tool) -> bool {
-    tool.name == "add_connection" || tool.name == "reconnect_connection"
-}
-
 fn opens_links(era: &Era) -> bool {
     let Era::Modern { capabilities } = era else { return false };
     capabilities.get("elicitation").and_then(Value::as_object).is_some_and(|e| e.contains_key("url"))
@@ -29,7 +25,7 @@ fn opens_links(era: &Era) -> bool {
 
 /// The question that asks to open the link an answer made, where the client opens links.
 pub fn ask(ctx: &Ctx<'_>, era: &Era, tool: &Tool, output: &Output) -> Option<Value> {
-    if !links(tool) || !opens_links(era) {
+    if !tool.special.opens_link || !opens_links(era) {
         return None;
     }
     let url = output.value.pointer("/connect/url").and_then(Value::as_str)?;
@@ -54,7 +50,7 @@ pub fn ask(ctx: &Ctx<'_>, era: &Era, tool: &Tool, output: &Output) -> Option<Val
 /// The answer to a retried call that carries the state of a question asked before: the
 /// connection as it stands, or the refusal of a retry by another caller or in another org.
 pub async fn retry(ctx: &Ctx<'_>, tool: &Tool, params: &Map<String, Value>) -> Option<Result<Output, Problem>> {
-    if !links(tool) {
+    if !tool.special.opens_link {
         return None;
     }
     let state = params.get("requestState").and_then(Value::as_str)?;

@@ -198,7 +198,7 @@ fn describe(ctx: &Ctx<'_>, endpoint: &Endpoint, tool: &Tool, listed: &[&str]) ->
 /// A tool as a connection that lists `listed` shows it, with `hints`; `get_guide` names the
 /// recipes the connection can follow. `/debug` shows the same listing.
 pub fn listing(endpoint: &Endpoint, tool: &Tool, hints: tools::Hints, listed: &[&str]) -> Value {
-    let description = if tool.name == "get_guide" {
+    let description = if tool.special.describes_guides {
         // The directory listing holds no generation guide, so only the others name it.
         let generation = match endpoint {
             Endpoint::Directory => "",
@@ -248,7 +248,7 @@ async fn directory_refusal(ctx: &Ctx<'_>, tool: &Tool, args: &Value) -> Option<P
         return runs_generation(source)
             .then(|| refusal("/source", "runs a generation function, which the directory listing does not serve"));
     }
-    if tool.name != "run_definition" {
+    if !tool.special.runs_saved {
         return None;
     }
     let (Some(playbook), Some(name)) = (text("playbook"), text("name")) else { return None };

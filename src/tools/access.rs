@@ -17,8 +17,7 @@ use crate::core::{Problem, Reason};
 pub fn permits(caller: &Caller, tool: &Tool, args: Option<&Value>) -> Result<(), Problem> {
     if caller.principal == Principal::Operator && tool.door != Door::Access {
         // Adding and reconnecting a connection are a person's alone: a key is no way to them either.
-        let person_only = matches!(tool.name, "add_connection" | "reconnect_connection");
-        let who = if person_only { "a person signed in" } else { "a key or a person signed in" };
+        let who = if tool.special.person_only { "a person signed in" } else { "a key or a person signed in" };
         return Err(Problem::forbidden(format!(
             "ADMIN_TOKEN manages keys and roles, and nothing else; {} needs {who}.",
             tool.name
@@ -48,7 +47,7 @@ pub fn permits(caller: &Caller, tool: &Tool, args: Option<&Value>) -> Result<(),
             .needs(scope.as_str()));
         }
     }
-    if caller.playbooks.is_none() || tool.name == "list_playbooks" || tool.scope.is_none() {
+    if caller.playbooks.is_none() || tool.special.lists_reached || tool.scope.is_none() {
         return Ok(());
     }
     if !takes_playbook(tool) {
@@ -95,7 +94,8 @@ mod tests {
         let offered = names(&reader);
         for tool in all().iter().filter(|t| t.door == Door::Both) {
             // query_connection only reads, yet calls a tool live, so it needs playbook:write.
-            let read = tool.hints.read_only && tool.name != "query_connection";
+            let writes = matches!(tool.scope, Some(Scope::OrgWrite | Scope::PlaybookWrite));
+            let read = tool.hints.read_only && !writes;
             assert_eq!(offered.contains(&tool.name), read, "{}", tool.name);
         }
         let p = permits(&reader, find("run_definition").unwrap(), None).unwrap_err();

@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use super::connection_ops::{a_person, change, new_link, title, with_connect};
-use super::{Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::input::{self, Plan};
 use crate::core::connection::machine::Command;
@@ -26,7 +26,9 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/connections",
     input_schema,
+    // Read whole by `input::check`, whose reading of a provider's entry needs the providers.
     run: |ctx, args| Box::pin(run(ctx, args)),
+    special: Special { person_only: true, opens_link: true, ..Special::NONE },
 };
 
 fn input_schema() -> Value {

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::{Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{read_by, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::access::role::{AssignRole, Role};
 use crate::core::access::store::SetRole;
 use crate::core::caller::Scope;
@@ -20,7 +20,9 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/roles",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    // Read by the role's own reader, whose refusals say what a person's id and a role are.
+    run: |ctx, args| read_by(ctx, args, |a| AssignRole::parse(&a), run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -35,8 +37,7 @@ fn input_schema() -> Value {
     })
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let AssignRole { person, role } = AssignRole::parse(&args)?;
+async fn run(ctx: &Ctx<'_>, AssignRole { person, role }: AssignRole) -> Result<Output, Problem> {
     let set = SetRole {
         org: ctx.caller.org.clone(),
         person: person.clone(),

@@ -1,10 +1,10 @@
 //! `cancel`: `POST /v1/orgs/{org}/connect/{token}/cancel`, over HTTP alone: the person cancels on
 //! the page. A connection never approved is removed; one that works stays as it was.
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::connection_ops::{of_link, on_link, shown, token_only, OnLink};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::machine::Command;
 use crate::core::connection::Status;
@@ -21,11 +21,11 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/connect/{token}/cancel",
     input_schema: token_only,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: OnLink = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: OnLink) -> Result<Output, Problem> {
     let (digest, _) = of_link(ctx, &a.token).await?;
     let c = on_link(ctx, digest.clone(), Command::Cancel { digest, by: ctx.caller.id.clone() }).await?;
     let summary = if c.status == Status::Removed {

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::run_words::{of, run_ref_schema, RunRef};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::run::RunStatus;
 use crate::core::Problem;
@@ -19,15 +19,15 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/runs/{run_id}/cancel",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
     run_ref_schema("The run to cancel.")
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: RunRef = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: RunRef) -> Result<Output, Problem> {
     let run = ctx.backend.cancel_run(&ctx.caller.org, &a.playbook, &a.run_id).await?;
     let summary = match &run.status {
         RunStatus::Cancelled { .. } => {

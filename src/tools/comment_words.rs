@@ -9,15 +9,10 @@ use crate::core::comment::{self, Comment};
 use crate::core::text::{cap, quote};
 use crate::core::Problem;
 
-/// The routes of the comment tools on a playbook, besides their own on the organization.
-pub fn also(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "list_comments" | "make_comment" => "/v1/orgs/{org}/playbooks/{playbook}/comments",
-        "resolve_comment" => "/v1/orgs/{org}/playbooks/{playbook}/comments/{id}/resolve",
-        "reopen_comment" => "/v1/orgs/{org}/playbooks/{playbook}/comments/{id}/reopen",
-        _ => return None,
-    })
-}
+// The routes of the comment tools on a playbook, besides their own on the organization.
+pub const PLAYBOOK_COMMENTS: &str = "/v1/orgs/{org}/playbooks/{playbook}/comments";
+pub const PLAYBOOK_RESOLVE: &str = "/v1/orgs/{org}/playbooks/{playbook}/comments/{id}/resolve";
+pub const PLAYBOOK_REOPEN: &str = "/v1/orgs/{org}/playbooks/{playbook}/comments/{id}/reopen";
 
 /// The `playbook` argument of a comment tool, which may be left out.
 pub fn playbook_arg(doing: &str) -> Value {

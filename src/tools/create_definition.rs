@@ -10,7 +10,7 @@ use super::definition_words::{
     type_arg, what_it_does, with_page_note,
 };
 use super::schema::playbook_arg;
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::check::NamedTool;
 use crate::core::definition::store::{DefinitionCommand, SaveCommand, Written};
@@ -28,7 +28,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 pub fn save_schema() -> Value {
@@ -90,8 +91,7 @@ pub fn checked_save(a: SaveArgs, now: String, by: Actor) -> Result<(String, Save
     }
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: SaveArgs = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: SaveArgs) -> Result<Output, Problem> {
     let asked = a.playbook.clone();
     let (playbook, save, tools) = checked_save(a, ctx.now.clone(), ctx.by())
         .map_err(|p| super::definition_tools::name_senders(ctx, &asked, p))?;

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::access::key::{mint, within_maker, NewKey, NAME_MAX, PLAYBOOKS_MAX};
 use crate::core::caller::Scope;
 use crate::core::ids::key_id;
@@ -20,7 +20,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/keys",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -52,8 +53,7 @@ struct Args {
     expires_at: Option<String>,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let new = NewKey::check(&a.name, &a.scopes, a.playbooks.as_deref(), a.expires_at.as_deref(), &ctx.now)?;
     within_maker(&new, ctx.caller)?;
     let secret = mint(&ctx.secret);

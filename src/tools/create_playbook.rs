@@ -4,7 +4,7 @@ use serde_json::{json, Value};
 
 use super::schema::{description_arg, name_arg, page_arg};
 use super::words::{fits, named};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::directory::Command;
 use crate::core::ids::playbook_id;
@@ -22,7 +22,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -38,8 +39,7 @@ fn input_schema() -> Value {
     })
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let mut changes: Changes = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, mut changes: Changes) -> Result<Output, Problem> {
     changes.description.get_or_insert_with(String::new);
     changes.page.get_or_insert_with(String::new);
     changes.check()?;

@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use super::definition_words::{capitalized, check_name, name_arg, named, output, served_kind, type_arg};
 use super::schema::playbook_arg;
-use super::{args, Ctx, Output};
+use super::{Ctx, Output};
 use crate::core::definition::record::Lifecycle;
 use crate::core::definition::store::DefinitionCommand;
 use crate::core::text::cap;
@@ -34,11 +34,10 @@ pub struct Named {
 /// definition, `words[1]` where the definition already stood so; `{}` names the definition.
 pub async fn apply(
     ctx: &Ctx<'_>,
-    raw: Value,
+    a: Named,
     change: fn(&Named) -> Lifecycle,
     words: [&str; 2],
 ) -> Result<Output, Problem> {
-    let a: Named = args::parse(raw)?;
     let kind = served_kind(&a.kind)?;
     check_name(&a.name)?;
     let command = DefinitionCommand::Change {

@@ -1,10 +1,10 @@
 //! `dry_run`: `POST /v1/orgs/{org}/playbooks/{playbook}/tool-servers/{server}/tools/{tool}/dry-run`.
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::tool_servers::{call_schema, check_arguments, find, mark_words, CallArgs};
 use super::words::fits;
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::text::count;
 use crate::core::Problem;
@@ -20,11 +20,11 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/tool-servers/{server}/tools/{tool}/dry-run",
     input_schema: || call_schema(false),
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: CallArgs = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: CallArgs) -> Result<Output, Problem> {
     let found = find(ctx, &a.playbook, &a.server, &a.tool).await?;
     let errors = check_arguments(&found.tool, &a.arguments)?;
     let t = &found.tool;

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::schema::playbook_arg;
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::asset::Asset;
 use crate::core::caller::Scope;
 use crate::core::text::{cap, SUMMARY_MAX};
@@ -22,7 +22,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/assets/{asset_id}",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -43,8 +44,7 @@ struct Args {
     asset_id: String,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let asset = crate::ops::assets::get(ctx.backend, &ctx.caller.org, &a.playbook, &a.asset_id).await?;
     let said = format!(
         "{} is {} of {} bytes, made by {}; its bytes are at its url.",

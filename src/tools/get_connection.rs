@@ -1,10 +1,10 @@
 //! `get_connection`: `GET /v1/orgs/{org}/connections/{connection}`, over HTTP alone: an agent reads
 //! the same fields in `list_connections`.
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::connection_ops::{connection_only, live, shown, OnConnection};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::Problem;
 
@@ -19,11 +19,11 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/connections/{connection}",
     input_schema: connection_only,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: OnConnection = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: OnConnection) -> Result<Output, Problem> {
     let c = live(ctx, &a.connection).await?;
     let summary = format!("The connection {} is {}.", c.name, c.status.as_str());
     Ok(Output::ok(summary, json!({ "connection": shown(ctx, &c) })))

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::definition_change;
 use super::definition_words::{capitalized, check_name, named, output, served_kind, what_it_does};
-use super::{args, page_view, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{page_view, typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::record::DefinitionStatus;
 use crate::core::definition::Ref;
@@ -23,7 +23,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -51,8 +52,7 @@ struct Args {
     sample_output: Option<Value>,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let kind = served_kind(&a.kind)?;
     check_name(&a.name)?;
     let view = ctx.backend.get_definition(&ctx.caller.org, &a.playbook, Ref { kind, name: a.name }).await?;

@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::schema::playbook_arg;
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{shown, SHOWN_FIELD_MAX_BYTES};
 use crate::core::text::{cap, SUMMARY_MAX};
@@ -21,7 +21,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/events/{event_id}",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -42,8 +43,7 @@ struct Args {
     event_id: String,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let event = ctx.backend.get_event(&ctx.caller.org, &a.playbook, &a.event_id).await?;
     // The directory listing names no event of a generation run: there it is not found.
     if let (true, Some(run_id)) = (ctx.directory, event.event.run_id.as_deref()) {

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{args, Ctx, Document, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Document, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::text::{cap, quote, SUMMARY_MAX};
 use crate::core::Problem;
 use crate::guides;
@@ -19,7 +19,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/guides/{guide}",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special { describes_guides: true, ..Special::NONE },
 };
 
 fn input_schema() -> Value {
@@ -43,8 +44,7 @@ struct Args {
     guide: String,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let Args { guide } = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, Args { guide }: Args) -> Result<Output, Problem> {
     let g = find_served(&guide, ctx.directory)?;
     let summary = cap(
         &format!("The guide {} ({}): {} Its text follows in full.", quote(&g.title), g.name, g.description),

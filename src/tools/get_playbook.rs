@@ -1,10 +1,8 @@
 //! `get_playbook`: `GET /v1/orgs/{org}/playbooks/{playbook}`.
 
-use serde_json::Value;
-
 use super::schema::{only_playbook, PlaybookArg};
 use super::words::{fits, named};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::text::count;
 use crate::core::Problem;
@@ -20,11 +18,11 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}",
     input_schema: only_playbook,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let PlaybookArg { playbook } = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, PlaybookArg { playbook }: PlaybookArg) -> Result<Output, Problem> {
     let p = ctx.backend.get(&ctx.caller.org, &playbook).await?;
     let state = if p.is_retired() { "retired; restore_playbook makes it active again" } else { "active" };
     let page = if p.page.is_empty() {

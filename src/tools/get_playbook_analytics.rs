@@ -1,11 +1,11 @@
 //! `get_playbook_analytics`: `GET /v1/orgs/{org}/playbooks/{playbook}/analytics`, over HTTP alone,
 //! which Studio presents: how the runs of each definition stand, and of all of them together.
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::playbook_results::{self, DEFINITIONS_MAX};
 use super::render_playbook_page::{input_schema, Args};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::page::RUNS_READ;
 use crate::core::text::count;
@@ -22,11 +22,11 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/analytics",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     ctx.backend.get(&ctx.caller.org, &a.playbook).await?;
     let (results, more) = playbook_results::of_playbook(ctx, &a.playbook).await?;
     let totals = playbook_results::totals(&results);

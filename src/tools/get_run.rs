@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::run_words::{outcome, run_ref_schema};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{shown_of, SHOWN_FIELD_MAX_BYTES};
 use crate::core::run::record::Record;
@@ -21,7 +21,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/runs/{run_id}",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 /// The longest a caller may wait for a run to end, so that a call stays short.
@@ -51,8 +52,7 @@ struct Args {
     picture: bool,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let mut run = ctx.backend.get_run(&ctx.caller.org, &a.playbook, &a.run_id).await?;
     // The directory listing serves no generation function: their runs are not found there.
     if ctx.directory && run.definition.kind == crate::core::definition::Kind::Generation {

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::schema::{cursor_arg, limit_arg, playbook_arg};
-use super::{args, list_playbook_events, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{list_playbook_events, typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX};
 use crate::core::Problem;
@@ -22,7 +22,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/runs/{run_id}/history",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -47,8 +48,7 @@ struct Args {
     cursor: Option<String>,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     // An unknown run is not_found, rather than a history with nothing in it.
     ctx.backend.get_run(&ctx.caller.org, &a.playbook, &a.run_id).await?;
     let events = list_playbook_events::Args {

@@ -1,10 +1,10 @@
 //! `introspect`: `GET /v1/orgs/{org}/playbooks/{playbook}/tool-servers/{server}/tools/{tool}`.
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::tool_servers::{find, mark_words, named_schema, Named};
 use super::words::fits;
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::Problem;
 
@@ -19,11 +19,11 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/tool-servers/{server}/tools/{tool}",
     input_schema: named_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Named = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Named) -> Result<Output, Problem> {
     let found = find(ctx, &a.playbook, &a.server, &a.tool).await?;
     let t = &found.tool;
     let value = json!({

@@ -4,10 +4,10 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::comment_words::{playbook_arg, reach, shown, whose};
+use super::comment_words::{playbook_arg, reach, shown, whose, PLAYBOOK_COMMENTS};
 use super::schema::{cursor_arg, limit_arg};
 use super::words::{fits, more};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::comment::address::{check_under, Address, Whose};
 use crate::core::comment::list::{read_cursor, LIMIT_DEFAULT, LIMIT_MAX};
@@ -26,7 +26,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/comments",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special { also: Some(PLAYBOOK_COMMENTS), on_playbook: Some(ON_PLAYBOOK), ..Special::NONE },
 };
 
 /// What the description says besides, on a playbook's own endpoint.
@@ -57,8 +58,7 @@ struct Args {
     cursor: Option<String>,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     reach(ctx, a.playbook.as_deref(), false)?;
     let among = if a.playbook.is_some() { Whose::Playbook } else { Whose::Org };
     if let Some(address) = &a.address {

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use super::connection_ops::{connection_arg, live, mark_if_broken, shown};
 use super::schema::{cursor_arg, limit_arg};
 use super::words::more;
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::text::{count, start_within};
 use crate::core::tool_server::mcp::Listed;
@@ -31,7 +31,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/connections/{connection}/tools",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -50,8 +51,7 @@ struct Args {
     cursor: Option<String>,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let c = live(ctx, &a.connection).await?;
     if c.handles_money && ctx.tool_servers.without_money {
         return Err(Problem::unavailable(

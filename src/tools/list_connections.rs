@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use super::connection_ops::shown;
 use super::schema::{cursor_arg, limit_arg};
 use super::words::more;
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::store::{Cursor, ListConnections, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX};
 use crate::core::connection::Status;
@@ -24,7 +24,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/connections",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -41,8 +42,7 @@ struct Args {
     cursor: Option<String>,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let after = a.cursor.as_deref().map(Cursor::decode).transpose()?;
     let query = ListConnections {
         org: ctx.caller.org.clone(),

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use super::definition_words::{served_kind, type_arg};
 use super::schema::{cursor_arg, limit_arg, playbook_arg};
 use super::words::more;
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::store::{DefinitionQuery, LIST_LIMIT_MAX};
 use crate::core::text::{cap, join_and, quote, SUMMARY_MAX};
@@ -23,7 +23,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -52,8 +53,7 @@ struct Args {
     cursor: Option<String>,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let kind = served_kind(&a.kind)?;
     let query =
         DefinitionQuery { kind, include_retired: a.include_retired, limit: a.limit.unwrap_or(50), after: a.cursor };

@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::schema::{cursor_arg, limit_arg, playbook_arg};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::run::store::{decode_cursor, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX};
 use crate::core::Problem;
@@ -20,7 +20,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/interactions",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -43,8 +44,7 @@ struct Args {
     cursor: Option<String>,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let before = a.cursor.as_deref().map(decode_cursor).transpose()?;
     let page =
         ctx.backend.list_requests(&ctx.caller.org, &a.playbook, a.limit.unwrap_or(LIST_LIMIT_DEFAULT), before).await?;

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::{Principal, Scope};
 use crate::core::model::catalog::{asked, build, summary, PROVIDER_SETUP};
 use crate::core::text::quote;
@@ -20,7 +20,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/models",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -38,8 +39,7 @@ struct Args {
     provider: Option<String>,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let only = a.provider.as_deref();
     if let Some(prefix) = only {
         if !ctx.models.providers.contains_key(prefix) {

@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::schema::{cursor_arg, limit_arg, playbook_arg};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{decode_cursor, EventQuery, KIND_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX};
 use crate::core::text::{cap, count, SUMMARY_MAX};
@@ -21,7 +21,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/events",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, page),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -46,10 +47,6 @@ pub(super) struct Args {
     pub(super) kind: Option<String>,
     pub(super) limit: Option<usize>,
     pub(super) cursor: Option<String>,
-}
-
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    page(ctx, args::parse(args)?).await
 }
 
 /// One page of the playbook's events, or of one run's (`get_run_history` reads it too).

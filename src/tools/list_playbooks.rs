@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::schema::limit_arg;
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::directory::{Cursor, ListQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX};
 use crate::core::text::{cap, count, join_and, quote, RELAY_MAX, SUMMARY_MAX};
@@ -25,7 +25,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special { lists_reached: true, ..Special::NONE },
 };
 
 fn input_schema() -> Value {
@@ -48,8 +49,7 @@ struct Args {
     cursor: Option<String>,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let after = a.cursor.as_deref().map(Cursor::decode).transpose()?;
     let query = ListQuery {
         include_retired: a.include_retired,

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 
-use super::{Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::Problem;
 
@@ -17,14 +17,16 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/roles",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    // Takes no arguments: the schema holds it to none.
+    run: |ctx, _| Box::pin(run(ctx)),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
     json!({ "type": "object", "properties": {}, "additionalProperties": false })
 }
 
-async fn run(ctx: &Ctx<'_>, _args: Value) -> Result<Output, Problem> {
+async fn run(ctx: &Ctx<'_>) -> Result<Output, Problem> {
     let assignments = ctx.backend.list_roles(&ctx.caller.org).await?;
     let summary = match assignments.len() {
         0 => format!("Nobody holds a role in the org {} yet.", ctx.caller.org),

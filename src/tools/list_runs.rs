@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use super::definition_words::{served_kind, type_arg};
 use super::schema::{cursor_arg, limit_arg, playbook_arg};
 use super::words::more;
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::Ref;
 use crate::core::run::store::{decode_cursor, RunQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, STATUSES};
@@ -24,7 +24,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/runs",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -56,8 +57,7 @@ struct Args {
     cursor: Option<String>,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let definition = match (a.kind, a.name) {
         (Some(k), Some(name)) => Some(Ref { kind: served_kind(&k)?, name }),
         (None, None) => None,

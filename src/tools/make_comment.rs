@@ -4,9 +4,9 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::comment_words::{a_person, by, playbook_arg, reach, shown, whose};
+use super::comment_words::{a_person, by, playbook_arg, reach, shown, whose, PLAYBOOK_COMMENTS};
 use super::words::fits;
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::comment::address::{Address, Whose};
 use crate::core::comment::record::{check_anchor, check_body, comment_id};
@@ -25,7 +25,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/comments",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special { also: Some(PLAYBOOK_COMMENTS), ..Special::NONE },
 };
 
 fn input_schema() -> Value {
@@ -50,8 +51,7 @@ struct Args {
     anchor: Option<Value>,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     a_person(ctx, "makes")?;
     reach(ctx, a.playbook.as_deref(), false)?;
     let address = Address::parse(&a.address, if a.playbook.is_some() { Whose::Playbook } else { Whose::Org })?;

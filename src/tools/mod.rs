@@ -85,6 +85,7 @@ mod words;
 
 pub use crate::ops::{Backend, Ctx};
 pub use args::check_args;
+use args::{read_by, typed};
 pub use get_asset::content as asset_content;
 
 use futures::future::LocalBoxFuture;
@@ -197,7 +198,52 @@ pub struct Tool {
     /// The HTTP route, with `{org}` and the tool's path arguments in braces.
     pub path: &'static str,
     pub input_schema: fn() -> Value,
+    /// Reads the arguments `input_schema` checked as the tool's own type and runs it with them:
+    /// `|ctx, args| typed(ctx, args, run)`, where `run` takes that type.
     pub run: Run,
+    pub special: Special,
+}
+
+/// What sets a tool apart from the rules every tool follows: generic code reads these, never the
+/// tool's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Special {
+    /// A second HTTP route of the same operation, on one playbook (`search`, the comment tools).
+    pub also: Option<&'static str>,
+    /// Words a playbook's own endpoint adds to the description (`list_comments`).
+    pub on_playbook: Option<&'static str>,
+    /// Where the hints as a connection lists them depend on the tool servers, the words that say
+    /// how: `destructiveHint` is true while one serves the playbook, or the org on a connection
+    /// that names none (`run_definition`, since a function's tools may change something).
+    pub hints_depend: Option<&'static str>,
+    /// Runs a definition the playbook keeps, named by `type` and `name` (`run_definition`):
+    /// `/directory` reads the workflow saved to refuse one that runs a generation function.
+    pub runs_saved: bool,
+    /// For a person signed in alone; the operator's refusal says so (`add_connection`,
+    /// `reconnect_connection`).
+    pub person_only: bool,
+    /// An answer may hold a link a person opens at `/connect/url`, which a client that opens links
+    /// is asked to open (`add_connection`, `reconnect_connection`).
+    pub opens_link: bool,
+    /// Answers only the playbooks the caller reaches, so a caller kept to some may call it though
+    /// it acts on the org (`list_playbooks`).
+    pub lists_reached: bool,
+    /// Its description goes on with the guides and recipes the connection can follow (`get_guide`).
+    pub describes_guides: bool,
+}
+
+impl Special {
+    /// A tool that follows every rule.
+    pub const NONE: Special = Special {
+        also: None,
+        on_playbook: None,
+        hints_depend: None,
+        runs_saved: false,
+        person_only: false,
+        opens_link: false,
+        lists_reached: false,
+        describes_guides: false,
+    };
 }
 
 /// Every tool, in the order `tools/list` gives them.
@@ -275,24 +321,22 @@ pub fn all() -> &'static [Tool] {
 /// The HTTP routes of a tool: its own path and, for `search` and the comment tools, the same
 /// operation on a playbook.
 pub fn routes(tool: &Tool) -> impl Iterator<Item = &'static str> {
-    let also = if tool.name == search::TOOL.name { Some(search::ALSO) } else { comment_words::also(tool.name) };
-    std::iter::once(tool.path).chain(also)
+    std::iter::once(tool.path).chain(tool.special.also)
 }
 
 /// A tool's description as an endpoint lists it: on a playbook's own endpoint, `list_comments`
 /// also says what that playbook's open comments are.
 pub fn description(tool: &Tool, on_playbook: bool) -> String {
-    if on_playbook && tool.name == list_comments::TOOL.name {
-        format!("{} {}", tool.description, list_comments::ON_PLAYBOOK)
-    } else {
-        tool.description.to_string()
+    match tool.special.on_playbook {
+        Some(more) if on_playbook => format!("{} {more}", tool.description),
+        _ => tool.description.to_string(),
     }
 }
 
 /// A tool's hints as a connection lists them: `run_definition` may change something while a
 /// tool server serves the playbook (or, with none named, the org), since a function's tools may.
 pub fn listed_hints(ctx: &Ctx<'_>, tool: &Tool, playbook: Option<&str>) -> Hints {
-    if tool.name != run_definition::TOOL.name {
+    if tool.special.hints_depend.is_none() {
         return tool.hints;
     }
     let served = !ctx.tool_servers.serving(&ctx.caller.org, playbook, ctx.caller.playbooks.as_deref()).is_empty();
@@ -302,9 +346,7 @@ pub fn listed_hints(ctx: &Ctx<'_>, tool: &Tool, playbook: Option<&str>) -> Hints
 /// Where a tool's hints as a connection lists them depend on the playbook's tool servers, the
 /// words that say how: `/debug`, which knows no playbook, shows them beside the tool's own.
 pub fn hints_depend(tool: &Tool) -> Option<&'static str> {
-    (tool.name == run_definition::TOOL.name).then_some(
-        "destructiveHint is true while a tool server serves the playbook (or, on a connection that names none, the org), since a function's tools may change something.",
-    )
+    tool.special.hints_depend
 }
 
 pub fn find(name: &str) -> Option<&'static Tool> {
@@ -338,6 +380,7 @@ pub async fn call(ctx: &Ctx<'_>, tool: &Tool, args: Value) -> Result<Output, Pro
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn names_are_unique_and_schemas_compile() {
@@ -349,6 +392,73 @@ mod tests {
             assert!(crate::core::schema::Schema::compile(&schema).is_ok(), "{}", t.name);
             assert!(t.description.len() > 40, "{} needs a description that says when to use it", t.name);
         }
+    }
+
+    /// The least a schema takes, or with `all` every property it names: the first of a choice,
+    /// the first type of several, the shortest string, the smallest number.
+    fn example(schema: &Value, all: bool) -> Value {
+        if let Some(v) = schema.get("const").or_else(|| schema.pointer("/enum/0")) {
+            return v.clone();
+        }
+        if let Some(first) = schema.pointer("/anyOf/0").or_else(|| schema.pointer("/oneOf/0")) {
+            return example(first, all);
+        }
+        let at_least = |key: &str, least: u64| schema.get(key).and_then(Value::as_u64).unwrap_or(least);
+        let kind = schema.pointer("/type/0").unwrap_or(&schema["type"]);
+        match kind.as_str() {
+            Some("object") => {
+                let required: Vec<&str> =
+                    schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+                let props = schema["properties"].as_object().into_iter().flatten();
+                let taken = props.filter(|(k, _)| all || required.contains(&k.as_str()));
+                Value::Object(taken.map(|(k, v)| (k.clone(), example(v, all))).collect())
+            }
+            Some("array") => Value::Array(vec![example(&schema["items"], all); at_least("minItems", 1) as usize]),
+            Some("string") => json!("a".repeat(at_least("minLength", 1) as usize)),
+            Some("integer" | "number") => json!(at_least("minimum", 1)),
+            Some("boolean") => json!(false),
+            _ => json!({}),
+        }
+    }
+
+    /// Each tool's type takes what its schema takes: its required arguments alone, and every
+    /// argument it names. A call the schema lets through may be refused, but never as a misfit.
+    #[test]
+    fn every_schema_fits_its_tools_type() {
+        use futures::executor::block_on;
+        let (caller, backend) = (Caller::local(Some("ada".into())), crate::ops::memory::Runtime::default());
+        let ctx = args::tests::ctx(&caller, &backend);
+        let mut checked = 0;
+        for t in all() {
+            for all_of_it in [false, true] {
+                let args = example(&(t.input_schema)(), all_of_it);
+                if check_args(t, &args).is_err() {
+                    assert!(all_of_it, "{}: the schema refuses its least example {args}", t.name);
+                    continue;
+                }
+                checked += 1;
+                if let Err(p) = block_on(call(&ctx, t, args.clone())) {
+                    assert!(!p.detail.starts_with("The arguments do not fit"), "{}: {args}: {}", t.name, p.detail);
+                }
+            }
+        }
+        assert!(checked > all().len(), "{checked}");
+    }
+
+    #[test]
+    fn the_tools_set_apart_are_these() {
+        let with = |apart: fn(&Special) -> bool| {
+            all().iter().filter(|t| apart(&t.special)).map(|t| t.name).collect::<Vec<_>>()
+        };
+        let comments = ["list_comments", "resolve_comment", "make_comment", "reopen_comment"];
+        assert_eq!(with(|s| s.also.is_some()), [&["search"][..], &comments].concat());
+        assert_eq!(with(|s| s.on_playbook.is_some()), ["list_comments"]);
+        assert_eq!(with(|s| s.hints_depend.is_some()), ["run_definition"]);
+        assert_eq!(with(|s| s.runs_saved), ["run_definition"]);
+        assert_eq!(with(|s| s.person_only), ["add_connection", "reconnect_connection"]);
+        assert_eq!(with(|s| s.opens_link), ["add_connection", "reconnect_connection"]);
+        assert_eq!(with(|s| s.lists_reached), ["list_playbooks"]);
+        assert_eq!(with(|s| s.describes_guides), ["get_guide"]);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::definition_change::{self, Named};
-use super::{Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::record::Lifecycle;
 use crate::core::Problem;
@@ -19,7 +19,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/pause",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn change(a: &Named) -> Lifecycle {
@@ -30,8 +31,8 @@ fn change(a: &Named) -> Lifecycle {
 const DONE: &str = "Paused {}: nothing starts a run of it until resume_definition.";
 const ALREADY: &str = "{} was paused already; nothing changed.";
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    definition_change::apply(ctx, args, change, [DONE, ALREADY]).await
+async fn run(ctx: &Ctx<'_>, a: Named) -> Result<Output, Problem> {
+    definition_change::apply(ctx, a, change, [DONE, ALREADY]).await
 }
 
 fn input_schema() -> Value {

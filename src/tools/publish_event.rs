@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::schema::playbook_arg;
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{check_kind, EventCommand, NewEvent, DATA_MAX_BYTES, KIND_MAX, RECORDED};
 use crate::core::text::{cap, quote, SUMMARY_MAX};
@@ -21,7 +21,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/events",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -49,8 +50,7 @@ struct Args {
     at: Option<String>,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     check_kind(&a.kind)?;
     if RECORDED.contains(&a.kind.as_str()) {
         return Err(Problem::invalid("/kind", "is a kind the runtime records itself; choose a kind of your own"));

@@ -1,9 +1,7 @@
 //! `query_connection`: `POST /v1/orgs/{org}/playbooks/{playbook}/tool-servers/{server}/tools/{tool}/query`.
 
-use serde_json::Value;
-
 use super::tool_servers::{call_by_hand, call_schema, CallArgs};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::Problem;
 
@@ -18,10 +16,10 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/tool-servers/{server}/tools/{tool}/query",
     input_schema: || call_schema(true),
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: CallArgs = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: CallArgs) -> Result<Output, Problem> {
     call_by_hand(ctx, a, true).await
 }

@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use super::connection_ops::{of_link, shown, title, token_only, OnLink};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::link::State;
 use crate::core::connection::machine::closed_link;
@@ -23,11 +23,11 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/connect/{token}",
     input_schema: token_only,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: OnLink = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: OnLink) -> Result<Output, Problem> {
     let (digest, c) = of_link(ctx, &a.token).await?;
     let state = c.token_state(&digest, ctx.instant()).unwrap_or(State::Used);
     let words = if c.status == Status::Removed {

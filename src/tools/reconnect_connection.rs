@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::connection_ops::{a_person, change, connection_arg, live, new_link, shown, title, with_connect};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::machine::Command;
 use crate::core::connection::store::Find;
@@ -26,7 +26,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/connections/{connection}/link",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special { person_only: true, opens_link: true, ..Special::NONE },
 };
 
 fn input_schema() -> Value {
@@ -47,8 +48,7 @@ struct Args {
     more: Option<String>,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     a_person(ctx)?;
     let c = live(ctx, &a.connection).await.map_err(|p| match p.reason {
         crate::core::Reason::NotFound => Problem::not_found(format!(

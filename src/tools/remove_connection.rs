@@ -1,10 +1,10 @@
 //! `remove_connection`: `DELETE /v1/orgs/{org}/connections/{connection}`. Forgets its credential
 //! at once; removing a removed one changes nothing.
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::connection_ops::{change, connection_id, connection_only, shown, OnConnection};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::machine::Command;
 use crate::core::connection::store::Find;
@@ -21,11 +21,11 @@ pub const TOOL: Tool = Tool {
     method: Method::Delete,
     path: "/v1/orgs/{org}/connections/{connection}",
     input_schema: connection_only,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: OnConnection = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: OnConnection) -> Result<Output, Problem> {
     let c = change(ctx, Find::Id(connection_id(&a.connection)?), Command::Remove).await?;
     let summary = format!(
         "The connection {} is removed and its credential forgotten; functions that name {}/… are refused until one of that name is added again.",

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::definition_words::{check_name, named, served_kind};
-use super::{args, page_view, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{page_view, typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::Ref;
 use crate::core::run::RunStatus;
@@ -24,7 +24,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/page",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -47,8 +48,7 @@ struct Args {
     run_id: Option<String>,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let kind = served_kind(&a.kind)?;
     check_name(&a.name)?;
     let reference = Ref { kind, name: a.name };

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use super::playbook_results::{self, DEFINITIONS_MAX};
 use super::schema::playbook_arg;
 use super::words::named;
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::text::count;
 use crate::core::Problem;
@@ -24,7 +24,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/page",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 pub(super) fn input_schema() -> Value {
@@ -41,8 +42,7 @@ pub(super) struct Args {
     pub(super) playbook: String,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let playbook = ctx.backend.get(&ctx.caller.org, &a.playbook).await?;
     let (results, more) = playbook_results::of_playbook(ctx, &a.playbook).await?;
     let definitions = results.iter().map(playbook_results::row).collect::<Result<Vec<_>, _>>()?;

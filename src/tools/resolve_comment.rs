@@ -4,9 +4,9 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::comment_words::{by, id_arg, playbook_arg, reach, shown, whose};
+use super::comment_words::{by, id_arg, playbook_arg, reach, shown, whose, PLAYBOOK_RESOLVE};
 use super::words::fits;
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::comment::decide::unknown;
 use crate::core::comment::record::is_comment_id;
@@ -24,7 +24,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/comments/{id}/resolve",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special { also: Some(PLAYBOOK_RESOLVE), ..Special::NONE },
 };
 
 fn input_schema() -> Value {
@@ -47,8 +48,7 @@ struct Args {
     how: How,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     reach(ctx, a.playbook.as_deref(), true)?;
     if !is_comment_id(&a.id) {
         let among =

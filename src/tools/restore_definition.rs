@@ -1,9 +1,7 @@
 //! `restore_definition`: `POST /v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/restore`.
 
-use serde_json::Value;
-
 use super::definition_change::{self, Named};
-use super::{Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::record::Lifecycle;
 use crate::core::Problem;
@@ -20,7 +18,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/restore",
     input_schema: definition_change::schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn change(_: &Named) -> Lifecycle {
@@ -31,6 +30,6 @@ fn change(_: &Named) -> Lifecycle {
 const DONE: &str = "Restored {}. It is paused until resume_definition.";
 const ALREADY: &str = "{} is not retired; nothing changed.";
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    definition_change::apply(ctx, args, change, [DONE, ALREADY]).await
+async fn run(ctx: &Ctx<'_>, a: Named) -> Result<Output, Problem> {
+    definition_change::apply(ctx, a, change, [DONE, ALREADY]).await
 }

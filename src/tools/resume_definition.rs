@@ -1,9 +1,7 @@
 //! `resume_definition`: `POST /v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/resume`.
 
-use serde_json::Value;
-
 use super::definition_change::{self, Named};
-use super::{Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::record::Lifecycle;
 use crate::core::Problem;
@@ -19,7 +17,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/resume",
     input_schema: definition_change::schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn change(_: &Named) -> Lifecycle {
@@ -30,6 +29,6 @@ fn change(_: &Named) -> Lifecycle {
 const DONE: &str = "Resumed {}: runs of it may start again.";
 const ALREADY: &str = "{} is active already; nothing changed.";
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    definition_change::apply(ctx, args, change, [DONE, ALREADY]).await
+async fn run(ctx: &Ctx<'_>, a: Named) -> Result<Output, Problem> {
+    definition_change::apply(ctx, a, change, [DONE, ALREADY]).await
 }

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::access::key::RevokeKey;
 use crate::core::caller::Scope;
 use crate::core::ids::is_key_id;
@@ -20,7 +20,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Delete,
     path: "/v1/orgs/{org}/keys/{key}",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -37,8 +38,7 @@ struct Args {
     key: String,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     if !is_key_id(&a.key) {
         return Err(Problem::invalid("/key", "is not a key id, such as key_…: list_keys gives each key's id"));
     }

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use super::definition_words::{check_name, name_arg, served_kind, type_arg};
 use super::run_words::started;
 use super::schema::playbook_arg;
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::Ref;
 use crate::core::run::store::check_back_seconds;
@@ -26,8 +26,11 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}/run",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special { hints_depend: Some(HINTS_DEPEND), runs_saved: true, ..Special::NONE },
 };
+
+const HINTS_DEPEND: &str = "destructiveHint is true while a tool server serves the playbook (or, on a connection that names none, the org), since a function's tools may change something.";
 
 /// How many recent runs say how long a run of the definition takes.
 const RECENT_RUNS: usize = 20;
@@ -58,8 +61,7 @@ struct Args {
     run_id: Option<String>,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let kind = served_kind(&a.kind)?;
     check_name(&a.name)?;
     if let Some(id) = &a.run_id {

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use super::schema::{cursor_arg, limit_arg, playbook_arg};
 use super::tool_servers::{kind, server_arg, SETUP};
 use super::words::{fits, more};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::providers::Providers as ProviderCatalogue;
 use crate::core::text::{cap, count, join_and, quote, SUMMARY_MAX};
@@ -30,7 +30,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Get,
     path: "/v1/orgs/{org}/tool-servers/search",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special { also: Some(ALSO), ..Special::NONE },
 };
 
 /// The routes `search` answers besides its own.
@@ -69,8 +70,7 @@ struct Args {
     cursor: Option<String>,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let org = &ctx.caller.org;
     if let Some(playbook) = &a.playbook {
         ctx.backend.get(org, playbook).await?;

@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use super::run_words::outcome;
 use super::schema::playbook_arg;
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::event::{check_kind, DATA_MAX_BYTES, KIND_MAX};
 use crate::core::run::check_run_id;
@@ -23,7 +23,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/runs/{run_id}/events",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -49,8 +50,7 @@ struct Args {
     data: Option<Value>,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     check_run_id(&a.run_id)?;
     check_kind(&a.name).map_err(|_| {
         Problem::invalid(

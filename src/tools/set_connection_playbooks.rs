@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::connection_ops::{change, connection_arg, connection_id, shown};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::input::PLAYBOOKS_MAX;
 use crate::core::connection::machine::Command;
@@ -24,7 +24,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Put,
     path: "/v1/orgs/{org}/connections/{connection}/playbooks",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -48,8 +49,7 @@ struct Args {
     playbooks: Option<Vec<String>>,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let command = Command::SetPlaybooks { playbooks: a.playbooks };
     let c = change(ctx, Find::Id(connection_id(&a.connection)?), command).await?;
     let summary = match &c.rules.playbooks {

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::connection_ops::{change, connection_arg, live, shown};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::machine::Command;
 use crate::core::connection::store::Find;
@@ -24,7 +24,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Put,
     path: "/v1/orgs/{org}/connections/{connection}/signing-secret",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -45,8 +46,7 @@ struct Args {
     secret: String,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let c = live(ctx, &a.connection).await?;
     let sealed = ctx.connections.sealer()?.seal(&aad(&c.org, &c.id, "signing_secret"), a.secret.as_bytes())?;
     let c = change(ctx, Find::Id(c.id.clone()), Command::SetSigningSecret { sealed }).await?;

@@ -2,10 +2,10 @@
 //! "sign in at the service". Answers the address the person signs in at; what the finish needs is
 //! kept sealed on the link.
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::connection_ops::{of_link, on_link, open_on, token_only, OnLink};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::connection::machine::Command;
 use crate::core::Problem;
@@ -22,11 +22,11 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/connect/{token}/start",
     input_schema: token_only,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: OnLink = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: OnLink) -> Result<Output, Problem> {
     let (digest, c) = of_link(ctx, &a.token).await?;
     open_on(ctx, &c, &digest)?;
     let reach = consent::Reach { transport: ctx.tool_servers.transport, settings: &ctx.connections };

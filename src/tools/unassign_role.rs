@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::access::role::is_person_id;
 use crate::core::access::store::SetRole;
 use crate::core::caller::Scope;
@@ -21,7 +21,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Delete,
     path: "/v1/orgs/{org}/roles/{person}",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -38,8 +39,7 @@ struct Args {
     person: String,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: Args = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     if !is_person_id(&a.person) {
         return Err(Problem::invalid("/person", "must be a person's id, person:<their id at the identity provider>"));
     }

@@ -1,10 +1,8 @@
 //! `update_definition`: `PUT /v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}`.
 
-use serde_json::Value;
-
 use super::create_definition::{checked_save, save_schema, SaveArgs};
 use super::definition_words::{capitalized, named, saved_output, what_it_does, with_page_note};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::store::DefinitionCommand;
 use crate::core::Problem;
@@ -20,11 +18,11 @@ pub const TOOL: Tool = Tool {
     method: Method::Put,
     path: "/v1/orgs/{org}/playbooks/{playbook}/definitions/{type}/{name}",
     input_schema: save_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: SaveArgs = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: SaveArgs) -> Result<Output, Problem> {
     let asked = a.playbook.clone();
     let (playbook, save, tools) = checked_save(a, ctx.now.clone(), ctx.by())
         .map_err(|p| super::definition_tools::name_senders(ctx, &asked, p))?;

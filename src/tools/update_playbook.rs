@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use super::schema::{description_arg, name_arg, page_arg, playbook_arg};
 use super::words::{fits, named};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::directory::Command;
 use crate::core::playbook::Changes;
@@ -23,7 +23,8 @@ pub const TOOL: Tool = Tool {
     method: Method::Put,
     path: "/v1/orgs/{org}/playbooks/{playbook}",
     input_schema,
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
 fn input_schema() -> Value {
@@ -47,8 +48,7 @@ struct Args {
     changes: Changes,
 }
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let Args { playbook, changes } = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, Args { playbook, changes }: Args) -> Result<Output, Problem> {
     changes.check()?;
     let before = ctx.backend.get(&ctx.caller.org, &playbook).await?;
     let command = Command::Update { id: playbook, changes, now: ctx.now.clone(), by: ctx.by() };

@@ -2,10 +2,10 @@
 //! `POST /v1/orgs/{org}/playbooks/{playbook}/tool-servers/{server}/tools/{tool}/validate`.
 //! The check dry_run reports, answered as a refusal where the arguments do not fit.
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::tool_servers::{call_schema, check_arguments, find, CallArgs};
-use super::{args, Ctx, Door, Hints, Method, Output, Reach, Tool};
+use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::{ErrorCode, Problem};
 
@@ -20,11 +20,11 @@ pub const TOOL: Tool = Tool {
     method: Method::Post,
     path: "/v1/orgs/{org}/playbooks/{playbook}/tool-servers/{server}/tools/{tool}/validate",
     input_schema: || call_schema(false),
-    run: |ctx, args| Box::pin(run(ctx, args)),
+    run: |ctx, args| typed(ctx, args, run),
+    special: Special::NONE,
 };
 
-async fn run(ctx: &Ctx<'_>, args: Value) -> Result<Output, Problem> {
-    let a: CallArgs = args::parse(args)?;
+async fn run(ctx: &Ctx<'_>, a: CallArgs) -> Result<Output, Problem> {
     let found = find(ctx, &a.playbook, &a.server, &a.tool).await?;
     let errors = check_arguments(&found.tool, &a.arguments)?;
     if !errors.is_empty() {
