@@ -17,6 +17,7 @@ use super::comments::{self, memory::MemComments};
 use super::connections::{self, memory::MemConnections};
 use super::directory::{self, memory::MemOrganization};
 use super::faults::Faults;
+use super::faults::Later;
 use super::memory_tools::ToolServer;
 use super::outbound::{Fetched, Unanswered};
 use super::playbook::memory::MemPlaybook;
@@ -426,21 +427,6 @@ impl RunHost for Host<'_> {
     }
 
     fn log(&self, _line: &str) {}
-}
-
-/// Ready at its second look: whatever waits beside it is looked at first.
-struct Later(bool);
-
-impl std::future::Future for Later {
-    type Output = ();
-    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
-        if self.0 {
-            return std::task::Poll::Ready(());
-        }
-        self.0 = true;
-        cx.waker().wake_by_ref();
-        std::task::Poll::Pending
-    }
 }
 
 fn ready<'a, T: 'a>(value: Result<T, Problem>) -> LocalBoxFuture<'a, Result<T, Problem>> {

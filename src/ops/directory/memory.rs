@@ -13,6 +13,7 @@ use crate::core::playbook::{name_key, Playbook};
 use crate::core::Problem;
 use crate::ops::claims::Claims;
 use crate::ops::faults::Faults;
+use crate::ops::faults::Later;
 
 /// The directory's rows in memory, by id, each without its page.
 #[derive(Default)]
@@ -89,7 +90,7 @@ impl Playbooks for MemPlaybooks {
         let slow = self.slow.get();
         Box::pin(async move {
             if slow {
-                Turn(false).await;
+                Later(false).await;
             }
             self.keep(save)
         })
@@ -99,7 +100,7 @@ impl Playbooks for MemPlaybooks {
         let slow = self.slow.get();
         Box::pin(async move {
             if slow {
-                Turn(false).await;
+                Later(false).await;
             }
             self.record(id)
         })
@@ -117,20 +118,5 @@ pub struct MemOrganization {
 impl MemOrganization {
     pub fn directory(&self) -> Directory<'_> {
         Directory { rows: &self.rows, playbooks: &self.playbooks, claims: &self.claims }
-    }
-}
-
-/// Ready at its second look, so that whatever else is ready goes first.
-struct Turn(bool);
-
-impl std::future::Future for Turn {
-    type Output = ();
-    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
-        if self.0 {
-            return std::task::Poll::Ready(());
-        }
-        self.0 = true;
-        cx.waker().wake_by_ref();
-        std::task::Poll::Pending
     }
 }
