@@ -13,50 +13,36 @@ const OPTIONS: Options = Options::ENABLE_TABLES.union(Options::ENABLE_STRIKETHRO
 
 /// The HTML of `text`.
 pub fn to_html(text: &str) -> String {
-    write(text, Parser::new_ext(text, OPTIONS).map(as_text).map(safe))
+    write(text, false)
 }
 
 /// The HTML of `text` on a page where a person gives a secret, such as a key's instructions on
 /// the connect page: a link is followed only to a `safe_address`, with no referrer, and any
 /// other is written as its words and its address, so that the person sees where it would go.
 pub fn to_html_beside_a_secret(text: &str) -> String {
+    write(text, true)
+}
+
+/// One pass over the events for both, so that the upload carries one HTML writer, not two.
+fn write(text: &str, beside_a_secret: bool) -> String {
     // The address of the link open now, when it is not followed; links do not nest.
     let mut refused: Option<String> = None;
-    let events = Parser::new_ext(text, OPTIONS).map(as_text).map(move |event| match event {
-        Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+    let events = Parser::new_ext(text, OPTIONS).map(|event| match event {
+        // What the writer meant as HTML is shown as its text.
+        Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
+        Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) if beside_a_secret => {
             if safe_address(&dest_url) {
-                // The writer's own HTML is text by now, so this is the only HTML there is.
+                // The writer's own HTML became text above, so this is the only HTML there is.
                 Event::InlineHtml(format!("<a href=\"{}\" rel=\"noopener noreferrer\">", escape(&dest_url)).into())
             } else {
                 refused = Some(format!(" ({dest_url})"));
                 Event::Text(CowStr::Borrowed(""))
             }
         }
-        Event::End(TagEnd::Link | TagEnd::Image) => match refused.take() {
+        Event::End(TagEnd::Link | TagEnd::Image) if beside_a_secret => match refused.take() {
             Some(address) => Event::Text(address.into()),
             None => Event::InlineHtml(CowStr::Borrowed("</a>")),
         },
-        other => other,
-    });
-    write(text, events)
-}
-
-fn write<'a>(text: &str, events: impl Iterator<Item = Event<'a>>) -> String {
-    let mut out = String::with_capacity(text.len() * 3 / 2);
-    html::push_html(&mut out, events);
-    out
-}
-
-/// What the writer meant as HTML is shown as its text.
-fn as_text(event: Event<'_>) -> Event<'_> {
-    match event {
-        Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
-        other => other,
-    }
-}
-
-fn safe(event: Event<'_>) -> Event<'_> {
-    match event {
         Event::Start(Tag::Link { link_type, dest_url, title, id }) => {
             Event::Start(Tag::Link { link_type, dest_url: allowed(dest_url), title, id })
         }
@@ -66,7 +52,10 @@ fn safe(event: Event<'_>) -> Event<'_> {
         }
         Event::End(TagEnd::Image) => Event::End(TagEnd::Link),
         other => other,
-    }
+    });
+    let mut out = String::with_capacity(text.len() * 3 / 2);
+    html::push_html(&mut out, events);
+    out
 }
 
 /// A destination a person may be sent to: relative, `http`, `https` or `mailto`; anything else,
