@@ -11,6 +11,7 @@ pub mod studio;
 
 use serde_json::{json, Map, Value};
 
+use crate::core::access::oauth::form;
 use crate::core::{Problem, Reason};
 use crate::guides;
 use crate::tools::{self, Ctx, Method, Tool};
@@ -189,7 +190,7 @@ fn match_path<'p>(pattern: &'p str, path: &str) -> Option<Vec<(&'p str, String)>
             if g.is_empty() {
                 return None;
             }
-            params.push((name, percent_decode(g)?));
+            params.push((name, form::decode_segment(g)?));
         } else if p != g {
             return None;
         }
@@ -197,15 +198,9 @@ fn match_path<'p>(pattern: &'p str, path: &str) -> Option<Vec<(&'p str, String)>
     Some(params)
 }
 
+/// A query's pairs, a pair that is not readable left out.
 fn query_pairs(query: &str) -> Vec<(String, String)> {
-    query
-        .split('&')
-        .filter(|s| !s.is_empty())
-        .filter_map(|pair| {
-            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-            Some((percent_decode(&k.replace('+', " "))?, percent_decode(&v.replace('+', " "))?))
-        })
-        .collect()
+    form::pairs(query).flatten().collect()
 }
 
 /// A query value is text; the schema says what type the argument takes.
@@ -230,23 +225,6 @@ fn from_query(schema: &Value, name: &str, raw: &str) -> Result<Value, Problem> {
     }
 }
 
-pub(crate) fn percent_decode(s: &str) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -269,5 +247,10 @@ mod tests {
         assert_eq!(from_query(&schema, "sample_output", r#"{"gross":12}"#).unwrap(), json!({ "gross": 12 }));
         assert_eq!(from_query(&schema, "sample_output", "{").unwrap_err().errors[0].pointer, "/sample_output");
         assert_eq!(query_pairs("a=1&b=x%20y"), vec![("a".into(), "1".into()), ("b".into(), "x y".into())]);
+        // `+` is a space, an empty value is kept, and a pair badly escaped is left out.
+        assert_eq!(
+            query_pairs("a=x+y&b=&c=%zz&d"),
+            vec![("a".into(), "x y".into()), ("b".into(), "".into()), ("d".into(), "".into())]
+        );
     }
 }

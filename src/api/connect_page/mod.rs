@@ -8,7 +8,6 @@
 
 mod ended;
 mod frame;
-pub mod markdown;
 pub mod shape;
 #[cfg(test)]
 mod tests;
@@ -16,6 +15,7 @@ mod tests;
 pub use ended::{ended, finished, Ended, Finish};
 pub use frame::{Notice, Tone};
 
+use crate::api::markdown;
 use crate::api::sign_in_pages::escape;
 use frame::{form, page};
 
@@ -196,7 +196,7 @@ fn key_form(v: &ConnectView, key: &Key, given: bool) -> String {
     if given {
         out.push_str("<p>A key is kept for this connection. Approve below, or give another to replace it.</p>");
     }
-    out.push_str(&markdown::to_html(key.instructions));
+    out.push_str(&markdown::to_html_beside_a_secret(key.instructions));
     if markdown::safe_address(key.key_page) {
         out.push_str(&format!(
             "<p>Make the key at <a href=\"{page}\" rel=\"noopener noreferrer\">{page}</a>.</p>",

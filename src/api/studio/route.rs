@@ -1,7 +1,7 @@
 //! Which Studio page or form a path names, by the addresses of `core::studio`. Pure, so the
 //! table is read and tested on the host; the shell runs what it names.
 
-use crate::api::percent_decode;
+use crate::core::access::oauth::form::decode_segment;
 use crate::core::studio::ROOT;
 
 /// A page Studio shows on `GET`.
@@ -74,7 +74,7 @@ fn segments(path: &str) -> Option<Vec<String>> {
     if rest.is_empty() {
         return Some(Vec::new());
     }
-    rest.split('/').map(|s| percent_decode(s).filter(|d| !d.is_empty() && !d.contains('/'))).collect()
+    rest.split('/').map(|s| decode_segment(s).filter(|d| !d.is_empty() && !d.contains('/'))).collect()
 }
 
 /// The page a `GET` of `path` shows, or none for an address Studio has no page at.

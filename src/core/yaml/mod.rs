@@ -2,10 +2,11 @@
 //!
 //! The parser's events are built into a `serde_json::Value` here, under one set of rules for all
 //! three. A serde deserializer for YAML did this before, and with the error drawing it linked it
-//! made the gzip upload 112 KB larger (issue 18), for texts that are only ever read as JSON.
+//! made the gzip upload 112 KB larger (docs/size.md), for texts that are only ever read as JSON.
 
 mod scalar;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use granit_parser::{Event, Parser, ScalarStyle, ScanError, Span, Tag};
@@ -108,10 +109,13 @@ impl Reader {
                 Ok(())
             }
             Event::Scalar(text, style, anchor, tag) => {
+                // The parser writes a node left empty as `~`; as a key its text is empty.
+                let empty = span.is_empty() && style == ScalarStyle::Plain && tag.is_none() && text == "~";
+                let text = if empty { Cow::Borrowed("") } else { text };
                 let size = Size { values: 1, bytes: text.len() };
                 self.count(size, &span)?;
                 let value = read_scalar(&text, style, tag.as_deref()).map_err(|words| at(&span, &words))?;
-                let merge = style == ScalarStyle::Plain && tag.is_none() && text == "<<";
+                let merge = style == ScalarStyle::Plain && tag.as_deref().is_none_or(is_merge) && text == "<<";
                 let text = (!value.is_string()).then(|| text.into_owned());
                 self.finish(Node { value, size, text, merge }, anchor, &span)
             }
@@ -247,6 +251,11 @@ fn read_scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Result<Valu
     }
     let non_specific = tag.is_some_and(|t| t.parts() == ("", "!"));
     Ok(if style == ScalarStyle::Plain && !non_specific { scalar::plain(text) } else { Value::String(text.to_string()) })
+}
+
+/// `!!merge`, the merge key's own tag, which `!!merge <<` names it by.
+fn is_merge(tag: &Tag) -> bool {
+    tag.parts() == ("tag:yaml.org,2002:", "merge")
 }
 
 fn at(span: &Span, words: &str) -> Unreadable {

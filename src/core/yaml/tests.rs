@@ -15,6 +15,9 @@ fn keeps_the_order_of_keys_and_reads_keys_as_their_text() {
     let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
     assert_eq!(keys, ["z", "200", "true", "~", "q"]);
     assert_eq!(v["200"], "ok");
+    // A key left empty is null, and its text is empty, not the `~` it could have been written as.
+    assert_eq!(parse(": v\n").unwrap(), json!({"": "v"}));
+    assert_eq!(parse("a:\n").unwrap(), json!({"a": null}));
 }
 
 #[test]
@@ -39,6 +42,9 @@ fn follows_anchors_and_merge_keys() {
     assert_eq!(v["use"], json!({"b": 20, "a": 1, "c": 3}));
     assert_eq!(v["list"], json!([{"a": 1, "b": 2}]));
     assert!(parse("a: {<<: 5}\n").unwrap_err().words.contains("merge key"));
+    // The merge key's own tag merges too; quoted, `<<` is an ordinary key.
+    assert_eq!(parse("a: {b: 1}\nc:\n  !!merge <<: {d: 1}\n").unwrap()["c"], json!({"d": 1}));
+    assert_eq!(parse("'<<': 1\n").unwrap(), json!({"<<": 1}));
     assert!(parse("a: *nowhere\n").is_err());
 }
 
