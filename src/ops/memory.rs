@@ -1,8 +1,9 @@
 //! The whole runtime in memory, for host tests: the `Backend` port served as the Durable Objects
 //! serve it, through the same code. The org's directory changes through `ops::directory`, each
 //! playbook's tables go through `ops::playbook::Tables` and `ops::triggers` over stores in
-//! memory, and each run through `ops::run::Runner` over its own `Mem`. The clock, the alarms and
-//! the models' answers are the test's to drive; stores and the playbook can be told to fail.
+//! memory, each run through `ops::run::Runner` over its own `Mem`, and keys and roles through
+//! `ops::access` over `MemAccess`. The clock, the alarms and the models' answers are the test's
+//! to drive; stores and the playbook can be told to fail.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, VecDeque};
@@ -12,6 +13,7 @@ use chrono::{DateTime, Utc};
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
 
+use super::access::{self, memory::MemAccess};
 use super::assets::memory::{MemAssets, MemBucket};
 use super::comments::{self, memory::MemComments};
 use super::connections::{self, memory::MemConnections};
@@ -108,6 +110,8 @@ pub struct Runtime {
     pub org_comments: RefCell<BTreeMap<String, Rc<MemComments>>>,
     /// The asset bucket, which can be told to fail.
     pub bucket: MemBucket,
+    /// The Access object's keys, roles, grants and sessions, which can be told to fail.
+    pub access: MemAccess,
     /// The variables connections may send, as `CONNECTION_VARIABLES` lists them.
     pub listed: crate::core::connection::variables::ConnectionVariables,
 }
@@ -134,6 +138,7 @@ impl Default for Runtime {
             connections: RefCell::default(),
             org_comments: RefCell::default(),
             bucket: MemBucket::default(),
+            access: MemAccess::default(),
             listed: Default::default(),
         }
     }
@@ -433,12 +438,6 @@ fn ready<'a, T: 'a>(value: Result<T, Problem>) -> LocalBoxFuture<'a, Result<T, P
     Box::pin(async move { value })
 }
 
-/// What the runtime in memory does not keep: keys and roles live in the access object, which
-/// its own tests and the end-to-end tests cover.
-fn elsewhere<'a, T: 'a>(what: &'static str) -> LocalBoxFuture<'a, Result<T, Problem>> {
-    ready(Err(Problem::unavailable(format!("the runtime in memory keeps no {what}"))))
-}
-
 impl Backend for Runtime {
     fn change<'a>(&'a self, org: &'a str, command: Command) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {
         let organization = self.organization(org);
@@ -629,24 +628,24 @@ impl Backend for Runtime {
         ready(self.with_tables(org, playbook, |_, t| t.list_runs(query)))
     }
 
-    fn make_key(&self, _record: KeyRecord) -> LocalBoxFuture<'_, Result<(), Problem>> {
-        elsewhere("keys")
+    fn make_key(&self, record: KeyRecord) -> LocalBoxFuture<'_, Result<(), Problem>> {
+        ready(access::make_key(&self.access, &record))
     }
 
-    fn list_keys<'a>(&'a self, _org: &'a str) -> LocalBoxFuture<'a, Result<Vec<KeyView>, Problem>> {
-        elsewhere("keys")
+    fn list_keys<'a>(&'a self, org: &'a str) -> LocalBoxFuture<'a, Result<Vec<KeyView>, Problem>> {
+        ready(access::list_keys(&self.access, org))
     }
 
-    fn revoke_key(&self, _revoke: RevokeKey) -> LocalBoxFuture<'_, Result<KeyView, Problem>> {
-        elsewhere("keys")
+    fn revoke_key(&self, revoke: RevokeKey) -> LocalBoxFuture<'_, Result<KeyView, Problem>> {
+        ready(access::revoke_key(&self.access, revoke))
     }
 
-    fn list_roles<'a>(&'a self, _org: &'a str) -> LocalBoxFuture<'a, Result<Vec<RoleAssignment>, Problem>> {
-        elsewhere("roles")
+    fn list_roles<'a>(&'a self, org: &'a str) -> LocalBoxFuture<'a, Result<Vec<RoleAssignment>, Problem>> {
+        ready(access::list_roles(&self.access, org))
     }
 
-    fn set_role(&self, _set: SetRole) -> LocalBoxFuture<'_, Result<RoleAssignment, Problem>> {
-        elsewhere("roles")
+    fn set_role(&self, set: SetRole) -> LocalBoxFuture<'_, Result<RoleAssignment, Problem>> {
+        ready(access::set_role(&self.access, set))
     }
 
     fn comment(&self, write: WriteComment) -> LocalBoxFuture<'_, Result<Comment, Problem>> {

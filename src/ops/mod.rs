@@ -4,6 +4,7 @@
 //! Work an object does over its own tables, such as keeping triggers, reaches them through a
 //! store trait the object implements.
 
+pub mod access;
 pub mod api_client;
 pub mod assets;
 mod backend;

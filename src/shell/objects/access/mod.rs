@@ -1,19 +1,15 @@
 //! The Access Durable Object: one for the runtime, keeping every org's API keys by digest, the
 //! grants of its authorization server, the pages' sessions, and who holds which role in each org
-//! (what sign-in needs before then is the Sign-in object's, `sign_in_store`). A key or token names no org, so the one object that can find any by its digest is the
-//! runtime's own. It is strongly consistent and does one thing at a time, so two refreshes of
-//! one grant meet one after the other rather than racing.
+//! (what sign-in needs before then is the Sign-in object's, `sign_in_store`). A key or token names
+//! no org, so the one object that can find any by its digest is the runtime's own. It is strongly
+//! consistent and does one thing at a time, so two refreshes of one grant meet one after the
+//! other rather than racing. Each call is `ops::access` over the rows kept here (`SqlAccess`).
 
-mod keys;
-mod roles;
-mod sessions;
-mod signin;
+mod store;
 
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorage, State};
 
 use super::migrate;
-use super::records;
-use super::sql::storage;
 use crate::core::access::key::{ListKeys, MakeKey, RevokeKey, VerifyKey};
 use crate::core::access::session::{EndSession, EndSessionsOf, FindSession, OpenSession};
 use crate::core::access::store::{
@@ -21,7 +17,9 @@ use crate::core::access::store::{
 };
 use crate::core::migration::Step;
 use crate::core::Problem;
+use crate::ops::access::{self, AccessStore};
 use crate::shell::do_rpc::{self, serve, Call};
+use store::SqlAccess;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS keys (
@@ -66,20 +64,6 @@ pub struct AccessObject {
     migrated: Result<(), Problem>,
 }
 
-impl AccessObject {
-    fn records<T: serde::de::DeserializeOwned>(&self, query: &str, args: &[&str]) -> Result<Vec<T>, Problem> {
-        records::records(&self.sql, query, args)
-    }
-
-    fn record<T: serde::de::DeserializeOwned>(&self, query: &str, args: &[&str]) -> Result<Option<T>, Problem> {
-        records::record(&self.sql, query, args)
-    }
-
-    fn run(&self, query: &str, args: Vec<worker::SqlStorageValue>) -> Result<(), Problem> {
-        records::run(&self.sql, query, args)
-    }
-}
-
 impl DurableObject for AccessObject {
     fn new(state: State, _env: Env) -> Self {
         let sql = state.storage().sql();
@@ -92,23 +76,24 @@ impl DurableObject for AccessObject {
             return do_rpc::reply::<()>(Err(p.clone()));
         }
         let req = &mut req;
+        let rows = &SqlAccess(&self.sql);
         match req.path().as_str() {
-            MakeKey::PATH => serve(req, async |m: MakeKey| self.make_key(m.record)).await,
-            ListKeys::PATH => serve(req, async |l: ListKeys| self.list_keys(&l.org)).await,
-            RevokeKey::PATH => serve(req, async |r: RevokeKey| self.revoke_key(r)).await,
-            VerifyKey::PATH => serve(req, async |v: VerifyKey| self.verify_key(v)).await,
-            ListRoles::PATH => serve(req, async |l: ListRoles| self.list_roles(&l.org)).await,
-            SetRole::PATH => serve(req, async |s: SetRole| self.set_role(s)).await,
-            GetClient::PATH => serve(req, async |g: GetClient| self.client(&g.client_id)).await,
-            RolesOf::PATH => serve(req, async |r: RolesOf| self.roles_of(&r.person, &r.owners, r.now)).await,
-            SaveGrant::PATH => serve(req, async |s: SaveGrant| self.keep_grant(&s.grant)).await,
-            IssueToken::PATH => serve(req, async |t: IssueToken| self.token(t)).await,
-            RevokeToken::PATH => serve(req, async |r: RevokeToken| self.revoke_token(r)).await,
-            VerifyToken::PATH => serve(req, async |v: VerifyToken| self.verify_token(v)).await,
-            OpenSession::PATH => serve(req, async |o: OpenSession| self.open_session(o)).await,
-            FindSession::PATH => serve(req, async |f: FindSession| self.find_session(f)).await,
-            EndSession::PATH => serve(req, async |e: EndSession| self.end_session(&e.digest)).await,
-            EndSessionsOf::PATH => serve(req, async |e: EndSessionsOf| self.end_sessions_of(e)).await,
+            MakeKey::PATH => serve(req, async |m: MakeKey| access::make_key(rows, &m.record)).await,
+            ListKeys::PATH => serve(req, async |l: ListKeys| access::list_keys(rows, &l.org)).await,
+            RevokeKey::PATH => serve(req, async |r: RevokeKey| access::revoke_key(rows, r)).await,
+            VerifyKey::PATH => serve(req, async |v: VerifyKey| access::verify_key(rows, v)).await,
+            ListRoles::PATH => serve(req, async |l: ListRoles| access::list_roles(rows, &l.org)).await,
+            SetRole::PATH => serve(req, async |s: SetRole| access::set_role(rows, s)).await,
+            GetClient::PATH => serve(req, async |g: GetClient| rows.old_client(&g.client_id)).await,
+            RolesOf::PATH => serve(req, async |r: RolesOf| access::roles_of(rows, &r.person, &r.owners, r.now)).await,
+            SaveGrant::PATH => serve(req, async |s: SaveGrant| access::keep_grant(rows, &s.grant)).await,
+            IssueToken::PATH => serve(req, async |t: IssueToken| access::token(rows, t)).await,
+            RevokeToken::PATH => serve(req, async |r: RevokeToken| access::revoke_token(rows, r)).await,
+            VerifyToken::PATH => serve(req, async |v: VerifyToken| access::verify_token(rows, v)).await,
+            OpenSession::PATH => serve(req, async |o: OpenSession| access::open_session(rows, o)).await,
+            FindSession::PATH => serve(req, async |f: FindSession| access::find_session(rows, f)).await,
+            EndSession::PATH => serve(req, async |e: EndSession| access::end_session(rows, &e.digest)).await,
+            EndSessionsOf::PATH => serve(req, async |e: EndSessionsOf| access::end_sessions_of(rows, e)).await,
             other => do_rpc::reply::<()>(Err(Problem::internal(format!("the access object has no endpoint {other}")))),
         }
     }
