@@ -115,6 +115,21 @@ impl Faults {
     }
 }
 
+/// Ready at its second look: whatever waits beside it is looked at first.
+pub struct Later(pub bool);
+
+impl std::future::Future for Later {
+    type Output = ();
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
+        if self.0 {
+            return std::task::Poll::Ready(());
+        }
+        self.0 = true;
+        cx.waker().wake_by_ref();
+        std::task::Poll::Pending
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Faults;
@@ -154,20 +169,5 @@ mod tests {
         f.restart();
         assert!(f.write("d").is_ok() && !f.stopped());
         assert_eq!(f.writes(), 2);
-    }
-}
-
-/// Ready at its second look: whatever waits beside it is looked at first.
-pub struct Later(pub bool);
-
-impl std::future::Future for Later {
-    type Output = ();
-    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
-        if self.0 {
-            return std::task::Poll::Ready(());
-        }
-        self.0 = true;
-        cx.waker().wake_by_ref();
-        std::task::Poll::Pending
     }
 }
