@@ -133,18 +133,20 @@ fn served_guides() -> BTreeSet<&'static str> {
     super::names().into_iter().collect()
 }
 
+/// The lines of a page outside its fenced code blocks, the fences' own lines left out too.
+fn prose_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut fenced = false;
+    text.lines().filter(move |line| {
+        let fence = line.trim_start().starts_with("```");
+        fenced ^= fence;
+        !fence && !fenced
+    })
+}
+
 /// The text between each pair of backticks, outside fenced code blocks.
 fn backticked(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
-    let mut fenced = false;
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
+    for line in prose_lines(text) {
         let mut parts = line.split('`');
         parts.next();
         while let (Some(inside), Some(_)) = (parts.next(), parts.next()) {
@@ -157,14 +159,9 @@ fn backticked(text: &str) -> Vec<&str> {
 /// The sentences of a guide's prose: fenced blocks and table separators left out.
 fn sentences(text: &str) -> Vec<String> {
     let mut prose = String::new();
-    let mut fenced = false;
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-        } else if !fenced {
-            prose.push_str(line);
-            prose.push('\n');
-        }
+    for line in prose_lines(text) {
+        prose.push_str(line);
+        prose.push('\n');
     }
     prose.split(['.', '\n', '|']).map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
 }
@@ -429,20 +426,12 @@ fn statuses(sentence: &str) -> Vec<u16> {
 /// table row and each cell apart, a sentence ending at a full stop followed by a space.
 fn prose_sentences(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut fenced = false;
     let mut paragraph = String::new();
     fn flush(paragraph: &mut String, out: &mut Vec<String>) {
         out.extend(paragraph.split(". ").map(|s| s.trim().to_string()).filter(|s| !s.is_empty()));
         paragraph.clear();
     }
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
+    for line in prose_lines(text) {
         if line.trim().is_empty() || line.trim_start().starts_with('|') {
             flush(&mut paragraph, &mut out);
             for cell in line.split('|') {
