@@ -156,26 +156,8 @@ async fn prepare(
     if let Some(schema) = spec.input_schema() {
         check_input(schema, &input)?;
     }
-    if let Spec::Generation(s) = &spec {
-        let named = format!("{}/{}", s.gateway(), s.model().model);
-        if !outside.models.allows(&named) {
-            return Err(Problem::unavailable(format!(
-                "The model {named} is not one the operator of this runtime allows, so nothing was run. list_generation_models lists the models a generation function may name; ask whoever runs the runtime to add {named} to ALLOWED_MODELS."
-            ))
-            .with_kind(crate::core::ErrorCode::ModelNotAllowed));
-        }
-        if !outside.models.providers.get(s.gateway()).is_some_and(|p| p.gateway) {
-            return Err(Problem::unavailable(format!(
-                "The model {}/{} names the gateway {}, which MODEL_GATEWAYS does not set up, so nothing was run. list_generation_models names the gateways this runtime has; whoever runs it sets them up.",
-                s.gateway(),
-                s.model().model,
-                s.gateway()
-            ))
-            .with_kind(crate::core::ErrorCode::ModelNotConfigured));
-        }
-    }
+    models_fit(outside.models, &spec)?;
     if let Spec::Reasoning(s) = &spec {
-        resolve(outside.models, s.model())?;
         if !s.tools().is_empty() {
             bind(outside.tools, &org, &playbook, s.tools(), outside.now).await?;
         }
@@ -198,6 +180,34 @@ async fn prepare(
     };
     let tools = calls_bound(outside, &org, &playbook, &spec).await?;
     Ok(StartRun { run, source: view.document.clone(), material, events, tools })
+}
+
+/// That the model a function names is one the settings serve: a generation's gateway and its
+/// allowed models, a reasoning function's provider. Also what `check_definition` says a run
+/// would still need.
+pub fn models_fit(models: &ModelSettings, spec: &Spec) -> Result<(), Problem> {
+    if let Spec::Generation(s) = spec {
+        let named = format!("{}/{}", s.gateway(), s.model().model);
+        if !models.allows(&named) {
+            return Err(Problem::unavailable(format!(
+                "The model {named} is not one the operator of this runtime allows, so nothing was run. list_generation_models lists the models a generation function may name; ask whoever runs the runtime to add {named} to ALLOWED_MODELS."
+            ))
+            .with_kind(crate::core::ErrorCode::ModelNotAllowed));
+        }
+        if !models.providers.get(s.gateway()).is_some_and(|p| p.gateway) {
+            return Err(Problem::unavailable(format!(
+                "The model {}/{} names the gateway {}, which MODEL_GATEWAYS does not set up, so nothing was run. list_generation_models names the gateways this runtime has; whoever runs it sets them up.",
+                s.gateway(),
+                s.model().model,
+                s.gateway()
+            ))
+            .with_kind(crate::core::ErrorCode::ModelNotConfigured));
+        }
+    }
+    if let Spec::Reasoning(s) = spec {
+        resolve(models, s.model())?;
+    }
+    Ok(())
 }
 
 /// The tools a run without a model calls, bound to the servers that offer them now: a lookup's

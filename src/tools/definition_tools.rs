@@ -1,6 +1,7 @@
 //! The tools a saved document names, checked against what the playbook's tool servers offer it
 //! now: a name no server could answer is refused at its place in the document, in the words of
-//! what `search` shows. A server that cannot be used just now refuses nothing: its run will say.
+//! what `search` shows. A server that cannot be used just now refuses nothing: its run will say,
+//! and the check answers what it could not reach (`check_definition` shows it).
 //! And an interaction that says not how it reaches the person is told which servers could.
 
 use super::Ctx;
@@ -16,9 +17,10 @@ fn not_reading(name: &str) -> String {
     )
 }
 
-pub async fn check(ctx: &Ctx<'_>, playbook: &str, named: &[NamedTool]) -> Result<(), Problem> {
+pub async fn check(ctx: &Ctx<'_>, playbook: &str, named: &[NamedTool]) -> Result<Vec<String>, Problem> {
+    let mut unreached = Vec::new();
     if named.is_empty() {
-        return Ok(());
+        return Ok(unreached);
     }
     let now = ctx.instant().timestamp();
     let using = crate::ops::connections::Using::of(ctx, &ctx.caller.org);
@@ -29,7 +31,10 @@ pub async fn check(ctx: &Ctx<'_>, playbook: &str, named: &[NamedTool]) -> Result
         let (server_name, tool) = n.name.split_once('/').unwrap_or((n.name.as_str(), ""));
         let refusal = match registry.offering(&ctx.caller.org, playbook, server_name, now).await {
             // A server that cannot be used just now refuses nothing: its run will say.
-            Err(p) if p.reason == Reason::Unavailable => None,
+            Err(p) if p.reason == Reason::Unavailable => {
+                unreached.push(format!("{}, whose tool server cannot be used now: {}", n.name, p.detail));
+                None
+            }
             Err(p) => Some(p),
             Ok((_, offered)) => match pick(server_name, &offered, tool, true) {
                 Err(p) => Some(p),
@@ -47,7 +52,7 @@ pub async fn check(ctx: &Ctx<'_>, playbook: &str, named: &[NamedTool]) -> Result
         }
     }
     if errors.is_empty() {
-        Ok(())
+        Ok(unreached)
     } else {
         Err(Problem::invalid_fields(errors))
     }

@@ -9,6 +9,7 @@ mod args;
 mod assign_role;
 mod cancel;
 mod cancel_run;
+mod check_definition;
 mod comment_words;
 mod connection_ops;
 mod create_definition;
@@ -248,13 +249,16 @@ impl Special {
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> &'static [Tool] {
-    static TOOLS: [Tool; 65] = [
+    static TOOLS: [Tool; 66] = [
         create_playbook::TOOL,
         list_playbooks::TOOL,
         get_playbook::TOOL,
         update_playbook::TOOL,
         retire_playbook::TOOL,
         restore_playbook::TOOL,
+        // Before create_definition: the HTTP routes are matched in this order, and
+        // `…/definitions/check` would otherwise read as a save of the type `check`.
+        check_definition::TOOL,
         create_definition::TOOL,
         list_definitions::TOOL,
         get_definition::TOOL,

@@ -50,6 +50,7 @@ pub fn schemas() -> Map<String, Value> {
     put("PlaybookPage", playbook_page());
     put("Definition", definition());
     put("DefinitionView", definition_view());
+    put("DefinitionCheck", definition_check());
     put("DefinitionPage", definition_page());
     put("Picture", picture());
     put("Standing", super::pages::standing());
@@ -226,6 +227,24 @@ fn definition() -> Value {
         },
         "required": ["type", "name", "version", "status", "description", "has_page", "created_at", "updated_at"],
         "allOf": [when("status", "paused", &["paused_at"]), when("status", "retired", &["retired_at"])]
+    })
+}
+
+fn definition_check() -> Value {
+    json!({
+        "type": "object",
+        "description": "What a save of the document would do, decided as the playbook would decide it; nothing is kept.",
+        "properties": {
+            "valid": { "type": "boolean", "description": "Whether the save would be taken." },
+            "would": { "enum": ["create", "update", "nothing"], "description": "What the save would do: a new definition, a new version, or nothing where the document already reads so." },
+            "type": reference("Kind"),
+            "name": text("The definition's name within its type."),
+            "version": { "type": "integer", "minimum": 1, "description": "The version the save would leave current." },
+            "problem": reference("Problem"),
+            "needs": { "type": "array", "items": { "type": "string" }, "description": "What a run would still lack that the save does not refuse: a model, a tool server that cannot be used now, a paused definition." },
+            "kept": { "const": false }
+        },
+        "required": ["valid", "needs", "kept"]
     })
 }
 

@@ -30,6 +30,7 @@ pub fn of(name: &str) -> Option<Success> {
         "update_playbook" => ok("The playbook as it now stands.", "Playbook"),
         "retire_playbook" => ok("The playbook, retired.", "Playbook"),
         "restore_playbook" => ok("The playbook, active again.", "Playbook"),
+        "check_definition" => ok("What a save of the document would do, and nothing kept.", "DefinitionCheck"),
         "create_definition" => created("The definition, saved at version 1.", "DefinitionView"),
         "list_definitions" => ok("A page of the playbook's definitions of the type.", "DefinitionPage"),
         "get_definition" => ok("The definition.", "DefinitionView"),

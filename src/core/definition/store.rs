@@ -57,12 +57,15 @@ impl SaveCommand {
 }
 
 crate::core::json::tagged::tagged! {
-    /// A write of one definition: a new definition, a new version of one, or a change of its state.
+    /// A write of one definition: a new definition, a new version of one, or a change of its state;
+    /// or a save checked as the one it would be (an update where the name is held, else a
+    /// create) and kept not.
     #[derive(Debug, Clone, PartialEq, Serialize)]
     #[serde(rename_all = "snake_case")]
     pub enum DefinitionCommand as "op" {
         Create(SaveCommand),
         Update(SaveCommand),
+        Check(SaveCommand),
         Change {
             #[serde(rename = "type")]
             kind: Kind,

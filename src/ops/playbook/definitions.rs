@@ -13,8 +13,12 @@ use crate::core::Problem;
 /// Keeps a write. A retired playbook takes none: `Tables::write_definition` refuses them first.
 pub fn write(store: &dyn DefinitionStore, command: DefinitionCommand) -> Result<DefinitionView, Problem> {
     match command {
-        DefinitionCommand::Create(save) => self::save(store, &save, Mode::Create),
-        DefinitionCommand::Update(save) => self::save(store, &save, Mode::Update),
+        DefinitionCommand::Create(save) => self::save(store, &save, Mode::Create, true),
+        DefinitionCommand::Update(save) => self::save(store, &save, Mode::Update, true),
+        DefinitionCommand::Check(save) => {
+            let mode = if store.definition(save.kind, &save.name)?.is_some() { Mode::Update } else { Mode::Create };
+            self::save(store, &save, mode, false)
+        }
         DefinitionCommand::Change { kind, name, change, now, by } => {
             let mut def = store.definition(kind, &name)?.ok_or_else(|| unknown_definition(kind, &name))?;
             match change.next(&def, &now, &by)? {
@@ -31,7 +35,9 @@ pub fn write(store: &dyn DefinitionStore, command: DefinitionCommand) -> Result<
     }
 }
 
-fn save(store: &dyn DefinitionStore, save: &SaveCommand, mode: Mode) -> Result<DefinitionView, Problem> {
+/// Decides a save, and keeps it where `keep`; a save checked only answers the definition as the
+/// save would leave it, `changed` where it would change it.
+fn save(store: &dyn DefinitionStore, save: &SaveCommand, mode: Mode, keep: bool) -> Result<DefinitionView, Problem> {
     let existing = current(store, save.kind, &save.name)?;
     let missing = missing(store, &save.uses)?;
     if save.kind == Kind::Workflow && missing.is_empty() {
@@ -43,6 +49,17 @@ fn save(store: &dyn DefinitionStore, save: &SaveCommand, mode: Mode) -> Result<D
     }
     match decide_save(save, mode, existing.as_ref().map(|(d, v)| (d, v)), &missing)? {
         SaveDecision::Unchanged => view(store, save.kind, &save.name, false),
+        SaveDecision::Keep(def, version) if !keep => {
+            let used_by = store.users(&Ref { kind: def.kind, name: def.name.clone() })?;
+            Ok(DefinitionView {
+                definition: def,
+                document: version.source,
+                overview: version.overview,
+                diagram: version.diagram,
+                used_by,
+                changed: true,
+            })
+        }
         SaveDecision::Keep(def, version) => {
             store.put(&def)?;
             store.put_version(&def, &version)?;

@@ -59,8 +59,9 @@ impl Tables<'_> {
         if playbook.is_retired() {
             return Err(retired_playbook(&playbook.name));
         }
+        let checked = matches!(command, crate::core::definition::store::DefinitionCommand::Check(_));
         let view = definitions::write(self.definitions, command)?;
-        let rearmed = view.definition.kind == Kind::Workflow && view.changed;
+        let rearmed = view.definition.kind == Kind::Workflow && view.changed && !checked;
         if rearmed {
             triggers::sync(self.triggers, org, &view, now)?;
         }
