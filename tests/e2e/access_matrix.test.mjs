@@ -60,6 +60,7 @@ function argsFor(ids) {
     update_playbook: { playbook, description: 'Changed by an intruder.' },
     retire_playbook: { playbook },
     restore_playbook: { playbook },
+    check_definition: { playbook, type: 'computation', name: 'intruder', source: ADD_VAT, overview: ADD_VAT_OVERVIEW, diagram: ADD_VAT_DIAGRAM },
     create_definition: { playbook, type: 'computation', name: 'intruder', source: ADD_VAT, overview: ADD_VAT_OVERVIEW, diagram: ADD_VAT_DIAGRAM },
     list_definitions: { playbook, type: 'computation' },
     get_definition: fn,

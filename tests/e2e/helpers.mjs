@@ -49,6 +49,7 @@ export const TOOL_HINTS = {
   update_playbook: [false, true, true, false],
   retire_playbook: [false, true, true, false],
   restore_playbook: [false, true, false, false],
+  check_definition: [true, false, true, true],
   create_definition: [false, true, false, true],
   list_definitions: [true, false, true, false],
   get_definition: [true, false, true, false],

@@ -203,6 +203,11 @@ describe('GET /v1/openapi.json', { timeout: 120_000 }, () => {
     await call('update_playbook', { params: { playbook }, body: { page: '# The OpenAPI check' } });
 
     const computation = { playbook, type: 'computation', name: 'add-vat' };
+    const checked = await call('check_definition', {
+      params: { playbook },
+      body: { type: 'computation', name: 'add-vat', source: ADD_VAT, overview: ADD_VAT_OVERVIEW, diagram: ADD_VAT_DIAGRAM },
+    });
+    assert.deepEqual([checked.valid, checked.would], [true, 'create']);
     await call('create_definition', {
       params: { playbook, type: 'computation' },
       body: { name: 'add-vat', source: ADD_VAT, overview: ADD_VAT_OVERVIEW, diagram: ADD_VAT_DIAGRAM },
