@@ -30,6 +30,7 @@ pub const TOOL: Tool = Tool {
 };
 
 /// What a save that was only checked answers.
+#[allow(clippy::large_enum_variant)] // lives for one answer; boxing would buy nothing
 enum Checked {
     Saves(DefinitionView),
     Refused(Problem),
