@@ -95,6 +95,7 @@ impl World {
             now: playbook_runtime::core::text::stamp(self.m.now()),
             within: None,
             by: Actor::of(&playbook_runtime::core::Caller::local(None)),
+            again: None,
         };
         let (models, tools) = (settings(), self.m.tool_servers());
         block_on(run_start::start(

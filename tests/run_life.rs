@@ -116,6 +116,7 @@ fn start(
         now: playbook_runtime::core::text::stamp(world.now()),
         within: None,
         by: person(),
+        again: None,
     };
     let (models, tools) = (RunHostModels::settings(), world.tool_servers());
     block_on(run_start::start(
@@ -184,6 +185,7 @@ fn a_document_that_fails_its_check_again_fails_the_run_with_an_empty_record() {
         material: Vec::new(),
         events: Vec::new(),
         tools: Vec::new(),
+        reused: None,
     };
     let run = block_on(world.run("r2", Asked::Start(Box::new(start_run)))).unwrap();
     let RunStatus::Failed { error, .. } = &run.status else { panic!("{run:?}") };

@@ -73,6 +73,7 @@ impl World {
             now: playbook_runtime::core::text::stamp(self.m.now()),
             within: None,
             by: Actor::of(&playbook_runtime::core::Caller::local(None)),
+            again: None,
         };
         let (models, tools) = (models(), self.m.tool_servers());
         block_on(run_start::start(
@@ -349,6 +350,7 @@ fn a_connected_connection_serves_a_runs_tools_as_a_server_of_the_settings_does()
         now: playbook_runtime::core::text::stamp(world.m.now()),
         within: None,
         by: Actor::of(&dev),
+        again: None,
     };
     let (models, tools) = (models(), world.m.tool_servers().with(&loaded));
     let reads = world.m.connection_reads.get();

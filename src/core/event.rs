@@ -155,7 +155,7 @@ pub fn check_kind(kind: &str) -> Result<(), Problem> {
 }
 
 /// Kinds the runtime records itself; a published event may not take one.
-pub const RECORDED: [&str; 21] = [
+pub const RECORDED: [&str; 22] = [
     "run_started",
     "run_succeeded",
     "run_failed",
@@ -171,6 +171,7 @@ pub const RECORDED: [&str; 21] = [
     "step_retrying",
     "step_skipped",
     "step_cancelled",
+    "step_reused",
     "trigger_refused",
     "tool_call_started",
     "tool_call_answered",

@@ -9,8 +9,10 @@ use crate::core::directory::unknown_playbook;
 use crate::core::{Caller, Problem};
 use crate::tools::{self, Reach, Tool};
 
-/// The tools of generation functions, which the directory listing does not list (spec: Endpoints).
-pub const DIRECTORY_LEAVES_OUT: &[&str] = &["list_generation_models", "get_asset"];
+/// The tools of generation functions, which the directory listing does not list (spec: Endpoints),
+/// and `rerun_run`, which could start a generation function's run again, or a workflow's that
+/// runs one, by the id of a run alone.
+pub const DIRECTORY_LEAVES_OUT: &[&str] = &["list_generation_models", "get_asset", "rerun_run"];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Endpoint {

@@ -16,7 +16,7 @@ use crate::core::directory::{Command, ListPage};
 use crate::core::event::{Event, EventCommand, EventPage, EventQuery};
 use crate::core::ids::RANDOM_CHARS;
 use crate::core::playbook::Playbook;
-use crate::core::run::store::{AnswerRun, RequestPage, RunPage, RunQuery, StartRun, Stepped};
+use crate::core::run::store::{AnswerRun, FlowRead, RequestPage, RunPage, RunQuery, StartRun, Stepped};
 use crate::core::run::Run;
 use crate::core::{Caller, Problem};
 use serde_json::Value;
@@ -144,6 +144,13 @@ pub trait Backend {
         playbook: &'a str,
         query: RunQuery,
     ) -> LocalBoxFuture<'a, Result<RunPage, Problem>>;
+    /// A workflow run's plan and state, from its own object; none for a function's run.
+    fn read_flow<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        run_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Option<FlowRead>, Problem>>;
     fn list_definitions<'a>(
         &'a self,
         org: &'a str,

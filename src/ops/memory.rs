@@ -43,7 +43,8 @@ use crate::core::model::wire::Outbound;
 use crate::core::model::ModelSettings;
 use crate::core::playbook::Playbook;
 use crate::core::run::store::{
-    AnswerRun, ChildEnded, IndexCommand, RequestCommand, RequestPage, RunPage, RunQuery, SentEvent, StartRun, Stepped,
+    AnswerRun, ChildEnded, FlowRead, IndexCommand, RequestCommand, RequestPage, RunPage, RunQuery, SentEvent, StartRun,
+    Stepped,
 };
 use crate::core::run::Run;
 use crate::core::tool_server::ToolServers;
@@ -617,6 +618,15 @@ impl Backend for Runtime {
         run_id: &'a str,
     ) -> LocalBoxFuture<'a, Result<Run, Problem>> {
         Box::pin(self.call(org, playbook, run_id, Asked::Get { run_id: run_id.to_string() }))
+    }
+
+    fn read_flow<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        run_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Option<FlowRead>, Problem>> {
+        Box::pin(self.in_object(org, playbook, run_id, async |runner| runner.read_flow(run_id)))
     }
 
     fn list_runs<'a>(

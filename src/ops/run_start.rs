@@ -22,8 +22,8 @@ use crate::core::definition::record::DefinitionStatus;
 use crate::core::definition::store::DefinitionView;
 use crate::core::definition::{spec, Ref, Spec};
 use crate::core::model::{resolve, ModelSettings};
-use crate::core::run::store::{StartRun, Stepped};
-use crate::core::run::{check_input, Run, Within};
+use crate::core::run::store::{Reused, StartRun, Stepped};
+use crate::core::run::{check_input, RerunOf, Run, Within};
 use crate::core::text::quote;
 use crate::core::tool_server::settings::Server;
 use crate::core::Problem;
@@ -40,6 +40,14 @@ pub struct Asked {
     pub within: Option<Within>,
     /// The caller, the trigger, or the workflow run's step that asked.
     pub by: Actor,
+    /// For a run started again with `rerun_run`: what from, and for a workflow's run from a step,
+    /// what its earlier steps take from the old run.
+    pub again: Option<Again>,
+}
+
+pub struct Again {
+    pub of: RerunOf,
+    pub reused: Option<Reused>,
 }
 
 /// What a start reaches beyond storage, to check that the run can reach it: the model providers
@@ -133,7 +141,7 @@ async fn prepare(
     view: &DefinitionView,
     spec: Result<Spec, Problem>,
 ) -> Result<StartRun, Problem> {
-    let Asked { org, playbook, definition, input, run_id, now, within, by } = asked;
+    let Asked { org, playbook, definition, input, run_id, now, within, by, again } = asked;
     let (kind, name) = (definition.kind, definition.name.clone());
     match &view.definition.status {
         DefinitionStatus::Active => {}
@@ -162,9 +170,14 @@ async fn prepare(
             bind(outside.tools, &org, &playbook, s.tools(), outside.now).await?;
         }
     }
+    let (rerun_of, reused) = match again {
+        Some(a) => (Some(a.of), a.reused),
+        None => (None, None),
+    };
     let run = Run {
         within,
         started_by: Some(by),
+        rerun_of,
         ..Run::started(run_id, (&org, &playbook), definition, view.definition.version, input, now)
     };
     let material = match &spec {
@@ -179,7 +192,7 @@ async fn prepare(
         _ => Vec::new(),
     };
     let tools = calls_bound(outside, &org, &playbook, &spec).await?;
-    Ok(StartRun { run, source: view.document.clone(), material, events, tools })
+    Ok(StartRun { run, source: view.document.clone(), material, events, tools, reused })
 }
 
 /// That the model a function names is one the settings serve: a generation's gateway and its

@@ -166,6 +166,7 @@ async fn pay(
                 now: now.clone(),
                 within: None,
                 by: owed.by(),
+                again: None,
             };
             // A trigger starts a workflow, which reaches no tool at its start; its steps check theirs.
             let outside = Outside { models, tools: &Registry::none(), connections: None, read: None, now: 0 };

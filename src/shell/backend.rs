@@ -20,8 +20,8 @@ use crate::core::ids::is_playbook_id;
 use crate::core::model::catalog::ReadLists;
 use crate::core::playbook::Playbook;
 use crate::core::run::store::{
-    AnswerRun, CancelRun, GetRun, ListRequests, ListRuns, ReadRuns, RequestPage, RunPage, RunQuery, SentEvent,
-    StartRun, StartStep, Stepped,
+    AnswerRun, CancelRun, FlowRead, GetRun, ListRequests, ListRuns, ReadFlow, ReadRuns, RequestPage, RunPage, RunQuery,
+    SentEvent, StartRun, StartStep, Stepped,
 };
 use crate::core::run::{check_run_id, Run};
 use crate::core::Caller;
@@ -341,6 +341,18 @@ impl Backend for Objects<'_> {
         Box::pin(async move {
             let object = self.run_object(org, pb, run_id)?;
             do_rpc::send(&object, &GetRun { run_id: run_id.to_string() }).await
+        })
+    }
+
+    fn read_flow<'a>(
+        &'a self,
+        org: &'a str,
+        pb: &'a str,
+        run_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Option<FlowRead>, Problem>> {
+        Box::pin(async move {
+            let object = self.run_object(org, pb, run_id)?;
+            do_rpc::send(&object, &ReadFlow { run_id: run_id.to_string() }).await
         })
     }
 

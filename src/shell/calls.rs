@@ -25,8 +25,8 @@ use crate::core::event::{Event, EventPage, GetEvent, ListEvents, ReadEvents, Wri
 use crate::core::model::catalog::{Kept, ReadLists};
 use crate::core::playbook::Playbook;
 use crate::core::run::store::{
-    AnswerRun, CancelRun, ChildEnded, GetRun, ListRequests, ListRuns, ReadRuns, RequestPage, RunPage, SentEvent,
-    StartRun, StartStep, Stepped, WriteIndex, WriteRequests,
+    AnswerRun, CancelRun, ChildEnded, FlowRead, GetRun, ListRequests, ListRuns, ReadFlow, ReadRuns, RequestPage,
+    RunPage, SentEvent, StartRun, StartStep, Stepped, WriteIndex, WriteRequests,
 };
 use crate::core::run::Run;
 use crate::shell::do_rpc::Call;
@@ -161,6 +161,7 @@ calls! {
     StartRun => "/start", Run;
     StartStep => "/start-step", Stepped;
     GetRun => "/get", Run;
+    ReadFlow => "/flow", Option<FlowRead>;
     AnswerRun => "/answer", Run;
     CancelRun => "/cancel", Run;
     ChildEnded => "/child", Run;

@@ -62,6 +62,7 @@ mod remove_connection_signing_secret;
 mod render_page;
 mod render_playbook_page;
 mod reopen_comment;
+mod rerun_run;
 mod resolve_comment;
 mod restore_definition;
 mod restore_playbook;
@@ -217,8 +218,9 @@ pub struct Special {
     /// how: `destructiveHint` is true while one serves the playbook, or the org on a connection
     /// that names none (`run_definition`, since a function's tools may change something).
     pub hints_depend: Option<&'static str>,
-    /// Runs a definition the playbook keeps, named by `type` and `name` (`run_definition`):
-    /// `/directory` reads the workflow saved to refuse one that runs a generation function.
+    /// Runs a definition the playbook keeps (`run_definition`, named by `type` and `name`, and
+    /// `rerun_run`): `/directory` reads the workflow saved to refuse one that runs a generation
+    /// function, and does not list `rerun_run`.
     pub runs_saved: bool,
     /// For a person signed in alone; the operator's refusal says so (`add_connection`,
     /// `reconnect_connection`).
@@ -249,7 +251,7 @@ impl Special {
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> &'static [Tool] {
-    static TOOLS: [Tool; 66] = [
+    static TOOLS: [Tool; 67] = [
         create_playbook::TOOL,
         list_playbooks::TOOL,
         get_playbook::TOOL,
@@ -273,6 +275,7 @@ pub fn all() -> &'static [Tool] {
         get_run_history::TOOL,
         list_runs::TOOL,
         cancel_run::TOOL,
+        rerun_run::TOOL,
         send_run_event::TOOL,
         get_asset::TOOL,
         list_interactions::TOOL,
@@ -458,7 +461,7 @@ mod tests {
         assert_eq!(with(|s| s.also.is_some()), [&["search"][..], &comments].concat());
         assert_eq!(with(|s| s.on_playbook.is_some()), ["list_comments"]);
         assert_eq!(with(|s| s.hints_depend.is_some()), ["run_definition"]);
-        assert_eq!(with(|s| s.runs_saved), ["run_definition"]);
+        assert_eq!(with(|s| s.runs_saved), ["run_definition", "rerun_run"]);
         assert_eq!(with(|s| s.person_only), ["add_connection", "reconnect_connection"]);
         assert_eq!(with(|s| s.opens_link), ["add_connection", "reconnect_connection"]);
         assert_eq!(with(|s| s.lists_reached), ["list_playbooks"]);

@@ -46,6 +46,7 @@ fn run(kind: Kind, name: &str, status: RunStatus) -> Run {
         started_by: None,
         answered_by: None,
         record: None,
+        rerun_of: None,
     }
 }
 

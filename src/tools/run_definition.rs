@@ -10,7 +10,7 @@ use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::Ref;
 use crate::core::run::store::check_back_seconds;
-use crate::core::run::{check_run_id, run_id, RunStatus};
+use crate::core::run::{check_run_id, run_id, Run, RunStatus};
 use crate::core::Problem;
 use crate::ops::run_start::{start, Asked, Outside};
 
@@ -76,7 +76,15 @@ async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
         now: ctx.now.clone(),
         within: None,
         by: ctx.by(),
+        again: None,
     };
+    let (run, value) = begin(ctx, &a.playbook, asked).await?;
+    Ok(Output::ok(started(&run), value))
+}
+
+/// Starts a run a caller asked for (here, or with `rerun_run`), and answers it with the Ledger's
+/// link and, for a run still going, when to look again.
+pub async fn begin(ctx: &Ctx<'_>, playbook: &str, asked: Asked) -> Result<(Run, Value), Problem> {
     let connections = crate::ops::connections::Using::of(ctx, &ctx.caller.org);
     let outside = Outside {
         models: &ctx.models,
@@ -89,10 +97,10 @@ async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let mut value = super::run_words::answered(&run)?;
     // The Ledger with this run chosen, so the agent gives the person the link without being asked.
     value["studio"] =
-        json!(crate::core::studio::ledger(&ctx.connections.base, &ctx.caller.org, &a.playbook, Some(&run.run_id)));
+        json!(crate::core::studio::ledger(&ctx.connections.base, &ctx.caller.org, playbook, Some(&run.run_id)));
     if let RunStatus::Started { .. } = run.status {
-        let recent = ctx.backend.read_runs(&ctx.caller.org, &a.playbook, run.definition.clone(), RECENT_RUNS).await?;
+        let recent = ctx.backend.read_runs(&ctx.caller.org, playbook, run.definition.clone(), RECENT_RUNS).await?;
         value["check_back_in_seconds"] = json!(check_back_seconds(&recent));
     }
-    Ok(Output::ok(started(&run), value))
+    Ok((run, value))
 }

@@ -63,6 +63,7 @@ pub fn schemas() -> Map<String, Value> {
     put("StartedRun", runs::started_run());
     put("RunError", runs::run_error());
     put("Within", runs::within());
+    put("RerunOf", runs::rerun_of());
     put("WaitingRequest", runs::waiting_request());
     put("Step", runs::step());
     put("RunRecord", runs::run_record());

@@ -44,6 +44,7 @@ pub fn of(name: &str) -> Option<Success> {
         "retire_definition" => ok("The definition, retired.", "DefinitionView"),
         "restore_definition" => ok("The definition, restored and paused.", "DefinitionView"),
         // A run answers 200 even when it starts: the same run_id again answers the same run.
+        "rerun_run" => ok("The new run as it stands: how it ended, or started.", "StartedRun"),
         "run_definition" => ok("The run as it stands: how it ended, or started.", "StartedRun"),
         "get_run" => ok("The run, with its record.", "Run"),
         "list_runs" => ok("A page of the playbook's runs.", "RunPage"),

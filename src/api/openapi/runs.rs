@@ -24,6 +24,7 @@ pub(super) fn run() -> Value {
             "finished_at": time("When it ended."),
             "started_at": time("When it started."),
             "within": reference("Within"),
+            "rerun_of": reference("RerunOf"),
             "steps": { "type": "array", "items": reference("Step"), "description": "A workflow run's steps, in the order they started, then those that never did." },
             "started_by": by("Who or what started it."),
             "answered_by": by("Who answered an interaction's request."),
@@ -67,6 +68,15 @@ pub(super) fn within() -> Value {
         "description": "The workflow run, and its step, that started this run.",
         "properties": { "run_id": text("The workflow run."), "step": text("The step's id.") },
         "required": ["run_id", "step"]
+    })
+}
+
+pub(super) fn rerun_of() -> Value {
+    json!({
+        "type": "object",
+        "description": "The run this one was started again from with rerun_run, and the step it went on from.",
+        "properties": { "run_id": text("The old run."), "from_step": text("The step it ran again from; none where it ran again whole.") },
+        "required": ["run_id"]
     })
 }
 
@@ -135,6 +145,7 @@ pub(super) fn run_entry() -> Value {
             "started_at": time("When it started."),
             "finished_at": time("When it ended."),
             "within": reference("Within"),
+            "rerun_of": reference("RerunOf"),
             "started_by": by("Who or what started it.")
         },
         "required": ["run_id", "definition", "version", "status", "started_at"]

@@ -312,6 +312,7 @@ fn run(status: RunStatus) -> Run {
         record: Some(crate::core::run::record::Record::Computation {
             values: vec![crate::core::run::record::FieldValue { field: "vat".into(), value: json!(20) }],
         }),
+        rerun_of: None,
     }
 }
 

@@ -100,7 +100,8 @@ impl Decision {
 /// A start under the run's id. The same start again answers the run as it stands and runs
 /// nothing; a new one records its start and runs what can run at once.
 pub fn start(existing: Option<&Run>, start: StartRun, now: &str) -> Result<Decision, Problem> {
-    let StartRun { mut run, source, material, events, tools } = start;
+    // `reused` is the Runner's, which seeds a workflow's state with it.
+    let StartRun { mut run, source, material, events, tools, reused: _ } = start;
     if let Start::Existing(run) = decide_start(existing, &run.definition, &run.input)? {
         return Ok(Decision::unchanged(run));
     }

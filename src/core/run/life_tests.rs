@@ -120,6 +120,7 @@ compute:
         material: Vec::new(),
         events: Vec::new(),
         tools: Vec::new(),
+        reused: None,
     };
     let d = start(None, start_run.clone(), NOW).unwrap();
     assert_eq!(kinds(&d.reports), ["run_started", "run_succeeded"]);

@@ -123,6 +123,18 @@ pub struct Run {
     /// How the run went, in detail; `get_run` alone answers it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub record: Option<record::Record>,
+    /// The run this one was started again from, with `rerun_run`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rerun_of: Option<RerunOf>,
+}
+
+/// What a run was started again from: the run, and the step it went on from (none for a
+/// function's run, or a workflow's run again whole).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RerunOf {
+    pub run_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_step: Option<String>,
 }
 
 /// The workflow run, and its step, that started a run.
@@ -156,6 +168,7 @@ impl Run {
             started_by: None,
             answered_by: None,
             record: None,
+            rerun_of: None,
         }
     }
 

@@ -27,6 +27,30 @@ pub struct StartRun {
     /// The tools a run without a model calls, in order, as its start found them offered.
     #[serde(default)]
     pub tools: Vec<crate::core::definition::reasoning::dialogue::Bound>,
+    /// For a workflow run again from a step: the states its steps before that one take from the
+    /// old run, and the order the old run started them in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reused: Option<Reused>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reused {
+    pub steps: Vec<crate::core::workflow::state::StepState>,
+    pub started: Vec<String>,
+}
+
+/// A read of a workflow run's plan and state, which a run again from one of its steps takes
+/// its earlier steps' outputs from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReadFlow {
+    pub run_id: String,
+}
+
+/// A workflow run's plan and state as its object keeps them; none for a function's run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FlowRead {
+    pub plan: crate::core::workflow::Plan,
+    pub flow: crate::core::workflow::Flow,
 }
 
 /// A run a workflow's step starts. A run that ends at its start answers what it recorded with

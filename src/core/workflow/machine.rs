@@ -70,6 +70,13 @@ impl Machine<'_> {
                 }
                 self.flow.input = input;
                 self.flow.status = FlowStatus::Running;
+                // A run again from a step starts with the steps before it ended as the old run
+                // ended them: said once each, so the history shows where their outputs came from.
+                let reused: Vec<String> =
+                    self.flow.steps.iter().filter(|s| s.status.ended()).map(|s| s.id.clone()).collect();
+                for id in reused {
+                    self.record("step_reused", words::reused(&id), json!({ "step": id }));
+                }
                 Some(words::STARTED.into())
             }
             _ if self.flow.status == FlowStatus::NotStarted => None,

@@ -9,6 +9,7 @@ pub mod io;
 pub mod machine;
 pub mod owed;
 pub mod plan;
+pub mod rerun;
 pub mod state;
 pub mod step_view;
 pub mod trigger;

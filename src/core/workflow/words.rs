@@ -55,6 +55,10 @@ pub fn skipped(id: &str, why: &str) -> String {
     format!("{} was skipped: {why}.", step(id))
 }
 
+pub fn reused(id: &str) -> String {
+    format!("{} kept what it ended with in the run this one was started again from.", step(id))
+}
+
 pub fn cancelled(id: &str) -> String {
     format!("{} was cancelled.", step(id))
 }

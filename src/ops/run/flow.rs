@@ -9,7 +9,7 @@ use super::Runner;
 use crate::core::definition::{Kind, Ref};
 use crate::core::run::life::{self, Input};
 use crate::core::run::store::event;
-use crate::core::run::store::{ChildEnded, Report, SentEvent, Stepped};
+use crate::core::run::store::{ChildEnded, FlowRead, Report, Reused, SentEvent, Stepped};
 use crate::core::run::{Run, RunError, RunStatus, Within};
 use crate::core::text::quote;
 use crate::core::workflow::state::event_waits;
@@ -28,9 +28,13 @@ impl Runner<'_> {
         self.store.flow()?.ok_or_else(|| Problem::internal("a workflow run's state is missing"))
     }
 
-    /// Keeps the plan the run started with, so a later version of the workflow never changes it.
-    pub(super) fn start_flow(&self, run: &mut Run, plan: Plan) -> Result<(), Problem> {
-        let flow = Flow::new(&run.run_id, &plan);
+    /// Keeps the plan the run started with, so a later version of the workflow never changes it;
+    /// a run again from a step starts with its earlier steps as the old run ended them.
+    pub(super) fn start_flow(&self, run: &mut Run, plan: Plan, reused: Option<&Reused>) -> Result<(), Problem> {
+        let mut flow = Flow::new(&run.run_id, &plan);
+        if let Some(r) = reused {
+            crate::core::workflow::rerun::seed(&mut flow, &r.steps, &r.started);
+        }
         self.store.keep_plan(&plan, &flow)?;
         self.feed(run, &plan, &flow, Command::Start { input: run.input.clone() })
     }
@@ -76,6 +80,12 @@ impl Runner<'_> {
             self.feed(&mut run, &plan, &flow, command)?;
         }
         Ok(run)
+    }
+
+    /// The plan and state of a workflow run, for a run again from one of its steps.
+    pub fn read_flow(&self, run_id: &str) -> Result<Option<FlowRead>, Problem> {
+        self.existing(run_id)?;
+        Ok(self.store.flow()?.map(|(plan, flow)| FlowRead { plan, flow }))
     }
 
     pub(super) fn cancel_flow(&self, run: &mut Run) -> Result<(), Problem> {
@@ -240,6 +250,7 @@ impl Runner<'_> {
             now: self.stamp(),
             within: Some(Within { run_id: run.run_id.clone(), step: step.to_string() }),
             by: crate::core::actor::Actor::step(&run.run_id, step),
+            again: None,
         };
         // Through the host the start reads the org's connections, should the step's function need
         // them, and the run renews one whose server refuses its credential.

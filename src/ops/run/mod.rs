@@ -228,11 +228,12 @@ impl Runner<'_> {
         // Everything up to the first await is synchronous: no other request reaches this object
         // between reading the id and keeping the run, so concurrent duplicates start one run.
         let existing = self.store.run()?;
+        let reused = start.reused.clone();
         let Decision { mut run, changed, reports, then } = life::start(existing.as_ref(), start, &self.stamp())?;
         self.store.batch(&mut || {
             self.keep(&Decision { run: run.clone(), changed, reports: reports.clone(), then: Then::Answer })?;
             match &then {
-                Then::Flow(plan) => self.start_flow(&mut run, plan.clone()),
+                Then::Flow(plan) => self.start_flow(&mut run, plan.clone(), reused.as_ref()),
                 Then::Defer(prepared) => self.store.defer(prepared),
                 Then::Answer | Then::Ask(_) | Then::Call(_) | Then::Generate(_) => Ok(()),
             }

@@ -197,6 +197,15 @@ impl Backend for Runtime {
         elsewhere()
     }
 
+    fn read_flow<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+        _run_id: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Option<crate::core::run::store::FlowRead>, Problem>> {
+        elsewhere()
+    }
+
     fn list_definitions<'a>(
         &'a self,
         _org: &'a str,
@@ -563,11 +572,13 @@ fn a_waiting_run_receives_others_events_never_its_own_until_it_refuses_one() {
                 started_by: None,
                 answered_by: None,
                 record: None,
+                rerun_of: None,
             },
             source: String::new(),
             material: Vec::new(),
             events: Vec::new(),
             tools: Vec::new(),
+            reused: None,
         };
         block_on(w.runtime.start_run(ORG, PLAYBOOK, start)).unwrap();
     };

@@ -4,7 +4,7 @@
 
 use worker::{durable_object, DurableObject, Env, Request, Response, State};
 
-use crate::core::run::store::{AnswerRun, CancelRun, ChildEnded, GetRun, SentEvent, StartRun, StartStep};
+use crate::core::run::store::{AnswerRun, CancelRun, ChildEnded, GetRun, ReadFlow, SentEvent, StartRun, StartStep};
 use crate::core::Problem;
 use crate::ops::run::{Asked, Memory, Runner};
 use crate::shell::backend::Objects;
@@ -56,6 +56,14 @@ impl DurableObject for RunObject {
                 Err(p) => Err(p),
             };
             return do_rpc::reply(stepped);
+        }
+        if req.path() == ReadFlow::PATH {
+            let host = self.host();
+            let read = match do_rpc::read::<ReadFlow>(&mut req).await {
+                Ok(r) => self.runner(&host).read_flow(&r.run_id),
+                Err(p) => Err(p),
+            };
+            return do_rpc::reply(read);
         }
         let asked = match req.path().as_str() {
             StartRun::PATH => do_rpc::read::<StartRun>(&mut req).await.map(|s| Asked::Start(Box::new(s))),
