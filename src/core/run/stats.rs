@@ -111,11 +111,13 @@ impl Sample {
             RunStatus::Failed { .. } => State::Failed,
             RunStatus::Cancelled { .. } => State::Cancelled,
         };
+        // A start and an end stamped by two clocks (the Worker's, the run object's) may disagree
+        // by a little: an end before the start is a run that took no time, not one left out.
         let duration_ms = run
             .status
             .finished_at()
             .and_then(time)
-            .and_then(|end| u64::try_from((end - started_at).num_milliseconds()).ok());
+            .map(|end| u64::try_from((end - started_at).num_milliseconds()).unwrap_or(0));
         let tokens = match &run.record {
             Some(Record::Reasoning(r)) if r.input_tokens.is_some() || r.output_tokens.is_some() => {
                 Some(Tokens { input: r.input_tokens.unwrap_or(0), output: r.output_tokens.unwrap_or(0) })

@@ -50,12 +50,12 @@ fn no_run_is_no_rate_not_a_rate_of_zero() {
     let s = stats(&[], now(), Window::Week);
     assert_eq!(s.current, Figures::default());
     assert_eq!((s.current.success_rate, s.current.duration_ms.p50, s.current.tokens), (None, None, None));
-    assert_eq!(says(&s, None), "In the last 7 days, no run started (none in the window before either).");
+    assert_eq!(says(&s, None, &[]), "In the last 7 days, no run started (none in the window before either).");
     // Runs still going have ended none: there is no rate yet.
     let going = samples(&[run(Kind::Computation, "a", Duration::minutes(5), None, true)]);
     let s = stats(&going, now(), Window::Hour);
     assert_eq!((s.current.runs, s.current.running, s.current.success_rate), (1, 1, None));
-    assert_eq!(says(&s, None), "In the last hour, 1 run (was 0): 0 succeeded, 1 still running.");
+    assert_eq!(says(&s, None, &[]), "In the last hour, 1 run (was 0): 0 succeeded, 1 still running.");
 }
 
 #[test]
@@ -80,18 +80,18 @@ fn the_window_is_held_against_the_one_before() {
     assert_eq!(s.current.duration_ms, Durations { p50: Some(5000), p95: Some(10000) });
     assert_eq!((s.previous.runs, s.previous.success_rate), (4, Some(0.75)));
     assert_eq!(
-        says(&s, None),
+        says(&s, None, &[]),
         "In the last 7 days, 10 runs (was 4): 9 succeeded (90%, was 75%), 1 failed; p50 5.0 s, p95 10.0 s. Most failing: computation/add-vat (1 of 10 failed)."
     );
     let one = Ref { kind: Kind::Computation, name: "add-vat".into() };
-    assert!(says(&s, Some(&one)).starts_with("In the last 7 days, 10 runs of computation/add-vat (was 4):"));
+    assert!(says(&s, Some(&one), &[]).starts_with("In the last 7 days, 10 runs of computation/add-vat (was 4):"));
     // A run started on the window's first moment is in it; one a moment earlier, in the one before.
     let edge = [run(Kind::Lookup, "l", Duration::days(7), None, true)];
     assert_eq!(stats(&samples(&edge), now(), Window::Week).current.runs, 1);
     let before = [run(Kind::Lookup, "l", Duration::days(7) + Duration::milliseconds(1), None, true)];
     let s = stats(&samples(&before), now(), Window::Week);
     assert_eq!((s.current.runs, s.previous.runs), (0, 1));
-    assert_eq!(says(&s, None), "In the last 7 days, no run started (1 run in the 7 days before).");
+    assert_eq!(says(&s, None, &[]), "In the last 7 days, no run started (1 run in the 7 days before).");
 }
 
 #[test]
@@ -112,7 +112,7 @@ fn the_rankings_name_the_most_failing_and_the_slowest() {
     assert_eq!(failing, [("lookup/b".into(), 2, 2), ("reasoning/d".into(), 1, 1), ("computation/a".into(), 1, 2)]);
     let slow: Vec<String> = s.slowest.iter().map(|f| f.definition.key()).collect();
     assert_eq!(slow, ["workflow/c", "lookup/b", "reasoning/d"]);
-    let said = says(&s, None);
+    let said = says(&s, None, &[]);
     assert!(
         said.contains(
             "Most failing: lookup/b (2 of 2 failed), reasoning/d (1 of 1 failed) and computation/a (1 of 2 failed)."
@@ -124,6 +124,9 @@ fn the_rankings_name_the_most_failing_and_the_slowest() {
         "{said}"
     );
     assert!(said.chars().count() <= crate::core::text::SUMMARY_MAX);
+    // What the read left out comes before what stood out.
+    let said = says(&s, None, &["Only the newest 200 runs of lookup/b are read.".into()]);
+    assert!(said.contains("p95 1.0 min. Only the newest 200 runs of lookup/b are read. Most failing:"), "{said}");
 }
 
 #[test]
@@ -146,7 +149,11 @@ fn tokens_are_counted_where_a_run_recorded_them_and_absent_elsewhere() {
     let plain = run(Kind::Computation, "c", Duration::minutes(2), Some(3), true);
     let s = stats(&samples(&[reasoned.clone(), plain.clone()]), now(), Window::Hour);
     assert_eq!(s.current.tokens, Some(Counted { input: 900, output: 40, runs: 1 }));
-    assert!(says(&s, None).ends_with("Models counted 900 tokens in and 40 out, over 1 run."), "{}", says(&s, None));
+    assert!(
+        says(&s, None, &[]).ends_with("Models counted 900 tokens in and 40 out, over 1 run."),
+        "{}",
+        says(&s, None, &[])
+    );
     assert_eq!(stats(&samples(&[plain]), now(), Window::Hour).current.tokens, None);
     // The answer says absent as null, never as zero.
     let value = serde_json::to_value(stats(&[], now(), Window::Hour)).unwrap();
@@ -161,6 +168,9 @@ fn a_run_whose_start_is_no_time_is_left_out() {
     let mut odd = run(Kind::Computation, "a", Duration::minutes(1), Some(5), true);
     odd.started_at = "t".into();
     assert_eq!(Sample::of(&odd), None);
+    // An end stamped a little before its start took no time.
+    let skewed = run(Kind::Computation, "a", Duration::minutes(1), Some(-40), true);
+    assert_eq!(Sample::of(&skewed).and_then(|s| s.duration_ms), Some(0));
 }
 
 #[test]

@@ -48,8 +48,9 @@ fn ended(now: &Figures, before: &Figures) -> String {
 
 /// The summary: `In the last 7 days, 42 runs (was 30): 39 succeeded (93%, was 88%), 3 failed;
 /// p50 1.2 s, p95 4.0 s. Most failing: computation/a (3 of 12 failed).` With `one`, the figures
-/// are of that definition alone, and no ranking is said.
-pub fn says(s: &Stats, one: Option<&Ref>) -> String {
+/// are of that definition alone, and no ranking is said. `notices` (what the read left out) come
+/// right after the first sentence, before what merely stood out, so that they are never cut.
+pub fn says(s: &Stats, one: Option<&Ref>, notices: &[String]) -> String {
     let (now, before) = (&s.current, &s.previous);
     let of = one.map(|d| format!(" of {}", d.key())).unwrap_or_default();
     if now.runs == 0 {
@@ -57,7 +58,8 @@ pub fn says(s: &Stats, one: Option<&Ref>) -> String {
             0 => "none in the window before either".to_string(),
             n => format!("{} in the {} before", count(n, "run"), s.window.words()),
         };
-        return format!("{}, no run{of} started ({was}).", lead(s.window));
+        let text = format!("{}, no run{of} started ({was}).", lead(s.window));
+        return notices.iter().fold(text, |t, n| append_if_room(t, n));
     }
     let mut text =
         format!("{}, {}{of} (was {}): {}", lead(s.window), count(now.runs, "run"), before.runs, ended(now, before));
@@ -65,6 +67,9 @@ pub fn says(s: &Stats, one: Option<&Ref>) -> String {
         text.push_str(&format!("; p50 {}, p95 {}", duration(p50), duration(p95)));
     }
     text.push('.');
+    for notice in notices {
+        text = append_if_room(text, notice);
+    }
     if one.is_none() && !s.most_failing.is_empty() {
         let named: Vec<String> = s
             .most_failing
