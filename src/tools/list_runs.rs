@@ -3,12 +3,11 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::definition_words::{served_kind, type_arg};
+use super::definition_words::{narrowed_to, type_arg};
 use super::schema::{cursor_arg, limit_arg, playbook_arg};
 use super::words::more;
 use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
-use crate::core::definition::Ref;
 use crate::core::run::store::{decode_cursor, RunQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, STATUSES};
 use crate::core::text::{cap, count, SUMMARY_MAX};
 use crate::core::Problem;
@@ -58,16 +57,7 @@ struct Args {
 }
 
 async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
-    let definition = match (a.kind, a.name) {
-        (Some(k), Some(name)) => Some(Ref { kind: served_kind(&k)?, name }),
-        (None, None) => None,
-        (Some(_), None) => {
-            return Err(Problem::invalid("/name", "is needed with type: name the function whose runs to list"))
-        }
-        (None, Some(_)) => {
-            return Err(Problem::invalid("/type", "is needed with name: a name is unique within its type"))
-        }
-    };
+    let definition = narrowed_to(a.kind, a.name, "the function whose runs to list")?;
     let before = a.cursor.as_deref().map(decode_cursor).transpose()?;
     let query = RunQuery {
         definition,
