@@ -91,3 +91,35 @@ fn stats_refuse_at_the_field() {
         refused(common::tool(&m, 9, "get_stats", json!({ "playbook": pb, "type": "computation", "name": "nope" })));
     assert_eq!(unknown["reason"], "not_found", "{unknown}");
 }
+
+#[test]
+fn list_runs_narrows_to_a_span_of_start_times() {
+    let (m, pb) = world();
+    let listed = |after: Option<&str>, before: Option<&str>| -> Vec<String> {
+        let mut args = json!({ "playbook": pb });
+        if let Some(t) = after {
+            args["started_after"] = json!(t);
+        }
+        if let Some(t) = before {
+            args["started_before"] = json!(t);
+        }
+        let page = ok(common::tool(&m, 9, "list_runs", args));
+        page["runs"].as_array().unwrap().iter().map(|r| r["started_at"].as_str().unwrap()[17..19].to_string()).collect()
+    };
+    assert_eq!(listed(None, None), ["08", "07", "06", "05", "04"]);
+    assert_eq!(listed(Some("2026-12-02T10:00:06Z"), None), ["08", "07", "06"], "from that time on");
+    assert_eq!(listed(None, Some("2026-12-02T10:00:06Z")), ["05", "04"], "up to that time");
+    // Any offset reads as the same moment.
+    assert_eq!(listed(Some("2026-12-02T11:00:05+01:00"), Some("2026-12-02T10:00:07.000Z")), ["06", "05"]);
+    assert!(listed(Some("2027-01-01T00:00:00Z"), None).is_empty(), "none started in the future");
+
+    let bad = refused(common::tool(&m, 10, "list_runs", json!({ "playbook": pb, "started_after": "yesterday" })));
+    assert_eq!(
+        (&bad["reason"], &bad["errors"][0]["pointer"]),
+        (&json!("invalid_input"), &json!("/started_after")),
+        "{bad}"
+    );
+    let empty =
+        json!({ "playbook": pb, "started_after": "2026-12-02T10:00:06Z", "started_before": "2026-12-02T10:00:06Z" });
+    assert_eq!(refused(common::tool(&m, 10, "list_runs", empty))["errors"][0]["pointer"], "/started_before");
+}
