@@ -88,6 +88,30 @@ fn the_playbook_routes_answer_what_the_document_says() {
 }
 
 #[test]
+fn the_stats_route_answers_what_the_document_says() {
+    let m = common::Memory::default();
+    let doc = openapi::document();
+    let created = send(&m, 1, "POST", "/v1/orgs/local/playbooks", Some(json!({ "name": "Orders" })));
+    let id = assert_fits(&doc, "create_playbook", &created)["id"].as_str().unwrap().to_string();
+    let one = format!("/v1/orgs/local/playbooks/{id}");
+    let empty = assert_fits(&doc, "get_stats", &send(&m, 2, "GET", &format!("{one}/stats?window=24h"), None));
+    assert_eq!((&empty["current"]["runs"], &empty["current"]["success_rate"]), (&json!(0), &Value::Null));
+    let source = include_str!("fixtures/add-vat.md");
+    let definition = json!({ "name": "add-vat", "source": source, "overview": "Adds VAT to a net amount, as the stats route's test needs.", "diagram": "flowchart LR\n  A[net] --> B[gross]" });
+    assert_eq!(send(&m, 3, "POST", &format!("{one}/definitions/computation"), Some(definition)).status, 201);
+    let run = json!({ "input": { "net": 10 } });
+    assert_eq!(send(&m, 4, "POST", &format!("{one}/definitions/computation/add-vat/run"), Some(run)).status, 200);
+    let counted = assert_fits(&doc, "get_stats", &send(&m, 5, "GET", &format!("{one}/stats"), None));
+    assert_eq!(
+        (&counted["current"]["succeeded"], &counted["slowest"][0]["ended"]),
+        (&json!(1), &json!(1)),
+        "{counted}"
+    );
+    let refused = send(&m, 6, "GET", &format!("{one}/stats?window=1y"), None);
+    assert_eq!(assert_fits(&doc, "get_stats", &refused)["errors"][0]["pointer"], "/window");
+}
+
+#[test]
 fn the_connection_routes_answer_what_the_document_says() {
     let m = common::Memory::default();
     let doc = openapi::document();

@@ -213,11 +213,11 @@ fn unknown_tools_and_methods_are_protocol_errors() {
     let modern = Era::Modern { capabilities: json!({}) };
     let r = block_on(answer(&ctx, &Endpoint::Root, &modern, &json!(3), "tools/list", &None));
     assert_eq!(r["result"]["resultType"], "complete");
-    assert_eq!(r["result"]["tools"].as_array().map(Vec::len), Some(42));
+    assert_eq!(r["result"]["tools"].as_array().map(Vec::len), Some(43));
     // The directory listing leaves out list_generation_models, get_asset and rerun_run, and a call to one is
     // an unknown tool there.
     let r = block_on(answer(&ctx, &Endpoint::Directory, &modern, &json!(4), "tools/list", &None));
-    assert_eq!(r["result"]["tools"].as_array().map(Vec::len), Some(39));
+    assert_eq!(r["result"]["tools"].as_array().map(Vec::len), Some(40));
     let call = json!({ "name": "list_generation_models", "arguments": {} });
     let r = block_on(answer(&ctx, &Endpoint::Directory, &modern, &json!(5), "tools/call", &Some(call.clone())));
     assert_eq!(r["error"]["code"], -32602, "{r}");

@@ -35,6 +35,7 @@ const SPEC_TOOLS: &[&str] = &[
     "run_definition",
     "get_run",
     "list_runs",
+    "get_stats",
     "cancel_run",
     "send_run_event",
     "list_interactions",

@@ -3,7 +3,7 @@
 use serde_json::{json, Value};
 
 use crate::core::definition::store::DefinitionView;
-use crate::core::definition::{name_problem, Kind, NAME_MAX};
+use crate::core::definition::{name_problem, Kind, Ref, NAME_MAX};
 pub use crate::core::text::capitalized;
 use crate::core::text::{append_if_room, cap, quote, SUMMARY_MAX};
 use crate::core::Problem;
@@ -47,6 +47,17 @@ pub fn served_kind(raw: &str) -> Result<Kind, Problem> {
         Ok(kind)
     } else {
         Err(kind.not_served())
+    }
+}
+
+/// The one definition a read narrows to, named by `type` and `name` together, or none with
+/// neither; `whose` says what the name is for, as `the function whose runs to list`.
+pub fn narrowed_to(kind: Option<String>, name: Option<String>, whose: &str) -> Result<Option<Ref>, Problem> {
+    match (kind, name) {
+        (Some(k), Some(name)) => Ok(Some(Ref { kind: served_kind(&k)?, name })),
+        (None, None) => Ok(None),
+        (Some(_), None) => Err(Problem::invalid("/name", format!("is needed with type: name {whose}"))),
+        (None, Some(_)) => Err(Problem::invalid("/type", "is needed with name: a name is unique within its type")),
     }
 }
 

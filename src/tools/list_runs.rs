@@ -3,20 +3,19 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::definition_words::{served_kind, type_arg};
+use super::definition_words::{narrowed_to, type_arg};
 use super::schema::{cursor_arg, limit_arg, playbook_arg};
 use super::words::more;
 use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
-use crate::core::definition::Ref;
-use crate::core::run::store::{decode_cursor, RunQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, STATUSES};
+use crate::core::run::store::{decode_cursor, read_time, RunQuery, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, STATUSES};
 use crate::core::text::{cap, count, SUMMARY_MAX};
 use crate::core::Problem;
 
 pub const TOOL: Tool = Tool {
     name: "list_runs",
     title: "List runs",
-    description: "List the playbook's runs, newest first, each with its function, version, status and times; filter by a function (type and name) or by status. Pages come one at a time: read on with the next_cursor of the page before. get_run reads one run whole.",
+    description: "List the playbook's runs, newest first, each with its function, version, status and times; filter by a function (type and name), by status, or by when they started (started_after, started_before). Pages come one at a time: read on with the next_cursor of the page before. get_run reads one run whole.",
     hints: Hints::READ,
     scope: Some(Scope::PlaybookRead),
     door: Door::Both,
@@ -37,6 +36,8 @@ fn input_schema() -> Value {
             "name": { "type": "string", "minLength": 1, "maxLength": 64, "description": "With type, only the runs of this function." },
             "status": { "type": "string", "enum": STATUSES, "description": "Only runs that stand so." },
             "steps": { "type": "boolean", "default": true, "description": "false leaves out the runs a workflow's steps started." },
+            "started_after": { "type": "string", "maxLength": 40, "description": "Only runs started at or after this time, as RFC 3339 such as 2026-11-30T17:00:00Z." },
+            "started_before": { "type": "string", "maxLength": 40, "description": "Only runs started before this time, as RFC 3339; with started_after, a span of start times." },
             "limit": limit_arg(LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT, "runs"),
             "cursor": cursor_arg(32)
         },
@@ -53,28 +54,33 @@ struct Args {
     name: Option<String>,
     status: Option<String>,
     steps: Option<bool>,
+    started_after: Option<String>,
+    started_before: Option<String>,
     limit: Option<usize>,
     cursor: Option<String>,
 }
 
 async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
-    let definition = match (a.kind, a.name) {
-        (Some(k), Some(name)) => Some(Ref { kind: served_kind(&k)?, name }),
-        (None, None) => None,
-        (Some(_), None) => {
-            return Err(Problem::invalid("/name", "is needed with type: name the function whose runs to list"))
-        }
-        (None, Some(_)) => {
-            return Err(Problem::invalid("/type", "is needed with name: a name is unique within its type"))
-        }
-    };
+    let definition = narrowed_to(a.kind, a.name, "the function whose runs to list")?;
     let before = a.cursor.as_deref().map(decode_cursor).transpose()?;
+    let started_after = a.started_after.as_deref().map(|t| read_time("/started_after", t)).transpose()?;
+    let started_before = a.started_before.as_deref().map(|t| read_time("/started_before", t)).transpose()?;
+    if let (Some(after), Some(before)) = (&started_after, &started_before) {
+        if after >= before {
+            return Err(Problem::invalid(
+                "/started_before",
+                "must be later than started_after: the span holds no time",
+            ));
+        }
+    }
     let query = RunQuery {
         definition,
         status: a.status,
         steps: a.steps.unwrap_or(true),
         limit: a.limit.unwrap_or(LIST_LIMIT_DEFAULT),
         before,
+        started_after,
+        started_before,
     };
     let mut page = ctx.backend.list_runs(&ctx.caller.org, &a.playbook, query).await?;
     // The directory listing serves no generation function, so it lists none of their runs.

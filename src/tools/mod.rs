@@ -30,6 +30,7 @@ mod get_playbook;
 mod get_playbook_analytics;
 mod get_run;
 mod get_run_history;
+mod get_stats;
 mod give_client;
 mod give_credential;
 mod introspect;
@@ -251,7 +252,7 @@ impl Special {
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> &'static [Tool] {
-    static TOOLS: [Tool; 67] = [
+    static TOOLS: [Tool; 68] = [
         create_playbook::TOOL,
         list_playbooks::TOOL,
         get_playbook::TOOL,
@@ -274,6 +275,7 @@ pub fn all() -> &'static [Tool] {
         get_run::TOOL,
         get_run_history::TOOL,
         list_runs::TOOL,
+        get_stats::TOOL,
         cancel_run::TOOL,
         rerun_run::TOOL,
         send_run_event::TOOL,
@@ -492,6 +494,7 @@ mod tests {
         assert_eq!(h("run_definition"), Some(run));
         assert_eq!(h("get_run"), Some(Hints::READ));
         assert_eq!(h("list_runs"), Some(Hints::READ));
+        assert_eq!(h("get_stats"), Some(Hints::READ));
         assert_eq!(h("publish_event"), Some(Hints::WRITE));
         assert_eq!(h("cancel_run"), Some(Hints::WRITE_IDEMPOTENT));
         assert_eq!(h("answer_interaction"), Some(Hints::WRITE_IDEMPOTENT));

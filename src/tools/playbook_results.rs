@@ -1,7 +1,8 @@
 //! What Studio presents of a whole playbook: each definition with how its runs stand, and each
-//! workflow's glance, for `render_playbook_page` and `get_playbook_analytics`. Each definition's
-//! runs are read once, at most `page::RUNS_READ` of them, for at most `DEFINITIONS_MAX`
-//! definitions, so that one read of a playbook stays bounded.
+//! workflow's glance, for `render_playbook_page` and `get_playbook_analytics`; and the listing of
+//! its definitions that `get_stats` reads the runs of. Each definition's runs are read once, at
+//! most `page::RUNS_READ` of them, for at most `DEFINITIONS_MAX` definitions, so that one read of
+//! a playbook stays bounded.
 
 use serde_json::{json, Value};
 
@@ -25,19 +26,7 @@ pub struct Result {
 /// The playbook's active and paused definitions of every served type, in the order of the types,
 /// each with its standing, and whether more were left out than `DEFINITIONS_MAX`.
 pub async fn of_playbook(ctx: &Ctx<'_>, playbook: &str) -> std::result::Result<(Vec<Result>, bool), Problem> {
-    let mut definitions = Vec::new();
-    let mut more = false;
-    // The directory listing serves no generation function, so it shows none.
-    for kind in Kind::ALL.into_iter().filter(|k| k.served() && !(ctx.directory && *k == Kind::Generation)) {
-        let query = DefinitionQuery { kind, include_retired: false, limit: LIST_LIMIT_MAX, after: None };
-        let page = ctx.backend.list_definitions(&ctx.caller.org, playbook, query).await?;
-        more |= page.next_cursor.is_some();
-        definitions.extend(page.definitions);
-    }
-    if definitions.len() > DEFINITIONS_MAX {
-        definitions.truncate(DEFINITIONS_MAX);
-        more = true;
-    }
+    let (definitions, more) = definitions(ctx, playbook, false).await?;
     let mut results = Vec::with_capacity(definitions.len());
     for d in definitions {
         let reference = Ref { kind: d.kind, name: d.name.clone() };
@@ -58,6 +47,32 @@ pub async fn of_playbook(ctx: &Ctx<'_>, playbook: &str) -> std::result::Result<(
         results.push(Result { standing: page::standing(&runs), definition: d, glance });
     }
     Ok((results, more))
+}
+
+/// The playbook's definitions of every served type, in the order of the types, at most
+/// `DEFINITIONS_MAX`, retired ones too where asked; and whether more were left out.
+pub async fn definitions(
+    ctx: &Ctx<'_>,
+    playbook: &str,
+    include_retired: bool,
+) -> std::result::Result<(Vec<Definition>, bool), Problem> {
+    let mut definitions = Vec::new();
+    let mut more = false;
+    // The directory listing serves no generation function, so it shows none.
+    for kind in Kind::ALL.into_iter().filter(|k| k.served() && !(ctx.directory && *k == Kind::Generation)) {
+        let query = DefinitionQuery { kind, include_retired, limit: LIST_LIMIT_MAX, after: None };
+        let page = ctx.backend.list_definitions(&ctx.caller.org, playbook, query).await?;
+        more |= page.next_cursor.is_some();
+        definitions.extend(page.definitions);
+        if definitions.len() > DEFINITIONS_MAX {
+            break;
+        }
+    }
+    if definitions.len() > DEFINITIONS_MAX {
+        definitions.truncate(DEFINITIONS_MAX);
+        more = true;
+    }
+    Ok((definitions, more))
 }
 
 /// The counts of every definition's runs together.

@@ -76,6 +76,7 @@ function argsFor(ids) {
     render_playbook_page: { playbook },
     get_playbook_analytics: { playbook },
     list_runs: { playbook },
+    get_stats: { playbook },
     cancel_run: { playbook, run_id },
     send_run_event: { playbook, run_id, name: 'go' },
     list_interactions: { playbook },

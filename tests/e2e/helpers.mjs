@@ -61,6 +61,7 @@ export const TOOL_HINTS = {
   run_definition: [false, true, false, true],
   get_run: [true, false, true, false],
   list_runs: [true, false, true, false],
+  get_stats: [true, false, true, false],
   cancel_run: [false, true, true, false],
   send_run_event: [false, true, false, false],
   get_asset: [true, false, true, false],

@@ -288,6 +288,8 @@ describe('GET /v1/openapi.json', { timeout: 120_000 }, () => {
     assert.ok(presented.definitions.some((d) => d.name === 'wait-then-price'), JSON.stringify(presented.definitions));
     const figures = await call('get_playbook_analytics', { params: { playbook } });
     assert.ok(figures.totals.runs >= 4, JSON.stringify(figures.totals));
+    const stats = await call('get_stats', { params: { playbook }, query: { window: '24h' } });
+    assert.ok(stats.current.runs >= 4 && stats.current.succeeded >= 3, JSON.stringify(stats.current));
 
     // The tool servers run.mjs started (tool_servers.mjs): a search, a tool read, checked and called.
     const echo = { playbook, server: 'fixture', tool: 'echo' };

@@ -61,6 +61,7 @@ describe('Studio as the local developer', { timeout: 180_000 }, () => {
     const body = await text();
     assert.ok(body.includes(`Bold and ${HOSTILE}`), body);
     assert.ok(await page.$('.page strong'), 'the page is Markdown');
+    assert.match(body, /How its runs went\s+In the last 7 days, \d+ runs \(was 0\): \d+ succeeded/, 'the week as get_stats says it');
     for (const d of DEFINITIONS) assert.ok(await page.$(`a[href="/studio/local/playbooks/${playbook}/definitions/${d.type}/${d.name}"]`), d.name);
     for (const tab of ['ledger', 'requests', 'comments']) assert.ok(await page.$(`nav a[href$="/${tab}"]`), tab);
     const glance = await page.$eval(`a[href$="/definitions/workflow/price-and-approve"]`, (a) => a.closest('tr').innerText);

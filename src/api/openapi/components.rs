@@ -58,6 +58,7 @@ pub fn schemas() -> Map<String, Value> {
     put("Glance", super::pages::glance());
     put("PlaybookPresented", super::pages::playbook_page());
     put("PlaybookAnalytics", super::pages::analytics());
+    put("PlaybookStats", super::stats::stats());
     put("RunPageResult", super::pages::run_page());
     put("Run", runs::run());
     put("StartedRun", runs::started_run());

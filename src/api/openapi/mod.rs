@@ -10,6 +10,7 @@ mod outputs;
 mod pages;
 mod runs;
 mod shapes;
+mod stats;
 #[cfg(test)]
 mod tests;
 mod tool_servers;

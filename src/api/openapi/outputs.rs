@@ -48,6 +48,7 @@ pub fn of(name: &str) -> Option<Success> {
         "run_definition" => ok("The run as it stands: how it ended, or started.", "StartedRun"),
         "get_run" => ok("The run, with its record.", "Run"),
         "list_runs" => ok("A page of the playbook's runs.", "RunPage"),
+        "get_stats" => ok("How the runs went over the window, against the window before it.", "PlaybookStats"),
         "cancel_run" => ok("The run: cancelled, or as it had already ended.", "Run"),
         "send_run_event" => ok("The workflow run after it took the event.", "Run"),
         "list_interactions" => ok("A page of the open requests.", "RequestPage"),

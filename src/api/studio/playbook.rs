@@ -18,8 +18,16 @@ pub struct OfType<'a> {
 }
 
 /// `playbook` is `get_playbook`'s answer; `reads` each definition's `get_definition` answer by
-/// `type/name`, for its standing and a workflow's glance, where it was read.
-pub fn render(f: &Frame, playbook: &Value, types: &[OfType], reads: &[(String, Value)], thread: &Thread) -> String {
+/// `type/name`, for its standing and a workflow's glance, where it was read; `went` the sentence
+/// `get_stats` says of the last 7 days, where it could count them.
+pub fn render(
+    f: &Frame,
+    playbook: &Value,
+    types: &[OfType],
+    reads: &[(String, Value)],
+    went: Option<&str>,
+    thread: &Thread,
+) -> String {
     let id = text(playbook, "/id");
     let own = match text(playbook, "/page") {
         "" => "<p class=\"hint\">It has no page yet.</p>".to_string(),
@@ -43,13 +51,14 @@ pub fn render(f: &Frame, playbook: &Value, types: &[OfType], reads: &[(String, V
     let body = format!(
         "<h1>{name}</h1><p>{description}</p><p>{standing}</p>\
          <p>{ledger} · {requests} · {comments}</p>\
-         <h2>Its page</h2>{own}<h2>Definitions</h2>{defs}{section}",
+         {went}<h2>Its page</h2>{own}<h2>Definitions</h2>{defs}{section}",
         name = escape(text(playbook, "/name")),
         description = escape(text(playbook, "/description")),
         standing = status(text(playbook, "/status")),
         ledger = link(&studio::ledger("", f.org, id, None), "Ledger: its runs"),
         requests = link(&studio::requests("", f.org, id), "Open requests"),
         comments = link(&studio::playbook_comments("", f.org, id), "Comments"),
+        went = went.map(|w| format!("<h2>How its runs went</h2><p>{}</p>", escape(w))).unwrap_or_default(),
         section = section(f, thread),
     );
     page(f, text(playbook, "/name"), &[], Tab::Playbook, &body)

@@ -74,7 +74,7 @@ fn every_page_shows_what_someone_wrote_as_text() {
         json!({ "headline": HOSTILE, "figures": [{ "label": HOSTILE, "value": HOSTILE }], "attention": HOSTILE });
     let types = [OfType { kind: "workflow", listed: &defs }];
     let read = json!({ "glance": glance, "standing": { "says": HOSTILE } });
-    assert_inert(&playbook::render(&f, &pb, &types, &[(format!("workflow/{HOSTILE}"), read)], &thread));
+    assert_inert(&playbook::render(&f, &pb, &types, &[(format!("workflow/{HOSTILE}"), read)], Some(HOSTILE), &thread));
 
     let def = json!({
         "type": "reasoning", "name": HOSTILE, "version": 1, "status": "active", "description": HOSTILE,
@@ -279,8 +279,11 @@ fn a_playbook_shows_each_definitions_standing_and_a_workflows_glance() {
         "glance": { "headline": "The last order came to 60", "figures": [{ "label": "Orders", "value": 4 }], "attention": true }
     });
     let types = [OfType { kind: "workflow", listed: &defs }];
-    let html = playbook::render(&frame(true), &pb, &types, &[("workflow/price".to_string(), read)], &thread);
+    let went = "In the last 7 days, 4 runs (was 2): 3 succeeded (75%, was 100%), 1 failed; p50 1.2 s, p95 4.0 s.";
+    let html =
+        playbook::render(&frame(true), &pb, &types, &[("workflow/price".to_string(), read)], Some(went), &thread);
     for part in [
+        "<h2>How its runs went</h2><p>In the last 7 days, 4 runs (was 2): 3 succeeded (75%, was 100%)",
         "4 runs: 3 succeeded, 1 failed.",
         "The last order came to 60",
         "<dt>Orders</dt><dd>4</dd>",

@@ -6,6 +6,8 @@ pub mod calls;
 pub mod error;
 pub mod life;
 pub mod record;
+pub mod stats;
+pub mod stats_words;
 pub mod store;
 pub mod words;
 

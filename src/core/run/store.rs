@@ -111,6 +111,27 @@ pub struct RunQuery {
     pub limit: usize,
     /// The position the page before ended at; pages go newest first.
     pub before: Option<i64>,
+    /// Only the runs started at or after this time, and before `started_before`: each as
+    /// `text::stamp` writes it, as runs stamp their start, so that the stores compare them as text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_after: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_before: Option<String>,
+}
+
+impl RunQuery {
+    /// Whether a run started at `started_at` is within the query's span of start times.
+    pub fn spans(&self, started_at: &str) -> bool {
+        self.started_after.as_deref().is_none_or(|after| started_at >= after)
+            && self.started_before.as_deref().is_none_or(|before| started_at < before)
+    }
+}
+
+/// A time a caller names, as the stores compare it: RFC 3339 with any offset, stamped in UTC.
+pub fn read_time(pointer: &str, text: &str) -> Result<String, Problem> {
+    chrono::DateTime::parse_from_rfc3339(text)
+        .map(|t| crate::core::text::stamp(t.to_utc()))
+        .map_err(|_| Problem::invalid(pointer, "must be a time in RFC 3339, such as 2026-11-30T17:00:00Z"))
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -365,6 +386,31 @@ mod tests {
         // A step's run that carried nothing answers as a run's start did, beside it.
         let bare = serde_json::json!({ "run": succeeded() });
         assert_eq!(serde_json::from_value::<Stepped>(bare).unwrap(), Stepped { run: succeeded(), carried: Vec::new() });
+    }
+
+    #[test]
+    fn a_span_of_start_times_compares_as_stamped() {
+        assert_eq!(read_time("/started_after", "2026-12-01T11:30:00+01:30"), Ok("2026-12-01T10:00:00.000Z".into()));
+        let bad = read_time("/started_after", "yesterday").unwrap_err();
+        assert_eq!(bad.errors[0].pointer, "/started_after");
+        let query = |after: Option<&str>, before: Option<&str>| RunQuery {
+            definition: None,
+            status: None,
+            steps: true,
+            limit: 20,
+            before: None,
+            started_after: after.map(str::to_string),
+            started_before: before.map(str::to_string),
+        };
+        let (at, later) = ("2026-12-01T10:00:00.000Z", "2026-12-01T10:00:00.001Z");
+        assert!(query(None, None).spans(at));
+        assert!(query(Some(at), None).spans(at), "after is from that time on");
+        assert!(!query(Some(later), None).spans(at));
+        assert!(!query(None, Some(at)).spans(at), "before is up to that time");
+        assert!(query(Some(at), Some(later)).spans(at));
+        // A query of the version before, without a span, reads as one without.
+        let old = serde_json::json!({ "definition": null, "status": null, "limit": 20, "before": null });
+        assert_eq!(serde_json::from_value::<RunQuery>(old).unwrap(), query(None, None));
     }
 
     #[test]

@@ -206,6 +206,7 @@ impl IndexStore for MemPlaybook {
             .filter(|(_, r)| q.definition.as_ref().is_none_or(|d| *d == r.definition))
             .filter(|(_, r)| q.status.as_ref().is_none_or(|s| *s == r.status))
             .filter(|(_, r)| q.steps || r.within.is_none())
+            .filter(|(_, r)| q.spans(&r.started_at))
             .take(take)
             .map(|(at, r)| (*at, r.clone()))
             .collect())

@@ -106,11 +106,15 @@ impl IndexStore for RunsIndex<'_> {
             None => (String::new(), String::new()),
         };
         let status = q.status.clone().unwrap_or_default();
+        // Start times are stamped alike (`text::stamp`), so they compare as text, as `spans` does.
+        let after = q.started_after.clone().unwrap_or_default();
+        let before = q.started_before.clone().unwrap_or_default();
         let rows: Vec<Row> = self
             .sql
             .exec(
                 "SELECT * FROM runs WHERE position < ? AND (? = '' OR (kind = ? AND name = ?)) AND (? = '' OR status = ?)
-                 AND (? = 1 OR within IS NULL) ORDER BY position DESC LIMIT ?",
+                 AND (? = 1 OR within IS NULL) AND (? = '' OR started_at >= ?) AND (? = '' OR started_at < ?)
+                 ORDER BY position DESC LIMIT ?",
                 vec![
                     q.before.unwrap_or(LAST).into(),
                     kind.clone().into(),
@@ -119,6 +123,10 @@ impl IndexStore for RunsIndex<'_> {
                     status.clone().into(),
                     status.into(),
                     i64::from(q.steps).into(),
+                    after.clone().into(),
+                    after.into(),
+                    before.clone().into(),
+                    before.into(),
                     (take as i64).into(),
                 ],
             )

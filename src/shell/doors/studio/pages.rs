@@ -91,13 +91,16 @@ async fn show_playbook(v: &Visit<'_>, id: &str) -> worker::Result<Response> {
             reads.push((format!("{kind}/{name}"), out.value));
         }
     }
+    // The week's success rate and durations against the week before; a page that cannot count
+    // them still shows the rest.
+    let went = v.run("get_stats", json!({ "playbook": id, "window": "7d" })).await.ok().map(|out| out.summary);
     let types: Vec<OfType> = listed.iter().map(|(kind, l)| OfType { kind, listed: l }).collect();
     let said = v.comments(Some(id), Place::At("playbook")).await;
     let here = studio::playbook("", &v.caller.org, id);
     let name = pb["name"].as_str().unwrap_or(id);
     let f = v.frame(Some((id, name)));
     let thread = Thread { comments: said.view(), address: "playbook", back: &here };
-    v.html(200, playbook::render(&f, &pb, &types, &reads, &thread))
+    v.html(200, playbook::render(&f, &pb, &types, &reads, went.as_deref(), &thread))
 }
 
 async fn show_definition(v: &Visit<'_>, id: &str, kind: &str, name: &str) -> worker::Result<Response> {
