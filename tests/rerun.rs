@@ -114,9 +114,11 @@ fn a_workflow_runs_again_from_its_failing_step_without_running_the_steps_before(
     let reused: Vec<&String> = history.iter().filter(|e| e.starts_with("wf2 step_reused")).collect();
     assert_eq!(reused.len(), 2, "{history:?}");
 
-    let listed = w.ok("list_runs", json!({ "type": "workflow", "name": "invoice" }));
-    let wf2 = listed["structuredContent"]["runs"].as_array().unwrap().iter().find(|r| r["run_id"] == "wf2").cloned();
-    assert!(wf2.is_some(), "{listed}");
+    let listed = w.ok("list_runs", json!({ "rerun_of": "wf1" }));
+    let ids: Vec<&str> =
+        listed["structuredContent"]["runs"].as_array().unwrap().iter().map(|r| r["run_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["wf2"], "only the run started again from wf1: {listed}");
+    assert_eq!(listed["structuredContent"]["runs"][0]["rerun_of"], "wf1");
 }
 
 #[test]

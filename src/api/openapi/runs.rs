@@ -145,7 +145,7 @@ pub(super) fn run_entry() -> Value {
             "started_at": time("When it started."),
             "finished_at": time("When it ended."),
             "within": reference("Within"),
-            "rerun_of": reference("RerunOf"),
+            "rerun_of": text("The run this one was started again from with rerun_run."),
             "started_by": by("Who or what started it.")
         },
         "required": ["run_id", "definition", "version", "status", "started_at"]

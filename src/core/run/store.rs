@@ -85,6 +85,9 @@ pub struct RunEntry {
     /// For a run a workflow's step started: the workflow run and the step.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub within: Option<super::Within>,
+    /// For a run started again with `rerun_run`: the run it was started from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rerun_of: Option<String>,
 }
 
 impl RunEntry {
@@ -97,6 +100,7 @@ impl RunEntry {
             started_at: run.started_at.clone(),
             finished_at: run.status.finished_at().map(str::to_string),
             within: run.within.clone(),
+            rerun_of: run.rerun_of.as_ref().map(|r| r.run_id.clone()),
         }
     }
 }
@@ -117,6 +121,9 @@ pub struct RunQuery {
     pub started_after: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub started_before: Option<String>,
+    /// Only the runs started again from this run with `rerun_run`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rerun_of: Option<String>,
 }
 
 impl RunQuery {
@@ -401,6 +408,7 @@ mod tests {
             before: None,
             started_after: after.map(str::to_string),
             started_before: before.map(str::to_string),
+            rerun_of: None,
         };
         let (at, later) = ("2026-12-01T10:00:00.000Z", "2026-12-01T10:00:00.001Z");
         assert!(query(None, None).spans(at));

@@ -207,6 +207,7 @@ impl IndexStore for MemPlaybook {
             .filter(|(_, r)| q.status.as_ref().is_none_or(|s| *s == r.status))
             .filter(|(_, r)| q.steps || r.within.is_none())
             .filter(|(_, r)| q.spans(&r.started_at))
+            .filter(|(_, r)| q.rerun_of.is_none() || q.rerun_of == r.rerun_of)
             .take(take)
             .map(|(at, r)| (*at, r.clone()))
             .collect())

@@ -55,6 +55,7 @@ const STEPS: &[Step] = &[
     comments::TABLE,
     assets::TABLE,
     events::BEFORE_FAMILIES_INDEX,
+    runs_index::RERUN_OF,
 ];
 
 /// How many of `STEPS` a new object makes at once: the table of its record. The tables of what a

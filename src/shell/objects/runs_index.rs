@@ -27,6 +27,9 @@ CREATE TABLE IF NOT EXISTS run_records (run_id TEXT PRIMARY KEY, record TEXT NOT
 /// Added after the first release: the workflow run and step that started a run, as JSON.
 pub const WITHIN: Step = Step::AddColumn { table: "runs", column: "within", declared: "TEXT" };
 
+/// Added later: the run a run was started again from with `rerun_run`, by its id.
+pub const RERUN_OF: Step = Step::AddColumn { table: "runs", column: "rerun_of", declared: "TEXT" };
+
 #[derive(Deserialize)]
 struct Kept {
     record: String,
@@ -44,6 +47,8 @@ struct Row {
     finished_at: Option<String>,
     #[serde(default)]
     within: Option<String>,
+    #[serde(default)]
+    rerun_of: Option<String>,
 }
 
 pub struct RunsIndex<'s> {
@@ -63,7 +68,7 @@ impl IndexStore for RunsIndex<'_> {
         // an entry stays as its first report gave it.
         self.sql
             .exec(
-                "INSERT INTO runs (run_id, kind, name, version, status, started_at, finished_at, within) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(run_id) DO UPDATE SET status = excluded.status, finished_at = excluded.finished_at",
+                "INSERT INTO runs (run_id, kind, name, version, status, started_at, finished_at, within, rerun_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(run_id) DO UPDATE SET status = excluded.status, finished_at = excluded.finished_at",
                 vec![
                     e.run_id.clone().into(),
                     e.definition.kind.as_str().into(),
@@ -73,6 +78,7 @@ impl IndexStore for RunsIndex<'_> {
                     e.started_at.clone().into(),
                     e.finished_at.clone().into(),
                     within.into(),
+                    e.rerun_of.clone().into(),
                 ],
             )
             .map_err(storage)?;
@@ -109,12 +115,13 @@ impl IndexStore for RunsIndex<'_> {
         // Start times are stamped alike (`text::stamp`), so they compare as text, as `spans` does.
         let after = q.started_after.clone().unwrap_or_default();
         let before = q.started_before.clone().unwrap_or_default();
+        let rerun_of = q.rerun_of.clone().unwrap_or_default();
         let rows: Vec<Row> = self
             .sql
             .exec(
                 "SELECT * FROM runs WHERE position < ? AND (? = '' OR (kind = ? AND name = ?)) AND (? = '' OR status = ?)
                  AND (? = 1 OR within IS NULL) AND (? = '' OR started_at >= ?) AND (? = '' OR started_at < ?)
-                 ORDER BY position DESC LIMIT ?",
+                 AND (? = '' OR rerun_of = ?) ORDER BY position DESC LIMIT ?",
                 vec![
                     q.before.unwrap_or(LAST).into(),
                     kind.clone().into(),
@@ -127,6 +134,8 @@ impl IndexStore for RunsIndex<'_> {
                     after.into(),
                     before.clone().into(),
                     before.into(),
+                    rerun_of.clone().into(),
+                    rerun_of.into(),
                     (take as i64).into(),
                 ],
             )
@@ -143,6 +152,7 @@ impl IndexStore for RunsIndex<'_> {
                     started_at: r.started_at,
                     finished_at: r.finished_at,
                     within: r.within.and_then(|w| json::from_str(&w).ok()),
+                    rerun_of: r.rerun_of,
                 };
                 Some((r.position, entry))
             })
