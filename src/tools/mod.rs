@@ -462,7 +462,7 @@ mod tests {
         let comments = ["list_comments", "resolve_comment", "make_comment", "reopen_comment"];
         assert_eq!(with(|s| s.also.is_some()), [&["search"][..], &comments].concat());
         assert_eq!(with(|s| s.on_playbook.is_some()), ["list_comments"]);
-        assert_eq!(with(|s| s.hints_depend.is_some()), ["run_definition"]);
+        assert_eq!(with(|s| s.hints_depend.is_some()), ["run_definition", "rerun_run"]);
         assert_eq!(with(|s| s.runs_saved), ["run_definition", "rerun_run"]);
         assert_eq!(with(|s| s.person_only), ["add_connection", "reconnect_connection"]);
         assert_eq!(with(|s| s.opens_link), ["add_connection", "reconnect_connection"]);

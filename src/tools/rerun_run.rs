@@ -31,7 +31,8 @@ pub const TOOL: Tool = Tool {
     path: "/v1/orgs/{org}/playbooks/{playbook}/runs/{run_id}/rerun",
     input_schema,
     run: |ctx, args| typed(ctx, args, run),
-    special: Special { runs_saved: true, ..Special::NONE },
+    // Destructive only while a tool server serves the playbook, as run_definition.
+    special: Special { hints_depend: Some(super::run_definition::HINTS_DEPEND), runs_saved: true, ..Special::NONE },
 };
 
 fn input_schema() -> Value {

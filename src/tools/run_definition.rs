@@ -30,7 +30,7 @@ pub const TOOL: Tool = Tool {
     special: Special { hints_depend: Some(HINTS_DEPEND), runs_saved: true, ..Special::NONE },
 };
 
-const HINTS_DEPEND: &str = "destructiveHint is true while a tool server serves the playbook (or, on a connection that names none, the org), since a function's tools may change something.";
+pub const HINTS_DEPEND: &str = "destructiveHint is true while a tool server serves the playbook (or, on a connection that names none, the org), since a function's tools may change something.";
 
 /// How many recent runs say how long a run of the definition takes.
 const RECENT_RUNS: usize = 20;

@@ -78,6 +78,7 @@ function argsFor(ids) {
     list_runs: { playbook },
     get_stats: { playbook },
     cancel_run: { playbook, run_id },
+    rerun_run: { playbook, run_id },
     send_run_event: { playbook, run_id, name: 'go' },
     list_interactions: { playbook },
     answer_interaction: { playbook, run_id, answer: { ok: true } },

@@ -91,8 +91,10 @@ describe('GET /debug', () => {
     assert.deepEqual(shown.map((t) => t.name), tools.map((t) => t.name));
     for (const [i, tool] of tools.entries()) {
       assert.equal(shown[i].title, tool.title, tool.name);
-      // run_definition's destructiveHint depends on the tool servers serving the org, which the page says.
-      const hints = tool.name === 'run_definition' ? HINTS.filter((h) => h !== 'destructiveHint') : HINTS;
+      // run_definition's and rerun_run's destructiveHint depends on the tool servers serving the org,
+      // which the page says.
+      const depends = ['run_definition', 'rerun_run'].includes(tool.name);
+      const hints = depends ? HINTS.filter((h) => h !== 'destructiveHint') : HINTS;
       for (const h of hints) assert.ok(shown[i].text.includes(`${h}: ${tool.annotations[h]}`), `${tool.name} ${h}`);
       for (const arg of Object.keys(tool.inputSchema.properties ?? {})) assert.ok(shown[i].text.includes(arg), `${tool.name} ${arg}`);
     }

@@ -63,6 +63,7 @@ export const TOOL_HINTS = {
   list_runs: [true, false, true, false],
   get_stats: [true, false, true, false],
   cancel_run: [false, true, true, false],
+  rerun_run: [false, true, false, true],
   send_run_event: [false, true, false, false],
   get_asset: [true, false, true, false],
   list_interactions: [true, false, true, false],

@@ -257,6 +257,10 @@ describe('GET /v1/openapi.json', { timeout: 120_000 }, () => {
     const unanswered = await call('run_definition', { params: interaction, body: { input: { order: 'A-2' } } });
     const cancelled = await call('cancel_run', { params: { playbook, run_id: unanswered.run_id } });
     assert.equal(cancelled.status, 'cancelled');
+    const again = await call('rerun_run', { params: { playbook, run_id: priced.run_id }, body: { new_run_id: `${priced.run_id}-again` } });
+    assert.deepEqual([again.status, again.rerun_of], ['succeeded', { run_id: priced.run_id }]);
+    const reruns = await call('list_runs', { params: { playbook }, query: { rerun_of: priced.run_id } });
+    assert.deepEqual(reruns.runs.map((r) => r.run_id), [again.run_id]);
 
     await call('create_definition', {
       params: { playbook, type: 'workflow' },
