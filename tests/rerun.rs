@@ -107,6 +107,8 @@ fn a_workflow_runs_again_from_its_failing_step_without_running_the_steps_before(
     let done = w.status("wf2");
     assert_eq!(done["status"], "succeeded", "{done}");
     assert_eq!(done["output"]["gross"], json!(144.0));
+    let links: Vec<&str> = done["steps"].as_array().unwrap().iter().map(|s| s["run_id"].as_str().unwrap()).collect();
+    assert_eq!(links, ["wf1-first-1", "wf1-second-1", "wf2-round-1"], "each kept step links to the run that ran it");
     let ran: Vec<String> = w.run_ids().into_iter().filter(|id| !before.contains(id)).collect();
     assert_eq!(ran, ["wf2", "wf2-round-1"], "only the step run again started a function's run");
     assert_eq!(w.status("wf1")["status"], "failed", "the old run is untouched");

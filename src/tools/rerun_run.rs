@@ -15,7 +15,7 @@ use crate::core::definition::{workflow, Kind};
 use crate::core::run::store::Reused;
 use crate::core::run::{check_run_id, run_id, RerunOf, Run, RunStatus};
 use crate::core::text::{cap, join_and, quote, SUMMARY_MAX};
-use crate::core::workflow::rerun::reused;
+use crate::core::workflow::rerun::{kept_runs, reused};
 use crate::core::Problem;
 use crate::ops::run_start::{Again, Asked};
 
@@ -112,7 +112,8 @@ async fn from_step(ctx: &Ctx<'_>, playbook: &str, old: &Run, step: &str) -> Resu
     let current = ctx.backend.get_definition(&ctx.caller.org, playbook, old.definition.clone()).await?;
     let plan = workflow::plan(&current.document)?;
     let steps = reused(&kept.plan, &kept.flow, &plan, step)?;
-    Ok(Reused { steps, started: kept.flow.started })
+    let runs = kept_runs(&kept.plan, &kept.flow, &steps);
+    Ok(Reused { steps, started: kept.flow.started, runs })
 }
 
 fn words(old: &Run, run: &Run, from_step: Option<&str>, taken: &[String]) -> String {

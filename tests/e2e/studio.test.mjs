@@ -210,8 +210,34 @@ describe('Studio as the local developer', { timeout: 180_000 }, () => {
     }
   });
 
+  test('a failed workflow run is run again from its failing step through its form, once the step is fixed', async () => {
+    const rounding = (type) => `---\ndescription: Rounds a gross amount\ninput:\n  schema: { type: object, properties: { net: { type: number } }, required: [net] }\noutput:\n  schema: { type: object, properties: { gross: { type: ${type} } }, required: [gross] }\ncompute:\n  gross: input.net * 1\n---\n`;
+    const invoice = '---\ndescription: Adds VAT, then rounds\ninput:\n  schema: { type: object, properties: { net: { type: number } }, required: [net] }\nsteps:\n  - id: vat\n    function: computation/add-vat\n    input:\n      net: input.net\n  - id: round\n    function: computation/rounding\n    input:\n      net: steps.vat.output.gross\noutput:\n  gross: steps.round.output.gross\n---\n';
+    const fn = { overview: 'Rounds a gross amount and answers it to the workflow that asks.', diagram: 'flowchart LR\n  A[gross] --> B[rounded]' };
+    await call('create_definition', { type: 'computation', name: 'rounding', source: rounding('string'), ...fn });
+    await call('create_definition', { type: 'workflow', name: 'invoice', source: invoice, overview: 'Adds VAT to an order, then rounds the gross and answers it.' });
+    await call('run_definition', { type: 'workflow', name: 'invoice', input: { net: 10 }, run_id: 'studio-inv-1' });
+    let old;
+    for (let i = 0; i < 10 && old?.status !== 'failed'; i++) old = await call('get_run', { run_id: 'studio-inv-1', wait_seconds: 2 });
+    assert.equal(old.status, 'failed', JSON.stringify(old));
+    await call('update_definition', { type: 'computation', name: 'rounding', source: rounding('number'), ...fn });
+
+    await open(page, pb('/runs/studio-inv-1'), 'the failed run');
+    const offered = await page.$$eval('form[action$="/runs/studio-inv-1/rerun"] input[name=from_step]', (els) => els.map((e) => e.value));
+    assert.deepEqual(offered, ['round'], 'offered on the step that failed alone');
+    const res = await submit(page, '/runs/studio-inv-1/rerun');
+    assert.equal(res.status(), 200);
+    const rerun = new URL(page.url()).pathname.split('/').pop();
+    assert.notEqual(rerun, 'studio-inv-1', 'the new run\'s page');
+    const done = await call('get_run', { run_id: rerun, wait_seconds: 5 });
+    assert.deepEqual([done.status, done.rerun_of], ['succeeded', { run_id: 'studio-inv-1', from_step: 'round' }]);
+    const vat = (await call('list_runs', { type: 'computation', name: 'add-vat', limit: 100 })).runs.filter((r) => r.within?.run_id === rerun);
+    assert.deepEqual(vat, [], 'the step before was not run again');
+    await screenshot(page, 'run-again');
+  });
+
   test('a form from another site, or a page asked for by one, is refused and changes nothing', async () => {
-    for (const path of ['/comments', `/requests/run_x/answer`]) {
+    for (const path of ['/comments', `/requests/run_x/answer`, '/runs/run_x/rerun']) {
       const res = await fetch(pb(path), {
         method: 'POST', redirect: 'manual',
         headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },

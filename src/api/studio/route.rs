@@ -57,10 +57,31 @@ pub enum Page {
 /// What a Studio form posts; `playbook` is none for the org's own comments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Post {
-    Answer { org: String, playbook: String, run_id: String },
-    Comment { org: String, playbook: Option<String> },
-    Resolve { org: String, playbook: Option<String>, id: String },
-    Reopen { org: String, playbook: Option<String>, id: String },
+    Answer {
+        org: String,
+        playbook: String,
+        run_id: String,
+    },
+    /// A workflow run again from a step (`rerun_run`).
+    Rerun {
+        org: String,
+        playbook: String,
+        run_id: String,
+    },
+    Comment {
+        org: String,
+        playbook: Option<String>,
+    },
+    Resolve {
+        org: String,
+        playbook: Option<String>,
+        id: String,
+    },
+    Reopen {
+        org: String,
+        playbook: Option<String>,
+        id: String,
+    },
 }
 
 /// Whether a path is Studio's.
@@ -114,6 +135,7 @@ pub fn post(path: &str) -> Option<Post> {
         [org, "playbooks", pb, "requests", run, "answer"] => {
             Post::Answer { org: o(org), playbook: o(pb), run_id: o(run) }
         }
+        [org, "playbooks", pb, "runs", run, "rerun"] => Post::Rerun { org: o(org), playbook: o(pb), run_id: o(run) },
         [org, "comments"] => Post::Comment { org: o(org), playbook: None },
         [org, "playbooks", pb, "comments"] => Post::Comment { org: o(org), playbook: on(Some(pb)) },
         [org, "comments", id, "resolve"] => Post::Resolve { org: o(org), playbook: None, id: o(id) },
@@ -151,6 +173,7 @@ impl Post {
     pub fn org(&self) -> &str {
         match self {
             Post::Answer { org, .. }
+            | Post::Rerun { org, .. }
             | Post::Comment { org, .. }
             | Post::Resolve { org, .. }
             | Post::Reopen { org, .. } => org,

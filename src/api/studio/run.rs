@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::comments::{on_part, section, Thread};
-use super::frame::{json_block, link, moment, page, status, text, Frame, Tab};
+use super::frame::{form, hidden, json_block, link, moment, page, status, text, Frame, Tab};
 use super::run_facts;
 use crate::api::sign_in_pages::escape;
 use crate::core::studio;
@@ -29,7 +29,8 @@ pub fn render(
 ) -> String {
     let id = text(run, "/run_id");
     let playbook = f.playbook.map(|(p, _)| p).unwrap_or_default();
-    let steps = run["steps"].as_array().map(|s| steps_table(f, playbook, s, thread)).unwrap_or_default();
+    let ended = matches!(text(run, "/status"), "failed" | "cancelled");
+    let steps = run["steps"].as_array().map(|s| steps_table(f, playbook, s, thread, ended)).unwrap_or_default();
     let img = |src: &Option<String>, alt: &str| {
         src.as_ref().map(|s| format!("<figure><img src=\"{}\" alt=\"{alt}\"></figure>", escape(s))).unwrap_or_default()
     };
@@ -60,8 +61,15 @@ pub fn render(
     page(f, &format!("Run {id}"), &[(String::new(), format!("Run {id}"))], Tab::Ledger, &body)
 }
 
-fn steps_table(f: &Frame, playbook: &str, steps: &[Value], thread: &Thread) -> String {
+/// The steps of a workflow run; where it failed or was cancelled, a person who may run it again
+/// is offered a form on each step that did not succeed, to run it again from there.
+fn steps_table(f: &Frame, playbook: &str, steps: &[Value], thread: &Thread, ended: bool) -> String {
     let run_id = thread.address.strip_prefix("runs/").unwrap_or_default();
+    let again = |step: &str| {
+        let action = format!("{}/rerun", studio::run("", f.org, playbook, run_id));
+        let inner = format!("{}<button type=\"submit\">Run again from this step</button>", hidden("from_step", step));
+        form(&action, f.csrf, "inline", &inner)
+    };
     let rows: String = steps
         .iter()
         .map(|s| {
@@ -74,7 +82,11 @@ fn steps_table(f: &Frame, playbook: &str, steps: &[Value], thread: &Thread) -> S
                 .or(s["skipped_because"].as_str())
                 .or(s.pointer("/error/detail").and_then(Value::as_str))
                 .unwrap_or_default();
-            let say = on_part(f, thread, &format!("runs/{run_id}/steps/{}", text(s, "/step")), "Comment on this step");
+            let mut say =
+                on_part(f, thread, &format!("runs/{run_id}/steps/{}", text(s, "/step")), "Comment on this step");
+            if ended && f.writes && !matches!(text(s, "/status"), "succeeded" | "skipped") {
+                say.push_str(&again(text(s, "/step")));
+            }
             format!(
                 "<tr><td>{}{say}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 escape(text(s, "/title")),

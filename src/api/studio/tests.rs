@@ -269,6 +269,34 @@ fn a_run_takes_comments_on_its_result_and_each_step() {
 }
 
 #[test]
+fn a_failed_workflow_run_offers_to_run_again_from_a_step_that_did_not_succeed_to_who_may() {
+    let said = json!({ "comments": [] });
+    let thread = Thread {
+        comments: Comments::Listed(&said),
+        address: "runs/run_1",
+        back: "/studio/acme/playbooks/pb_1/runs/run_1",
+    };
+    let mut run = run_value();
+    run["steps"] = json!([
+        { "step": "first", "title": "first", "status": "succeeded", "run_id": "run_1-first-1" },
+        { "step": "round", "title": "round", "status": "failed", "run_id": "run_1-round-1" }
+    ]);
+    let html = run::render(&frame(true), &run, &Pictures::default(), &[], None, &thread);
+    assert_eq!(html.matches("Run again from this step").count(), 1, "{html}");
+    assert!(html.contains("action=\"/studio/acme/playbooks/pb_1/runs/run_1/rerun\""), "{html}");
+    assert!(html.contains("name=\"from_step\" value=\"round\""), "{html}");
+    let reader = run::render(&frame(false), &run, &Pictures::default(), &[], None, &thread);
+    assert!(!reader.contains("Run again from this step"), "a person who may not write is offered no form");
+    run["status"] = json!("succeeded");
+    let fine = run::render(&frame(true), &run, &Pictures::default(), &[], None, &thread);
+    assert!(!fine.contains("Run again from this step"), "a run that succeeded offers none");
+    assert_eq!(
+        route::post("/studio/acme/playbooks/pb_1/runs/run_1/rerun"),
+        Some(Post::Rerun { org: "acme".into(), playbook: "pb_1".into(), run_id: "run_1".into() })
+    );
+}
+
+#[test]
 fn a_playbook_shows_each_definitions_standing_and_a_workflows_glance() {
     let said = json!({ "comments": [] });
     let thread = Thread { comments: Comments::Listed(&said), address: "playbook", back: "/studio/acme/playbooks/pb_1" };

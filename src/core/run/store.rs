@@ -37,6 +37,9 @@ pub struct StartRun {
 pub struct Reused {
     pub steps: Vec<crate::core::workflow::state::StepState>,
     pub started: Vec<String>,
+    /// The run each reused step's function ran as.
+    #[serde(default)]
+    pub runs: std::collections::BTreeMap<String, String>,
 }
 
 /// A read of a workflow run's plan and state, which a run again from one of its steps takes

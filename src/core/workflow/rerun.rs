@@ -2,8 +2,10 @@
 //! they ended with in the old run, and the step and everything after it run again. Decided here,
 //! from the old run's plan and state and the plan the new run starts with.
 
-use super::plan::Plan;
-use super::state::{Flow, StepState, StepStatus};
+use std::collections::BTreeMap;
+
+use super::plan::{Action, Plan};
+use super::state::{child_run_id, Flow, StepState, StepStatus};
 use crate::core::text::{join_and, quote};
 use crate::core::{FieldError, Problem};
 
@@ -69,8 +71,30 @@ pub fn reused(old_plan: &Plan, old_flow: &Flow, new_plan: &Plan, from_step: &str
     Ok(states)
 }
 
-/// Puts the reused states in a new run's state, in the order the old run started them.
-pub fn seed(flow: &mut Flow, reused: &[StepState], old_started: &[String]) {
+/// The run each reused step's function ran as: where the old run took it from an older one, that
+/// one; else the old run's own child of the step's last attempt.
+pub fn kept_runs(old_plan: &Plan, old_flow: &Flow, reused: &[StepState]) -> BTreeMap<String, String> {
+    reused
+        .iter()
+        .filter_map(|s| {
+            if let Some(kept) = old_flow.kept_runs.get(&s.id) {
+                return Some((s.id.clone(), kept.clone()));
+            }
+            let calls = old_plan.step(&s.id).is_some_and(|p| matches!(p.action, Action::Call { .. }));
+            match (&s.status, calls) {
+                (StepStatus::Succeeded { attempt, .. }, true) => {
+                    Some((s.id.clone(), child_run_id(&old_flow.run_id, &s.id, *attempt)))
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Puts the reused states in a new run's state, in the order the old run started them, with the
+/// runs their functions ran as.
+pub fn seed(flow: &mut Flow, reused: &[StepState], old_started: &[String], kept_runs: &BTreeMap<String, String>) {
+    flow.kept_runs = kept_runs.clone();
     for state in reused {
         if let Some(step) = flow.steps.iter_mut().find(|s| s.id == state.id) {
             step.status = state.status.clone();
@@ -121,8 +145,16 @@ mod tests {
         let states = reused(&p, &old, &p, "s3").unwrap();
         assert_eq!(states.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(), ["s1", "s2"]);
         let mut fresh = Flow::new("wf2", &p);
-        seed(&mut fresh, &states, &old.started);
+        let runs = kept_runs(&p, &old, &states);
+        seed(&mut fresh, &states, &old.started, &runs);
         assert_eq!(fresh.started, ["s1", "s2"]);
+        let view = crate::core::workflow::view::steps(&p, &fresh);
+        assert_eq!(view[0].run_id.as_deref(), Some("wf1-s1-1"), "the step links to the run it came from");
+        // Run again from that run, the first step still links to the run that ran it.
+        let mut third = Flow::new("wf3", &p);
+        let states = reused(&p, &fresh, &p, "s2").unwrap();
+        seed(&mut third, &states, &fresh.started, &kept_runs(&p, &fresh, &states));
+        assert_eq!(third.kept_runs.get("s1").map(String::as_str), Some("wf1-s1-1"));
         assert!(matches!(fresh.steps[2].status, StepStatus::Pending));
         assert!(reused(&p, &old, &p, "s1").unwrap().is_empty(), "from the first step, nothing is taken");
     }

@@ -1,6 +1,8 @@
 //! The state of one workflow run: where it stands, and where each of its steps stands, each
 //! status carrying what only it has.
 
+use std::collections::BTreeMap;
+
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -23,6 +25,10 @@ pub struct Flow {
     /// Step ids in the order each first started, for the step view.
     pub started: Vec<String>,
     pub inbox: Vec<Arrived>,
+    /// For a run again from a step: the run each earlier step's function ran as, in the run its
+    /// output was taken from, so the step view links to it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub kept_runs: BTreeMap<String, String>,
 }
 
 crate::core::json::tagged::tagged! {
@@ -176,6 +182,7 @@ impl Flow {
             steps: plan.steps.iter().map(|s| StepState { id: s.id.clone(), status: StepStatus::Pending }).collect(),
             started: Vec::new(),
             inbox: Vec::new(),
+            kept_runs: BTreeMap::new(),
         }
     }
 

@@ -56,6 +56,9 @@ fn view(flow: &Flow, id: &str, status: &StepStatus, calls: bool) -> StepView {
     }
     // A step that called a function keeps its child's id after it ends; one whose input had no
     // value called nothing.
+    if let Some(kept) = flow.kept_runs.get(id) {
+        v.run_id = Some(kept.clone());
+    }
     let called = !matches!(status, StepStatus::Failed { error, .. } if matches!(error.reason, crate::core::ErrorCode::Input | crate::core::ErrorCode::Condition));
     if let (true, true, None, Some(attempt)) = (calls, called, &v.run_id, status.attempt()) {
         if status.started_at().is_some() {

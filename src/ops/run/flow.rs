@@ -33,7 +33,7 @@ impl Runner<'_> {
     pub(super) fn start_flow(&self, run: &mut Run, plan: Plan, reused: Option<&Reused>) -> Result<(), Problem> {
         let mut flow = Flow::new(&run.run_id, &plan);
         if let Some(r) = reused {
-            crate::core::workflow::rerun::seed(&mut flow, &r.steps, &r.started);
+            crate::core::workflow::rerun::seed(&mut flow, &r.steps, &r.started, &r.runs);
         }
         self.store.keep_plan(&plan, &flow)?;
         self.feed(run, &plan, &flow, Command::Start { input: run.input.clone() })

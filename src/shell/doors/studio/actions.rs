@@ -1,4 +1,5 @@
-//! Studio's forms: an answer to an open request (`answer_interaction`), and a comment left,
+//! Studio's forms: an answer to an open request (`answer_interaction`), a workflow run again from
+//! a step (`rerun_run`), and a comment left,
 //! resolved or reopened (`make_comment`, `resolve_comment`, `reopen_comment`), each run as the
 //! person through the tools, with their checks. A refusal is shown in words; a success goes
 //! back to the page with `GET`.
@@ -18,6 +19,7 @@ pub(super) async fn post(v: &Visit<'_>, post: Post, form: &Form) -> worker::Resu
     let field = |name: &str| form.one(name).ok().flatten().unwrap_or_default();
     match post {
         Post::Answer { playbook, run_id, .. } => answer(v, &playbook, &run_id, form).await,
+        Post::Rerun { playbook, run_id, .. } => rerun(v, &playbook, &run_id, field("from_step")).await,
         Post::Comment { playbook, .. } => {
             let mut args = json!({ "address": field("address").trim(), "body": field("body") });
             if let Some(pb) = &playbook {
@@ -76,6 +78,25 @@ async fn answer(v: &Visit<'_>, playbook: &str, run_id: &str, form: &Form) -> wor
         Err(p) => {
             let errors = p.errors.iter().map(|e| (answer_pointer(&e.pointer), e.detail.clone())).collect();
             refuse(p.status(), super::said(&p), errors, Some(kept)).await
+        }
+    }
+}
+
+/// Runs a workflow run again from a step, as the person; on success the new run's page, else the
+/// refusal in words with the way back to the old run.
+async fn rerun(v: &Visit<'_>, playbook: &str, run_id: &str, from_step: &str) -> worker::Result<Response> {
+    let mut args = json!({ "playbook": playbook, "run_id": run_id });
+    if !from_step.is_empty() {
+        args["from_step"] = from_step.into();
+    }
+    let old = studio::run("", &v.caller.org, playbook, run_id);
+    match v.run("rerun_run", args).await {
+        Ok(out) => match out.value["run_id"].as_str() {
+            Some(new) => see_other(&studio::run("", &v.caller.org, playbook, new)),
+            None => see_other(&old),
+        },
+        Err(p) => {
+            v.html(p.status(), refused(&v.frame(None), "The run was not started again", &super::said(&p), Some(&old)))
         }
     }
 }
