@@ -7,15 +7,7 @@ use serde_json::{json, Value};
 
 const ADD_VAT: &str = include_str!("fixtures/add-vat.md");
 
-const REVIEW: &str = "---
-description: Reviews a campaign brief and recommends Ready or Revise
-model: openai/gpt-4o-mini
-input:
-  schema: { type: object, properties: { file: { type: string } }, required: [file] }
-max_tokens: 300
----
-Brief: {{ input.file }}
-";
+const REVIEW: &str = include_str!("fixtures/review-brief.md");
 
 struct World {
     m: common::Memory,

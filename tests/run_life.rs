@@ -24,15 +24,7 @@ const ADD_VAT: &str = include_str!("fixtures/add-vat.md");
 
 const APPROVE: &str = include_str!("fixtures/approve-campaign-brief.md");
 
-const REVIEW: &str = "---
-description: Reviews a campaign brief and recommends Ready or Revise
-model: openai/gpt-4o-mini
-input:
-  schema: { type: object, properties: { file: { type: string } }, required: [file] }
-max_tokens: 300
----
-Brief: {{ input.file }}
-";
+const REVIEW: &str = include_str!("fixtures/review-brief.md");
 
 const REVIEW_AND_APPROVE: &str = include_str!("fixtures/review-and-approve.md");
 

@@ -6,21 +6,12 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { ADD_VAT } from './fixtures.mjs';
 import { assertToolFailure, assertToolSuccess, MODERN_VERSION, runtimeUrl, uniqueName } from './helpers.mjs';
 
 const OVERVIEW = 'Adds VAT to a net amount, and answers the VAT and the gross amount to the caller.';
 const DIAGRAM = 'flowchart LR\n  A[Net] --> B[VAT] --> C[Gross]';
-const GOOD = `---
-description: Adds VAT to a net amount
-input:
-  schema: { type: object, properties: { net: { type: number } }, required: [net] }
-output:
-  schema: { type: object, properties: { vat: { type: number }, gross: { type: number } }, required: [vat, gross] }
-compute:
-  vat: input.net * 0.2
-  gross: input.net + vat
----
-`;
+const GOOD = ADD_VAT;
 // Three problems at once: an unknown key, an expression that does not parse, and a bad name.
 const BROKEN = GOOD.replace('compute:', 'colour: blue\ncompute:').replace('input.net * 0.2', 'input.net *');
 

@@ -6,20 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ADD_VAT } from './fixtures.mjs';
 import { assertToolFailure, assertToolSuccess, runtimeUrl, uniqueName } from './helpers.mjs';
 
 const DIAGRAM = 'flowchart LR\n  A[Net] --> B[Gross]';
-const ADD_VAT = `---
-description: Adds VAT to a net amount
-input:
-  schema: { type: object, properties: { net: { type: number } }, required: [net] }
-output:
-  schema: { type: object, properties: { vat: { type: number }, gross: { type: number } }, required: [vat, gross] }
-compute:
-  vat: input.net * 0.2
-  gross: input.net + vat
----
-`;
 // Its output schema wants text until it is fixed, so the step that calls it fails.
 const rounding = (type) => `---
 description: Rounds a gross amount
