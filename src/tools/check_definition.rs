@@ -2,7 +2,7 @@
 //! decided as the playbook's object would decide it (an update where the name is held, else a
 //! create) and kept not, with what a run of it would still need.
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::create_definition::{checked_save, save_schema, SaveArgs};
 use super::definition_words::{capitalized, named};
@@ -11,6 +11,7 @@ use crate::core::caller::Scope;
 use crate::core::definition::record::DefinitionStatus;
 use crate::core::definition::store::{DefinitionCommand, DefinitionView};
 use crate::core::definition::{spec, Kind};
+use crate::core::error::encoded;
 use crate::core::text::{cap, count, SUMMARY_MAX};
 use crate::core::{Problem, Reason};
 
@@ -62,7 +63,7 @@ async fn run(ctx: &Ctx<'_>, a: SaveArgs) -> Result<Output, Problem> {
             }
         }
     };
-    Ok(answer(checked, needs))
+    answer(checked, needs)
 }
 
 /// What a run of the saved document would lack that the save does not refuse.
@@ -82,7 +83,7 @@ fn run_needs(ctx: &Ctx<'_>, kind: Kind, source: &str, view: &DefinitionView) -> 
     needs
 }
 
-fn answer(checked: Checked, needs: Vec<String>) -> Output {
+fn answer(checked: Checked, needs: Vec<String>) -> Result<Output, Problem> {
     let still = if needs.is_empty() {
         String::new()
     } else {
@@ -138,13 +139,9 @@ fn answer(checked: Checked, needs: Vec<String>) -> Output {
                     first.detail.trim_end_matches('.')
                 )
             };
-            let value = json!({ "valid": false, "problem": problem_value(&p), "needs": needs, "kept": false });
+            let value = json!({ "valid": false, "problem": encoded(&p)?, "needs": needs, "kept": false });
             (format!("{} Nothing was kept.{still}", said.trim_end()), value)
         }
     };
-    Output::ok(cap(&summary, SUMMARY_MAX), value)
-}
-
-fn problem_value(p: &Problem) -> Value {
-    serde_json::to_value(p).unwrap_or_else(|_| json!({ "reason": p.reason, "detail": p.detail }))
+    Ok(Output::ok(cap(&summary, SUMMARY_MAX), value))
 }

@@ -77,9 +77,7 @@ async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     let one = narrowed_to(a.kind, a.name, "the definition whose runs to count")?;
     let (org, playbook) = (&ctx.caller.org, &a.playbook);
     ctx.backend.get(org, playbook).await?;
-    let now = chrono::DateTime::parse_from_rfc3339(&ctx.now)
-        .map_err(|_| Problem::internal(format!("the request's time {} is not a time", ctx.now)))?
-        .to_utc();
+    let now = ctx.instant();
     let (definitions, more) = match &one {
         Some(d) => {
             ctx.backend.get_definition(org, playbook, d.clone()).await?;

@@ -49,17 +49,7 @@ fn save(store: &dyn DefinitionStore, save: &SaveCommand, mode: Mode, keep: bool)
     }
     match decide_save(save, mode, existing.as_ref().map(|(d, v)| (d, v)), &missing)? {
         SaveDecision::Unchanged => view(store, save.kind, &save.name, false),
-        SaveDecision::Keep(def, version) if !keep => {
-            let used_by = store.users(&Ref { kind: def.kind, name: def.name.clone() })?;
-            Ok(DefinitionView {
-                definition: def,
-                document: version.source,
-                overview: version.overview,
-                diagram: version.diagram,
-                used_by,
-                changed: true,
-            })
-        }
+        SaveDecision::Keep(def, version) if !keep => shown(store, def, version, true),
         SaveDecision::Keep(def, version) => {
             store.put(&def)?;
             store.put_version(&def, &version)?;
@@ -91,7 +81,17 @@ fn missing(store: &dyn DefinitionStore, uses: &[Ref]) -> Result<Vec<Ref>, Proble
 
 pub fn view(store: &dyn DefinitionStore, kind: Kind, name: &str, changed: bool) -> Result<DefinitionView, Problem> {
     let (definition, version) = current(store, kind, name)?.ok_or_else(|| unknown_definition(kind, name))?;
-    let used_by = store.users(&Ref { kind, name: name.to_string() })?;
+    shown(store, definition, version, changed)
+}
+
+/// A definition at a version, with what uses it, as a read or a save answers it.
+fn shown(
+    store: &dyn DefinitionStore,
+    definition: Definition,
+    version: Version,
+    changed: bool,
+) -> Result<DefinitionView, Problem> {
+    let used_by = store.users(&Ref { kind: definition.kind, name: definition.name.clone() })?;
     Ok(DefinitionView {
         definition,
         document: version.source,
