@@ -170,3 +170,29 @@ fn refusals_name_the_step_the_change_and_the_run_still_going() {
     let unknown = w.refusal("rerun_run", json!({ "run_id": "nope" }));
     assert_eq!(unknown["reason"], "not_found");
 }
+
+#[test]
+fn a_run_again_on_the_old_run_s_version_takes_its_steps_as_they_were_saved() {
+    let w = failed_workflow();
+    w.save("update_definition", "computation", "rounding", &rounding("number"));
+    w.save("update_definition", "workflow", "invoice", &flow("input.net"));
+    let refused = w.refusal("rerun_run", json!({ "run_id": "wf1", "from_step": "round" }));
+    assert_eq!(refused["reason"], "conflict", "on the current version, “second” changed");
+
+    let again =
+        w.ok("rerun_run", json!({ "run_id": "wf1", "from_step": "round", "same_version": true, "new_run_id": "wf4" }));
+    assert_eq!(again["structuredContent"]["version"], 1, "the version wf1 ran, not the current 2: {again}");
+    block_on(w.m.pass(5_000));
+    let done = w.status("wf4");
+    assert_eq!(done["status"], "succeeded", "{done}");
+    assert_eq!(done["output"]["gross"], json!(144.0), "“second” kept wf1's output, as version 1 computes it");
+
+    let whole = w.ok("rerun_run", json!({ "run_id": "wf1", "same_version": true, "new_run_id": "wf5" }));
+    assert_eq!(whole["structuredContent"]["version"], 1);
+    block_on(w.m.pass(5_000));
+    assert_eq!(w.status("wf5")["output"]["gross"], json!(144.0), "version 1 adds VAT twice");
+    let current = w.ok("rerun_run", json!({ "run_id": "wf1", "new_run_id": "wf6" }));
+    assert_eq!(current["structuredContent"]["version"], 2);
+    block_on(w.m.pass(5_000));
+    assert_eq!(w.status("wf6")["output"]["gross"], json!(120.0), "version 2 adds it once");
+}

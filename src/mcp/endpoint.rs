@@ -1,10 +1,14 @@
 //! The MCP endpoints and what each acts on: `/mcp` the caller's own org and, through a
 //! `playbook` argument, its playbooks; `/orgs/{org}/mcp` one org's playbooks; and
-//! `/orgs/{org}/playbooks/{playbook}/mcp` one playbook, whose tools then take no `playbook`.
+//! `/orgs/{org}/playbooks/{playbook}/mcp` one playbook, whose tools then take no `playbook`;
+//! and the run-mode endpoints, `/orgs/{org}/tools/mcp` and
+//! `/orgs/{org}/playbooks/{playbook}/tools/mcp`, which offer the workflows offered as tools and
+//! the tools that follow their runs, and nothing that builds.
 
 use serde_json::Value;
 
 use crate::core::caller::Principal;
+use crate::core::definition::workflow_tool::RUN_MODE_TOOLS;
 use crate::core::directory::unknown_playbook;
 use crate::core::{Caller, Problem};
 use crate::tools::{self, Reach, Tool};
@@ -27,6 +31,12 @@ pub enum Endpoint {
         org: String,
         playbook: String,
     },
+    /// Run mode: one playbook's offered workflows, or, without a playbook, every playbook's the
+    /// caller reaches.
+    Run {
+        org: String,
+        playbook: Option<String>,
+    },
 }
 
 impl Endpoint {
@@ -39,6 +49,12 @@ impl Endpoint {
             ["", "orgs", org, "mcp"] if !org.is_empty() => Some(Endpoint::Org { org: org.to_string() }),
             ["", "orgs", org, "playbooks", pb, "mcp"] if !org.is_empty() && !pb.is_empty() => {
                 Some(Endpoint::Playbook { org: org.to_string(), playbook: pb.to_string() })
+            }
+            ["", "orgs", org, "tools", "mcp"] if !org.is_empty() => {
+                Some(Endpoint::Run { org: org.to_string(), playbook: None })
+            }
+            ["", "orgs", org, "playbooks", pb, "tools", "mcp"] if !org.is_empty() && !pb.is_empty() => {
+                Some(Endpoint::Run { org: org.to_string(), playbook: Some(pb.to_string()) })
             }
             _ => None,
         }
@@ -53,19 +69,30 @@ impl Endpoint {
             ));
         }
         match self {
-            Endpoint::Org { org } | Endpoint::Playbook { org, .. } if *org != caller.org => Err(Problem::forbidden(
-                format!("This caller acts in the org {}; it cannot connect to the org {org}.", caller.org),
-            )),
-            Endpoint::Playbook { playbook, .. } if !caller.reaches(playbook) => Err(unknown_playbook(playbook)),
+            Endpoint::Org { org } | Endpoint::Playbook { org, .. } | Endpoint::Run { org, .. }
+                if *org != caller.org =>
+            {
+                Err(Problem::forbidden(format!(
+                    "This caller acts in the org {}; it cannot connect to the org {org}.",
+                    caller.org
+                )))
+            }
+            Endpoint::Playbook { playbook, .. } | Endpoint::Run { playbook: Some(playbook), .. }
+                if !caller.reaches(playbook) =>
+            {
+                Err(unknown_playbook(playbook))
+            }
             _ => Ok(()),
         }
     }
 
-    /// The tools this endpoint lists to this caller; the directory listing leaves out those of
-    /// generation functions.
+    /// The operations this endpoint lists to this caller; the directory listing leaves out those of
+    /// generation functions. A run-mode endpoint lists its workflows' tools beside these
+    /// (`mcp::offered`).
     pub fn tools<'c>(&'c self, caller: &'c Caller) -> impl Iterator<Item = &'static Tool> + 'c {
         tools::offered(caller).filter(move |t| match (self, t.reach) {
             (Endpoint::Directory, _) if DIRECTORY_LEAVES_OUT.contains(&t.name) => false,
+            (Endpoint::Run { .. }, _) => RUN_MODE_TOOLS.contains(&t.name),
             (Endpoint::Root | Endpoint::Directory, _) | (_, Reach::Anywhere) => true,
             (Endpoint::Org { .. }, reach) => reach == Reach::Org,
             (Endpoint::Playbook { .. }, reach) => reach == Reach::Playbook,
@@ -75,7 +102,7 @@ impl Endpoint {
     /// The playbook a playbook endpoint fixes, which its tools take in place of an argument.
     pub fn playbook(&self) -> Option<&str> {
         match self {
-            Endpoint::Playbook { playbook, .. } => Some(playbook),
+            Endpoint::Playbook { playbook, .. } | Endpoint::Run { playbook: Some(playbook), .. } => Some(playbook),
             _ => None,
         }
     }
@@ -130,6 +157,12 @@ impl Endpoint {
             ),
             Endpoint::Playbook { playbook, .. } => format!(
                 "This connection acts on one playbook, {playbook}: its tools take no playbook argument."
+            ),
+            Endpoint::Run { org, playbook: Some(playbook) } => format!(
+                "This connection runs the workflows the playbook {playbook} offers as tools, each a tool of its own that answers the run's output or its handle; get_run, list_runs, cancel_run, list_interactions and answer_interaction follow those runs and take no playbook argument. It builds nothing: the playbook is changed on /orgs/{org}/playbooks/{playbook}/mcp."
+            ),
+            Endpoint::Run { org, playbook: None } => format!(
+                "This connection runs the workflows the playbooks of the org {org} offer as tools, each named <playbook>_<tool>, which answers the run's output or its handle; get_run, list_runs, cancel_run, list_interactions and answer_interaction follow those runs and take the playbook's id as playbook. It builds nothing: a playbook is changed on /orgs/{org}/playbooks/<playbook>/mcp."
             ),
         }
     }

@@ -6,6 +6,7 @@ mod elicit;
 pub mod endpoint;
 pub mod instructions;
 pub mod jsonrpc;
+pub mod offered;
 pub mod prompts;
 pub mod resources;
 pub mod result;

@@ -14,8 +14,10 @@ use super::{prompts, resources, result, revision, SERVER_NAME, SERVER_TITLE, SER
 use crate::core::{Caller, Problem};
 use crate::tools::{self, Ctx, Output, Tool};
 
-/// How long a 2026-07-28 client may keep a list: tool lists change only with a deploy.
+/// How long a 2026-07-28 client may keep a list: tool lists change only with a deploy, but for a
+/// run-mode endpoint's, which change with each workflow saved.
 const LIST_TTL_MS: u64 = 300_000;
+const RUN_MODE_TOOLS_TTL_MS: u64 = 0;
 
 /// The whole JSON-RPC response to one request, as the text sent: `answer`, with a tool list this
 /// isolate built before for the same listing spliced into the envelope rather than built again.
@@ -27,7 +29,9 @@ pub async fn respond(
     method: &str,
     params: &Option<Value>,
 ) -> String {
-    if method == "tools/list" && jsonrpc::params_object(params).is_ok() {
+    // A run-mode endpoint's list holds its playbooks' workflows as saved, so it is built each time.
+    let kept_list = !matches!(endpoint, Endpoint::Run { .. });
+    if method == "tools/list" && kept_list && jsonrpc::params_object(params).is_ok() {
         let key = Listing::of(ctx, endpoint, era);
         let kept = LISTS.with(|lists| lists.borrow().get(&key).cloned());
         let result = match kept {
@@ -37,7 +41,7 @@ pub async fn respond(
                     return answer(ctx, endpoint, era, id, method, params).await.to_string();
                 };
                 if let Era::Modern { .. } = era {
-                    stamp_modern(&mut result, method);
+                    stamp_modern(&mut result, method, endpoint);
                 }
                 let result: Rc<str> = result.to_string().into();
                 LISTS.with(|lists| {
@@ -103,7 +107,7 @@ pub async fn answer(
     match dispatch(ctx, endpoint, era, method, params).await {
         Ok(mut result) => {
             if let Era::Modern { .. } = era {
-                stamp_modern(&mut result, method);
+                stamp_modern(&mut result, method, endpoint);
             }
             jsonrpc::success(id, result)
         }
@@ -125,9 +129,15 @@ async fn dispatch(
         "initialize" if !modern => Ok(initialize(ctx.caller, endpoint, &p)),
         "ping" if !modern => Ok(json!({})),
         "server/discover" => Ok(discover(ctx.caller, endpoint)),
-        "tools/list" => Ok(
-            json!({ "tools": endpoint.tools(ctx.caller).map(|t| describe(ctx, endpoint, t, &listed)).collect::<Vec<_>>() }),
-        ),
+        "tools/list" => {
+            let mut tools: Vec<Value> =
+                endpoint.tools(ctx.caller).map(|t| describe(ctx, endpoint, t, &listed)).collect();
+            let offered = super::offered::list(ctx, endpoint)
+                .await
+                .map_err(|p| RpcError::new(jsonrpc::INTERNAL_ERROR, p.detail))?;
+            tools.extend(offered.iter().map(|o| super::offered::listing(ctx, endpoint, o)));
+            Ok(json!({ "tools": tools }))
+        }
         "tools/call" => call_tool(ctx, endpoint, era, &p).await,
         "prompts/list" => Ok(prompts::list(&listed)),
         "prompts/get" => prompts::get(&listed, &p),
@@ -169,7 +179,7 @@ fn discover(caller: &Caller, endpoint: &Endpoint) -> Value {
 }
 
 /// 2026-07-28 results say they are complete, name the server, and say how long a list keeps.
-fn stamp_modern(result: &mut Value, method: &str) {
+fn stamp_modern(result: &mut Value, method: &str, endpoint: &Endpoint) {
     let Some(obj) = result.as_object_mut() else {
         return;
     };
@@ -185,7 +195,11 @@ fn stamp_modern(result: &mut Value, method: &str) {
             | "resources/templates/list"
             | "resources/read"
     ) {
-        obj.insert("ttlMs".into(), json!(LIST_TTL_MS));
+        let ttl = match (method, endpoint) {
+            ("tools/list", Endpoint::Run { .. }) => RUN_MODE_TOOLS_TTL_MS,
+            _ => LIST_TTL_MS,
+        };
+        obj.insert("ttlMs".into(), json!(ttl));
         // Lists depend on the caller's permissions, so no shared cache may keep them.
         obj.insert("cacheScope".into(), json!("private"));
     }
@@ -268,15 +282,19 @@ async fn call_tool(
     let Some(name) = params.get("name").and_then(Value::as_str) else {
         return Err(RpcError::invalid_params("tools/call needs the argument name, the tool's name."));
     };
-    let Some(tool) = endpoint.tools(ctx.caller).find(|t| t.name == name) else {
-        return Err(RpcError::invalid_params(format!(
-            "Unknown tool: {name}. tools/list names the tools this connection offers."
-        )));
-    };
     let mut args = match params.get("arguments") {
         None | Some(Value::Null) => json!({}),
         Some(a @ Value::Object(_)) => a.clone(),
         Some(_) => return Err(RpcError::invalid_params("arguments must be an object.")),
+    };
+    let unknown = || {
+        RpcError::invalid_params(format!("Unknown tool: {name}. tools/list names the tools this connection offers."))
+    };
+    let Some(tool) = endpoint.tools(ctx.caller).find(|t| t.name == name) else {
+        return match super::offered::call(ctx, endpoint, name, args).await {
+            Some(outcome) => tool_answer(outcome),
+            None => Err(unknown()),
+        };
     };
     if *endpoint == Endpoint::Directory {
         if let Some(p) = directory_refusal(ctx, tool, &args).await {

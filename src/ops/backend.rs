@@ -11,6 +11,7 @@ use crate::core::comment::{Comment, CommentPage, ListComments, WriteComment};
 use crate::core::connection::store::{ChangeConnection, ConnectionPage, GetConnection, ListConnections};
 use crate::core::connection::Connection;
 use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
+use crate::core::definition::workflow_tool::Offered;
 use crate::core::definition::Ref;
 use crate::core::directory::{Command, ListPage};
 use crate::core::event::{Event, EventCommand, EventPage, EventQuery};
@@ -44,6 +45,15 @@ pub trait Backend {
         org: &'a str,
         playbook: &'a str,
         definition: Ref,
+    ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>>;
+    /// A definition as it stood at a version it was saved at: that version's document and number,
+    /// with the definition's status now.
+    fn get_version<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        definition: Ref,
+        version: u32,
     ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>>;
     /// Writes a line to the operator's log, such as what an internal failure was.
     fn log(&self, line: &str);
@@ -157,6 +167,12 @@ pub trait Backend {
         playbook: &'a str,
         query: DefinitionQuery,
     ) -> LocalBoxFuture<'a, Result<DefinitionPage, Problem>>;
+    /// The active workflows of a playbook offered as tools, by name.
+    fn offered_tools<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Vec<Offered>, Problem>>;
     /// Keeps a new API key of an org in the runtime's key store.
     fn make_key(&self, record: KeyRecord) -> LocalBoxFuture<'_, Result<(), Problem>>;
     /// The org's live keys, newest first.

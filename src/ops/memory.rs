@@ -36,6 +36,7 @@ use crate::core::comment::{Among, Comment, CommentPage, ListComments, WriteComme
 use crate::core::connection::store::{ChangeConnection, ConnectionPage, GetConnection, ListConnections};
 use crate::core::connection::Connection;
 use crate::core::definition::store::{DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView};
+use crate::core::definition::workflow_tool::Offered;
 use crate::core::definition::Ref;
 use crate::core::directory::{Command, ListPage, ListQuery};
 use crate::core::event::{Event, EventCommand, EventPage, EventQuery, NewEvent};
@@ -473,7 +474,17 @@ impl Backend for Runtime {
         playbook: &'a str,
         definition: Ref,
     ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
-        ready(self.with_tables(org, playbook, |_, t| t.get_definition(&definition)))
+        ready(self.with_tables(org, playbook, |_, t| t.get_definition(&definition, None)))
+    }
+
+    fn get_version<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+        definition: Ref,
+        version: u32,
+    ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
+        ready(self.with_tables(org, playbook, |_, t| t.get_definition(&definition, Some(version))))
     }
 
     fn list_definitions<'a>(
@@ -483,6 +494,14 @@ impl Backend for Runtime {
         query: DefinitionQuery,
     ) -> LocalBoxFuture<'a, Result<DefinitionPage, Problem>> {
         ready(self.with_tables(org, playbook, |_, t| t.list_definitions(query)))
+    }
+
+    fn offered_tools<'a>(
+        &'a self,
+        org: &'a str,
+        playbook: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Vec<Offered>, Problem>> {
+        ready(self.with_tables(org, playbook, |_, t| t.offered_tools()))
     }
 
     fn log(&self, _line: &str) {}

@@ -48,6 +48,8 @@ pub struct Asked {
 pub struct Again {
     pub of: RerunOf,
     pub reused: Option<Reused>,
+    /// The version the old run ran, where the new run runs it rather than the current one.
+    pub version: Option<u32>,
 }
 
 /// What a start reaches beyond storage, to check that the run can reach it: the model providers
@@ -111,6 +113,9 @@ pub async fn start(backend: &dyn Backend, outside: &Outside<'_>, asked: Asked) -
 
 /// The definition a run is asked of, as it stands, or as the starts before read it.
 async fn read(backend: &dyn Backend, views: Option<&Views>, asked: &Asked) -> Result<DefinitionView, Problem> {
+    if let Some(version) = asked.again.as_ref().and_then(|a| a.version) {
+        return backend.get_version(&asked.org, &asked.playbook, asked.definition.clone(), version).await;
+    }
     if let Some(view) = views.and_then(|v| v.0.borrow().get(&asked.definition).cloned()) {
         return Ok(view);
     }

@@ -11,8 +11,10 @@ use crate::core::comment::{Comment, CommentPage, ListComments, WriteComment};
 use crate::core::connection::store::{ChangeConnection, ConnectionPage, GetConnection, ListConnections};
 use crate::core::connection::Connection;
 use crate::core::definition::store::{
-    DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView, GetDefinition, ListDefinitions, WriteDefinition,
+    DefinitionCommand, DefinitionPage, DefinitionQuery, DefinitionView, GetDefinition, ListDefinitions, ListOffered,
+    WriteDefinition,
 };
+use crate::core::definition::workflow_tool::Offered;
 use crate::core::definition::Ref;
 use crate::core::directory::{unknown_playbook, Change, Command, GetPlaybook, ListPage, ListQuery};
 use crate::core::event::{Event, EventCommand, EventPage, EventQuery, GetEvent, ListEvents, ReadEvents, WriteEvents};
@@ -386,7 +388,21 @@ impl Backend for Objects<'_> {
         definition: Ref,
     ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
         Box::pin(async move {
-            do_rpc::send(&playbook(self.env, org, pb)?, &GetDefinition { playbook: pb.to_string(), definition }).await
+            let get = GetDefinition { playbook: pb.to_string(), definition, version: None };
+            do_rpc::send(&playbook(self.env, org, pb)?, &get).await
+        })
+    }
+
+    fn get_version<'a>(
+        &'a self,
+        org: &'a str,
+        pb: &'a str,
+        definition: Ref,
+        version: u32,
+    ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
+        Box::pin(async move {
+            let get = GetDefinition { playbook: pb.to_string(), definition, version: Some(version) };
+            do_rpc::send(&playbook(self.env, org, pb)?, &get).await
         })
     }
 
@@ -399,6 +415,12 @@ impl Backend for Objects<'_> {
         Box::pin(async move {
             do_rpc::send(&playbook(self.env, org, pb)?, &ListDefinitions { playbook: pb.to_string(), query }).await
         })
+    }
+
+    fn offered_tools<'a>(&'a self, org: &'a str, pb: &'a str) -> LocalBoxFuture<'a, Result<Vec<Offered>, Problem>> {
+        Box::pin(
+            async move { do_rpc::send(&playbook(self.env, org, pb)?, &ListOffered { playbook: pb.to_string() }).await },
+        )
     }
 
     fn change<'a>(&'a self, org: &'a str, command: Command) -> LocalBoxFuture<'a, Result<Playbook, Problem>> {

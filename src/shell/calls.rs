@@ -19,7 +19,10 @@ use crate::core::asset::{Asset, GetAsset, KeepAsset};
 use crate::core::comment::{Comment, CommentPage, ListComments, WriteComment};
 use crate::core::connection::store::{ChangeConnection, ConnectionPage, GetConnection, ListConnections};
 use crate::core::connection::Connection;
-use crate::core::definition::store::{DefinitionPage, DefinitionView, GetDefinition, ListDefinitions, WriteDefinition};
+use crate::core::definition::store::{
+    DefinitionPage, DefinitionView, GetDefinition, ListDefinitions, ListOffered, WriteDefinition,
+};
+use crate::core::definition::workflow_tool::Offered;
 use crate::core::directory::{Change, GetPlaybook, ListPage, ListQuery, Save};
 use crate::core::event::{Event, EventPage, GetEvent, ListEvents, ReadEvents, WriteEvents};
 use crate::core::model::catalog::{Kept, ReadLists};
@@ -85,6 +88,7 @@ to_playbook!(
     WriteDefinition,
     GetDefinition,
     ListDefinitions,
+    ListOffered,
     WriteEvents,
     ListEvents,
     GetEvent,
@@ -102,6 +106,7 @@ calls! {
     WriteDefinition => "/definitions", DefinitionView;
     GetDefinition => "/definition", DefinitionView;
     ListDefinitions => "/definitions/list", DefinitionPage;
+    ListOffered => "/definitions/offered", Vec<Offered>;
     WriteEvents => "/events", Vec<Event>;
     ListEvents => "/events/list", EventPage;
     GetEvent => "/events/get", Event;

@@ -90,6 +90,8 @@ pub use crate::ops::{Backend, Ctx};
 pub use args::check_args;
 use args::{read_by, typed};
 pub use get_asset::content as asset_content;
+pub use run_definition::begin as start_run;
+pub use run_words::{answered as run_answered, outcome as run_outcome};
 
 use futures::future::LocalBoxFuture;
 use serde_json::Value;

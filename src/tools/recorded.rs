@@ -18,6 +18,7 @@ fn view(kind: Kind, name: &str, description: &str, has_page: bool) -> Definition
             status: DefinitionStatus::Active,
             description: description.into(),
             has_page,
+            tool: None,
             created_at: "2026-12-03T10:00:00.000Z".into(),
             updated_at: "2026-12-03T10:00:00.000Z".into(),
             created_by: None,

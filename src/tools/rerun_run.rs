@@ -1,7 +1,8 @@
 //! `rerun_run`: `POST /v1/orgs/{org}/playbooks/{playbook}/runs/{run_id}/rerun`. A run that ended,
 //! started again as a new run with the same input: a function's whole, a workflow's whole or from
 //! one of its steps, the steps before that one keeping what they ended with in the old run. The
-//! new run is of the definition's current version and names the run it was started from.
+//! new run is of the definition's current version, or of the old run's where asked, and names
+//! the run it was started from.
 
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -22,7 +23,7 @@ use crate::ops::run_start::{Again, Asked};
 pub const TOOL: Tool = Tool {
     name: "rerun_run",
     title: "Run a run again",
-    description: "Start a run that has ended again, as a new run with the same input, on the definition's current version: a function's run whole, a workflow's whole, or with from_step from one of its steps, the steps before it keeping the outputs they ended with in the old run (their functions are not run again). The new run names rerun_of; the old run is untouched. Refused while the old run is still going, where the step is not in the old run, or where the current version no longer has it or changed a step before it. Fix the function that failed, then rerun from the step that failed.",
+    description: "Start a run that has ended again, as a new run with the same input, on the definition's current version (or, with same_version, the version the old run ran): a function's run whole, a workflow's whole, or with from_step from one of its steps, the steps before it keeping the outputs they ended with in the old run (their functions are not run again). The new run names rerun_of; the old run is untouched. Refused while the old run is still going, where the step is not in the old run, or where the current version no longer has it or changed a step before it. Fix the function that failed, then rerun from the step that failed.",
     hints: Hints { read_only: false, destructive: false, idempotent: false, open_world: true },
     scope: Some(Scope::PlaybookWrite),
     door: Door::Both,
@@ -42,7 +43,8 @@ fn input_schema() -> Value {
             "playbook": playbook_arg(),
             "run_id": { "type": "string", "minLength": 1, "maxLength": 64, "description": "The run to start again, which has ended." },
             "from_step": { "type": "string", "minLength": 1, "maxLength": 64, "description": "For a workflow's run, the step to run again from; the steps before it keep their outputs. Without it the run starts again whole." },
-            "new_run_id": { "type": "string", "minLength": 1, "maxLength": 64, "description": "An id of your choosing for the new run, so that a retry answers it instead of starting another." }
+            "new_run_id": { "type": "string", "minLength": 1, "maxLength": 64, "description": "An id of your choosing for the new run, so that a retry answers it instead of starting another." },
+            "same_version": { "type": "boolean", "default": false, "description": "Run the version the old run ran, as it was saved then, rather than the definition's current version." }
         },
         "required": ["playbook", "run_id"],
         "additionalProperties": false
@@ -55,6 +57,8 @@ struct Args {
     run_id: String,
     from_step: Option<String>,
     new_run_id: Option<String>,
+    #[serde(default)]
+    same_version: bool,
 }
 
 async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
@@ -73,7 +77,7 @@ async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     }
     let reused = match &a.from_step {
         None => None,
-        Some(step) => Some(from_step(ctx, &a.playbook, &old, step).await?),
+        Some(step) => Some(from_step(ctx, &a.playbook, &old, step, a.same_version).await?),
     };
     let taken: Vec<String> = reused.iter().flat_map(|r| r.steps.iter().map(|s| s.id.clone())).collect();
     let asked = Asked {
@@ -85,14 +89,24 @@ async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
         now: ctx.now.clone(),
         within: None,
         by: ctx.by(),
-        again: Some(Again { of: RerunOf { run_id: old.run_id.clone(), from_step: a.from_step.clone() }, reused }),
+        again: Some(Again {
+            of: RerunOf { run_id: old.run_id.clone(), from_step: a.from_step.clone() },
+            reused,
+            version: a.same_version.then_some(old.version),
+        }),
     };
     let (run, value) = begin(ctx, &a.playbook, asked).await?;
     Ok(Output::ok(cap(&words(&old, &run, a.from_step.as_deref(), &taken), SUMMARY_MAX), value))
 }
 
 /// The states a workflow's run again from `step` takes from the old run.
-async fn from_step(ctx: &Ctx<'_>, playbook: &str, old: &Run, step: &str) -> Result<Reused, Problem> {
+async fn from_step(
+    ctx: &Ctx<'_>,
+    playbook: &str,
+    old: &Run,
+    step: &str,
+    same_version: bool,
+) -> Result<Reused, Problem> {
     if old.definition.kind != Kind::Workflow {
         return Err(Problem::invalid(
             "/from_step",
@@ -109,8 +123,12 @@ async fn from_step(ctx: &Ctx<'_>, playbook: &str, old: &Run, step: &str) -> Resu
         .read_flow(&ctx.caller.org, playbook, &old.run_id)
         .await?
         .ok_or_else(|| Problem::internal("a workflow run's state is missing"))?;
-    let current = ctx.backend.get_definition(&ctx.caller.org, playbook, old.definition.clone()).await?;
-    let plan = workflow::plan(&current.document)?;
+    let (org, definition) = (&ctx.caller.org, old.definition.clone());
+    let runs = match same_version {
+        true => ctx.backend.get_version(org, playbook, definition, old.version).await?,
+        false => ctx.backend.get_definition(org, playbook, definition).await?,
+    };
+    let plan = workflow::plan(&runs.document)?;
     let steps = reused(&kept.plan, &kept.flow, &plan, step)?;
     let runs = kept_runs(&kept.plan, &kept.flow, &steps);
     Ok(Reused { steps, started: kept.flow.started, runs })

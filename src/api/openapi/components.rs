@@ -222,6 +222,17 @@ fn definition() -> Value {
             "by": by("Who paused, restored or retired it."),
             "description": text("The document's description."),
             "has_page": { "type": "boolean", "description": "Whether the document gives a page." },
+            "tool": {
+                "type": "object",
+                "description": "The tool a workflow offers itself as on the run-mode endpoints, from its front matter's tool.",
+                "properties": {
+                    "name": text("The tool's name on a playbook's run-mode endpoint."),
+                    "description": text("The tool's words, where the workflow gives its own."),
+                    "wait_seconds": { "type": "integer", "minimum": 0, "maximum": 10, "description": "How long a call waits for the run's output." }
+                },
+                "required": ["name", "wait_seconds"],
+                "additionalProperties": false
+            },
             "created_at": time("When the first version was saved."),
             "updated_at": time("When the current version was saved."),
             "created_by": by("Who saved the first version."),

@@ -258,6 +258,7 @@ fn definition(status: DefinitionStatus) -> Definition {
         status,
         description: "Adds VAT".into(),
         has_page: false,
+        tool: None,
         created_at: "2026-12-02T10:00:00.000Z".into(),
         updated_at: "2026-12-02T10:00:01.000Z".into(),
         created_by: Some(ada()),

@@ -21,6 +21,7 @@ pub mod workflow_calls;
 mod workflow_graph;
 #[cfg(test)]
 pub(crate) mod workflow_tests;
+pub mod workflow_tool;
 
 pub use check::{escape, Findings};
 pub use document::Document;
@@ -53,6 +54,8 @@ pub struct Checked {
     pub uses: Vec<Ref>,
     /// The tools it names, each at its pointer in the front matter.
     pub tools: Vec<check::NamedTool>,
+    /// The tool a workflow offers itself as.
+    pub tool: Option<crate::core::definition::workflow_tool::ToolOffer>,
 }
 
 /// A document as its runs follow it, typed once with its defaults: the checker is the only way
@@ -170,7 +173,11 @@ fn check_anew(kind: Kind, source: &str, pages: Pages) -> Result<(Checked, Spec),
     f.finish()?;
     let spec = spec.ok_or_else(|| Problem::internal("the document passed its checks but has no spec"))?;
     let uses = spec.uses();
-    Ok((Checked { description, has_page: page.is_some(), page, glance, uses, tools }, spec))
+    let tool = match &spec {
+        Spec::Workflow(w) => w.tool().cloned(),
+        _ => None,
+    };
+    Ok((Checked { description, has_page: page.is_some(), page, glance, uses, tools, tool }, spec))
 }
 
 #[cfg(test)]

@@ -53,6 +53,9 @@ pub struct Definition {
     pub status: DefinitionStatus,
     pub description: String,
     pub has_page: bool,
+    /// The tool a workflow offers itself as, on a playbook's run-mode endpoint.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<crate::core::definition::workflow_tool::ToolOffer>,
     pub created_at: String,
     pub updated_at: String,
     /// Who saved the first version, and who saved the current one.
@@ -150,6 +153,7 @@ mod tests {
             status,
             description: "d".into(),
             has_page: false,
+            tool: None,
             created_at: "t0".into(),
             updated_at: "t0".into(),
             created_by: None,

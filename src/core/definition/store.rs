@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::record::{Definition, DefinitionStatus, Lifecycle, Version};
 use super::{Checked, Kind, Ref};
 use crate::core::actor::Actor;
+use crate::core::definition::workflow_tool::ToolOffer;
 use crate::core::error::{FieldError, Problem};
 use crate::core::text::quote;
 
@@ -28,6 +29,9 @@ pub struct SaveCommand {
     pub description: String,
     pub has_page: bool,
     pub uses: Vec<Ref>,
+    /// The tool a workflow offers itself as.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<ToolOffer>,
     pub now: String,
     pub by: Actor,
 }
@@ -50,6 +54,7 @@ impl SaveCommand {
             description: checked.description,
             has_page: checked.has_page,
             uses: checked.uses,
+            tool: checked.tool,
             now,
             by,
         }
@@ -98,6 +103,9 @@ pub struct WriteDefinition {
 pub struct GetDefinition {
     pub playbook: String,
     pub definition: Ref,
+    /// A version it was saved at, read as it was then; none reads the current one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u32>,
 }
 
 /// A page of a playbook's definitions of one type.
@@ -105,6 +113,12 @@ pub struct GetDefinition {
 pub struct ListDefinitions {
     pub playbook: String,
     pub query: DefinitionQuery,
+}
+
+/// The workflows a playbook offers as tools, for a run-mode endpoint.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListOffered {
+    pub playbook: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -198,6 +212,7 @@ pub fn decide_save(
                 status: DefinitionStatus::Active,
                 description: save.description.clone(),
                 has_page: save.has_page,
+                tool: save.tool.clone(),
                 created_at: save.now.clone(),
                 updated_at: save.now.clone(),
                 created_by: Some(save.by.clone()),
@@ -228,6 +243,7 @@ pub fn decide_save(
                 version: next,
                 description: save.description.clone(),
                 has_page: save.has_page,
+                tool: save.tool.clone(),
                 updated_at: save.now.clone(),
                 updated_by: Some(save.by.clone()),
                 ..def.clone()
@@ -263,6 +279,7 @@ mod tests {
             description: "Adds VAT".into(),
             has_page: false,
             uses: vec![],
+            tool: None,
             now: "t1".into(),
             by: Actor::of(&crate::core::Caller::local(None)),
         }

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::check::{escape, Findings};
 use super::{Kind, Ref, Spec};
+use crate::core::definition::workflow_tool::ToolOffer;
 use crate::core::error::Problem;
 use crate::core::workflow::plan::{
     Action, Fields, OnFailure, Output, Plan, Retry, Step, Wait, BACKOFF_MAX, RETRY_ATTEMPTS_MAX, RETRY_DELAY_MAX,
@@ -15,7 +16,7 @@ use crate::core::workflow::plan::{
 use crate::core::workflow::trigger::{check_triggers, filter_where};
 use crate::core::workflow::Filter;
 
-const KEYS: &[&str] = &["description", "page", "glance", "input", "steps", "output", "triggers"];
+const KEYS: &[&str] = &["description", "page", "glance", "input", "steps", "output", "triggers", "tool"];
 const STEP_KEYS: &[&str] = &["id", "function", "input", "wait", "after", "when", "retry", "on_failure", "fallback"];
 pub const STEPS_MAX: usize = 50;
 pub const STEP_ID_MAX: usize = 40;
@@ -27,6 +28,7 @@ pub const WAIT_MAX_SECONDS: i64 = 366 * 86_400;
 pub struct WorkflowSpec {
     input_schema: Value,
     plan: Plan,
+    tool: Option<ToolOffer>,
 }
 
 impl WorkflowSpec {
@@ -36,6 +38,11 @@ impl WorkflowSpec {
 
     pub fn plan(&self) -> &Plan {
         &self.plan
+    }
+
+    /// The tool the workflow offers itself as, where its front matter offers one.
+    pub fn tool(&self) -> Option<&ToolOffer> {
+        self.tool.as_ref()
     }
 }
 
@@ -63,9 +70,10 @@ pub fn check(f: &mut Findings<'_>) -> Option<WorkflowSpec> {
     let steps = steps(f);
     let output = output(f, steps.as_deref());
     let triggers = check_triggers(f, &required);
+    let tool = crate::core::definition::workflow_tool::check(f);
     f.empty_body("A workflow");
     let plan = Plan { steps: steps?, output: output?, triggers };
-    Some(WorkflowSpec { input_schema: input_schema?.clone(), plan })
+    Some(WorkflowSpec { input_schema: input_schema?.clone(), plan, tool })
 }
 
 fn steps(f: &mut Findings<'_>) -> Option<Vec<Step>> {

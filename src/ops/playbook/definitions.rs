@@ -5,9 +5,13 @@
 use super::DefinitionStore;
 use crate::core::definition::record::{unknown_definition, Definition, DefinitionStatus, Version};
 use crate::core::definition::store::{decide_save, DefinitionCommand, DefinitionView, Mode, SaveCommand, SaveDecision};
+use crate::core::definition::store::{DefinitionQuery, LIST_LIMIT_MAX as DEFINITIONS_MAX};
 use crate::core::definition::workflow;
 use crate::core::definition::workflow_calls::{check_calls, Callee};
-use crate::core::definition::{Kind, Ref};
+use crate::core::definition::workflow_tool::Offered;
+use crate::core::definition::{spec, Kind, Ref, Spec};
+use crate::core::error::FieldError;
+use crate::core::text::quote;
 use crate::core::Problem;
 
 /// Keeps a write. A retired playbook takes none: `Tables::write_definition` refuses them first.
@@ -40,6 +44,9 @@ pub fn write(store: &dyn DefinitionStore, command: DefinitionCommand) -> Result<
 fn save(store: &dyn DefinitionStore, save: &SaveCommand, mode: Mode, keep: bool) -> Result<DefinitionView, Problem> {
     let existing = current(store, save.kind, &save.name)?;
     let missing = missing(store, &save.uses)?;
+    if let Some(offer) = &save.tool {
+        tool_name_free(store, &save.name, &offer.name)?;
+    }
     if save.kind == Kind::Workflow && missing.is_empty() {
         let plan = workflow::plan(&save.source)?;
         check_calls(&plan, &|r: &Ref| {
@@ -54,6 +61,53 @@ fn save(store: &dyn DefinitionStore, save: &SaveCommand, mode: Mode, keep: bool)
             store.put(&def)?;
             store.put_version(&def, &version)?;
             view(store, def.kind, &def.name, true)
+        }
+    }
+}
+
+/// A tool's name is the workflow's alone in the playbook: a retired workflow keeps its tool's
+/// name, as it keeps its own, for when it is restored.
+fn tool_name_free(store: &dyn DefinitionStore, workflow: &str, tool: &str) -> Result<(), Problem> {
+    let mut query =
+        DefinitionQuery { kind: Kind::Workflow, include_retired: true, limit: DEFINITIONS_MAX, after: None };
+    loop {
+        let page = store.page(&query, DEFINITIONS_MAX)?;
+        let holder = page.iter().find(|d| d.name != workflow && d.tool.as_ref().is_some_and(|t| t.name == tool));
+        if let Some(holder) = holder {
+            return Err(Problem::invalid_fields(vec![FieldError::new(
+                "/tool/name",
+                format!(
+                    "is the tool the workflow {} offers already; a tool's name is one workflow's in a playbook",
+                    quote(&holder.name)
+                ),
+            )
+            .within("source")]));
+        }
+        match page.last() {
+            Some(last) if page.len() == DEFINITIONS_MAX => query.after = Some(last.name.clone()),
+            _ => return Ok(()),
+        }
+    }
+}
+
+/// The active workflows that offer themselves as tools, by name, each with what its tool lists.
+pub fn offered(store: &dyn DefinitionStore) -> Result<Vec<Offered>, Problem> {
+    let mut query =
+        DefinitionQuery { kind: Kind::Workflow, include_retired: false, limit: DEFINITIONS_MAX, after: None };
+    let mut offered = Vec::new();
+    loop {
+        let page = store.page(&query, DEFINITIONS_MAX)?;
+        for def in page.iter().filter(|d| d.status == DefinitionStatus::Active) {
+            let Some(tool) = &def.tool else { continue };
+            let Some((_, version)) = current(store, Kind::Workflow, &def.name)? else { continue };
+            // A document saved is checked again as its runs would check it; one that no longer
+            // passes is not offered, and its runs say why.
+            let Ok(Spec::Workflow(spec)) = spec(Kind::Workflow, &version.source) else { continue };
+            offered.push(Offered::of(&def.name, tool, &def.description, spec.input_schema(), spec.plan()));
+        }
+        match page.last() {
+            Some(last) if page.len() == DEFINITIONS_MAX => query.after = Some(last.name.clone()),
+            _ => return Ok(offered),
         }
     }
 }
@@ -77,6 +131,20 @@ fn missing(store: &dyn DefinitionStore, uses: &[Ref]) -> Result<Vec<Ref>, Proble
         }
     }
     Ok(missing)
+}
+
+/// A definition at a version it was saved at: that version's document, with its number.
+pub fn at_version(store: &dyn DefinitionStore, kind: Kind, name: &str, number: u32) -> Result<DefinitionView, Problem> {
+    let definition = store.definition(kind, name)?.ok_or_else(|| unknown_definition(kind, name))?;
+    let version = store.version(kind, name, number)?.ok_or_else(|| {
+        Problem::not_found(format!(
+            "The {} {} has no version {number}; its versions are 1 to {}.",
+            kind.noun(),
+            quote(name),
+            definition.version
+        ))
+    })?;
+    shown(store, Definition { version: number, ..definition }, version, false)
 }
 
 pub fn view(store: &dyn DefinitionStore, kind: Kind, name: &str, changed: bool) -> Result<DefinitionView, Problem> {

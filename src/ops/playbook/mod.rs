@@ -68,8 +68,17 @@ impl Tables<'_> {
         Ok((view, rearmed))
     }
 
-    pub fn get_definition(&self, definition: &Ref) -> Result<DefinitionView, Problem> {
-        definitions::view(self.definitions, definition.kind, &definition.name, false)
+    /// A definition as it stands, or as it stood at `version`.
+    pub fn get_definition(&self, definition: &Ref, version: Option<u32>) -> Result<DefinitionView, Problem> {
+        match version {
+            None => definitions::view(self.definitions, definition.kind, &definition.name, false),
+            Some(n) => definitions::at_version(self.definitions, definition.kind, &definition.name, n),
+        }
+    }
+
+    /// The workflows a run-mode endpoint offers as tools.
+    pub fn offered_tools(&self) -> Result<Vec<crate::core::definition::workflow_tool::Offered>, Problem> {
+        definitions::offered(self.definitions)
     }
 
     pub fn list_definitions(&self, query: DefinitionQuery) -> Result<DefinitionPage, Problem> {

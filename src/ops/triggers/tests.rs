@@ -69,6 +69,16 @@ impl Backend for Runtime {
         elsewhere()
     }
 
+    fn get_version<'a>(
+        &'a self,
+        _org: &'a str,
+        _playbook: &'a str,
+        _definition: Ref,
+        _version: u32,
+    ) -> LocalBoxFuture<'a, Result<DefinitionView, Problem>> {
+        elsewhere()
+    }
+
     fn get_definition<'a>(
         &'a self,
         _org: &'a str,
@@ -215,6 +225,14 @@ impl Backend for Runtime {
         elsewhere()
     }
 
+    fn offered_tools<'a>(
+        &'a self,
+        _org: &'a str,
+        _pb: &'a str,
+    ) -> LocalBoxFuture<'a, Result<Vec<crate::core::definition::workflow_tool::Offered>, Problem>> {
+        elsewhere()
+    }
+
     fn make_key(&self, _record: crate::core::access::key::KeyRecord) -> LocalBoxFuture<'_, Result<(), Problem>> {
         elsewhere()
     }
@@ -353,6 +371,7 @@ impl World {
                 status,
                 description: "Prices an order when it is due".into(),
                 has_page: false,
+                tool: None,
                 created_at: now.into(),
                 updated_at: now.into(),
                 created_by: None,

@@ -19,7 +19,7 @@ use super::sql::storage;
 use super::triggers::{self, Triggers};
 use crate::core::asset::{unknown_asset, GetAsset, KeepAsset};
 use crate::core::comment::{Among, ListComments, WriteComment};
-use crate::core::definition::store::{GetDefinition, ListDefinitions, WriteDefinition};
+use crate::core::definition::store::{GetDefinition, ListDefinitions, ListOffered, WriteDefinition};
 use crate::core::directory::{unknown_playbook, GetPlaybook, Save};
 use crate::core::event::{GetEvent, ListEvents, ReadEvents, WriteEvents};
 use crate::core::json;
@@ -140,10 +140,16 @@ impl DurableObject for PlaybookObject {
                 .await
             }
             GetDefinition::PATH => {
-                self.serve_kept(req, async |_, g: GetDefinition| self.tables(|t| t.get_definition(&g.definition))).await
+                self.serve_kept(req, async |_, g: GetDefinition| {
+                    self.tables(|t| t.get_definition(&g.definition, g.version))
+                })
+                .await
             }
             ListDefinitions::PATH => {
                 self.serve_kept(req, async |_, l: ListDefinitions| self.tables(|t| t.list_definitions(l.query))).await
+            }
+            ListOffered::PATH => {
+                self.serve_kept(req, async |_, _: ListOffered| self.tables(|t| t.offered_tools())).await
             }
             WriteEvents::PATH => {
                 self.serve_kept(req, async |_, w: WriteEvents| {

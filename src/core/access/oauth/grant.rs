@@ -129,7 +129,9 @@ impl Access {
     /// token for one playbook's endpoint reaches that playbook alone.
     pub fn caller(&self, role: Option<Role>) -> Caller {
         let playbooks = match &self.resource {
-            Resource::Playbook { playbook, .. } => Some(vec![playbook.clone()]),
+            Resource::Playbook { playbook, .. } | Resource::Run { playbook: Some(playbook), .. } => {
+                Some(vec![playbook.clone()])
+            }
             _ => None,
         };
         Caller {

@@ -17,6 +17,9 @@ pub enum Resource {
     Org { org: String },
     /// `/orgs/{org}/playbooks/{playbook}/mcp`.
     Playbook { org: String, playbook: String },
+    /// A run-mode endpoint: `/orgs/{org}/tools/mcp`, or one playbook's,
+    /// `/orgs/{org}/playbooks/{playbook}/tools/mcp`.
+    Run { org: String, playbook: Option<String> },
 }
 
 impl Resource {
@@ -30,6 +33,12 @@ impl Resource {
             ["", "orgs", org, "mcp"] if is_org_name(org) => Some(Resource::Org { org: org.to_string() }),
             ["", "orgs", org, "playbooks", pb, "mcp"] if is_org_name(org) && is_playbook_id(pb) => {
                 Some(Resource::Playbook { org: org.to_string(), playbook: pb.to_string() })
+            }
+            ["", "orgs", org, "tools", "mcp"] if is_org_name(org) => {
+                Some(Resource::Run { org: org.to_string(), playbook: None })
+            }
+            ["", "orgs", org, "playbooks", pb, "tools", "mcp"] if is_org_name(org) && is_playbook_id(pb) => {
+                Some(Resource::Run { org: org.to_string(), playbook: Some(pb.to_string()) })
             }
             _ => None,
         }
@@ -55,6 +64,8 @@ impl Resource {
             Resource::Directory => "/directory".into(),
             Resource::Org { org } => format!("/orgs/{org}/mcp"),
             Resource::Playbook { org, playbook } => format!("/orgs/{org}/playbooks/{playbook}/mcp"),
+            Resource::Run { org, playbook: None } => format!("/orgs/{org}/tools/mcp"),
+            Resource::Run { org, playbook: Some(playbook) } => format!("/orgs/{org}/playbooks/{playbook}/tools/mcp"),
         }
     }
 
@@ -66,7 +77,7 @@ impl Resource {
     /// The org the path names; `/mcp` and `/directory` act in the token's own org.
     pub fn org(&self) -> Option<&str> {
         match self {
-            Resource::Org { org } | Resource::Playbook { org, .. } => Some(org),
+            Resource::Org { org } | Resource::Playbook { org, .. } | Resource::Run { org, .. } => Some(org),
             Resource::Mcp | Resource::Directory => None,
         }
     }
@@ -77,15 +88,19 @@ impl Resource {
     ///   serve `/orgs/{org}/…`, which a client asks a token for by name.
     /// - `/orgs/{org}/mcp` serves itself and that org's playbook endpoints beneath it (a prefix at
     ///   a path boundary), never another org's.
-    /// - `/directory` and a playbook endpoint serve themselves alone.
+    /// - `/orgs/{org}/tools/mcp`, which runs every playbook's offered workflows, serves itself
+    ///   and each playbook's run-mode endpoint of that org, as `/orgs/{org}/mcp` serves both.
+    /// - `/directory`, a playbook endpoint and a playbook's run-mode endpoint serve themselves alone.
     ///
     /// The shell still checks that the org a path names is the token's org.
     pub fn serves(&self, request: &Resource) -> bool {
         match (self, request) {
             (Resource::Mcp, Resource::Mcp | Resource::Directory) => true,
-            (Resource::Org { org }, Resource::Org { org: other } | Resource::Playbook { org: other, .. }) => {
-                org == other
-            }
+            (
+                Resource::Org { org },
+                Resource::Org { org: other } | Resource::Playbook { org: other, .. } | Resource::Run { org: other, .. },
+            )
+            | (Resource::Run { org, playbook: None }, Resource::Run { org: other, .. }) => org == other,
             _ => self == request,
         }
     }
@@ -98,6 +113,10 @@ impl Resource {
             Resource::Org { org } => format!("Playbook runtime: the org {org}"),
             Resource::Playbook { org, playbook } => {
                 format!("Playbook runtime: the playbook {playbook} of the org {org}")
+            }
+            Resource::Run { org, playbook: None } => format!("Playbook runtime: the workflows of the org {org}"),
+            Resource::Run { org, playbook: Some(playbook) } => {
+                format!("Playbook runtime: the workflows of the playbook {playbook} of the org {org}")
             }
         }
     }
@@ -173,6 +192,26 @@ mod tests {
         assert!(token_serves(&pb, &pb.path()) && !token_serves(&pb, "/orgs/acme/mcp"));
         assert!(!token_serves(&pb, "/orgs/acme/playbooks/pb_bbbbbbbbbbbbbbbb/mcp"));
         assert!(!token_serves(&Resource::Mcp, "/nowhere"));
+    }
+
+    #[test]
+    fn a_run_mode_token_serves_run_mode_alone() {
+        let pb_run = format!("/orgs/acme/playbooks/{PB}/tools/mcp");
+        let org_run = Resource::from_path("/orgs/acme/tools/mcp").unwrap();
+        assert_eq!(org_run, Resource::Run { org: "acme".into(), playbook: None });
+        let one = Resource::from_path(&pb_run).unwrap();
+        assert_eq!(one.path(), pb_run);
+        assert!(token_serves(&org("acme"), &pb_run) && token_serves(&org("acme"), "/orgs/acme/tools/mcp"));
+        assert!(token_serves(&org_run, &pb_run) && !token_serves(&org_run, "/orgs/acme/mcp"));
+        assert!(!token_serves(&org_run, &format!("/orgs/acme/playbooks/{PB}/mcp")));
+        assert!(!token_serves(&org_run, "/orgs/globex/tools/mcp"));
+        assert!(
+            !token_serves(&one, "/orgs/acme/tools/mcp")
+                && !token_serves(&one, &format!("/orgs/acme/playbooks/{PB}/mcp"))
+        );
+        let pb = Resource::Playbook { org: "acme".into(), playbook: PB.into() };
+        assert!(!token_serves(&pb, &pb_run), "a build token for one playbook is bound to that endpoint");
+        assert!(!token_serves(&Resource::Mcp, "/orgs/acme/tools/mcp"));
     }
 
     #[test]
