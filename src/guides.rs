@@ -31,6 +31,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("give-tools", include_str!("../guides/give-tools.md")),
     ("schedule", include_str!("../guides/schedule.md")),
     ("keep", include_str!("../guides/keep.md")),
+    ("try-before-you-save", include_str!("../guides/try-before-you-save.md")),
 ];
 
 #[derive(Debug, Clone, PartialEq)]

@@ -96,6 +96,7 @@ impl World {
             within: None,
             by: Actor::of(&playbook_runtime::core::Caller::local(None)),
             again: None,
+            stand_ins: None,
         };
         let (models, tools) = (settings(), self.m.tool_servers());
         block_on(run_start::start(

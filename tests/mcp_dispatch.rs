@@ -262,7 +262,11 @@ fn a_playbook_endpoint_fixes_the_playbook() {
     let prompts = block_on(answer(&ctx, &pb, &legacy(), &json!(4), "prompts/list", &None));
     let names: Vec<&str> =
         prompts["result"]["prompts"].as_array().into_iter().flatten().filter_map(|p| p["name"].as_str()).collect();
-    assert_eq!(names, ["give-tools", "schedule", "keep"], "get-started and first-playbook need create_playbook");
+    assert_eq!(
+        names,
+        ["give-tools", "schedule", "keep", "try-before-you-save"],
+        "get-started and first-playbook need create_playbook"
+    );
 }
 
 #[test]

@@ -100,6 +100,7 @@ impl World {
             within: None,
             by: Actor::of(&playbook_runtime::core::Caller::local(None)),
             again: None,
+            stand_ins: None,
         };
         let tools = self.m.tool_servers();
         block_on(run_start::start(

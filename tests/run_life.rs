@@ -109,6 +109,7 @@ fn start(
         within: None,
         by: person(),
         again: None,
+        stand_ins: None,
     };
     let (models, tools) = (RunHostModels::settings(), world.tool_servers());
     block_on(run_start::start(

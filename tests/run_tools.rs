@@ -74,6 +74,7 @@ impl World {
             within: None,
             by: Actor::of(&playbook_runtime::core::Caller::local(None)),
             again: None,
+            stand_ins: None,
         };
         let (models, tools) = (models(), self.m.tool_servers());
         block_on(run_start::start(
@@ -351,6 +352,7 @@ fn a_connected_connection_serves_a_runs_tools_as_a_server_of_the_settings_does()
         within: None,
         by: Actor::of(&dev),
         again: None,
+        stand_ins: None,
     };
     let (models, tools) = (models(), world.m.tool_servers().with(&loaded));
     let reads = world.m.connection_reads.get();

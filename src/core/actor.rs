@@ -23,6 +23,8 @@ pub enum ActorKind {
     Workflow,
     /// A tool that read a person's reply, by its `server/tool`.
     Tool,
+    /// A rehearsal's stand-in, which answered in a person's place.
+    StandIn,
 }
 
 /// `{kind, id, name}`: a stable id to compare, and a name to say.
@@ -63,6 +65,15 @@ impl Actor {
     /// A tool that read a person's reply to a request it was sent through.
     pub fn tool(named: &str) -> Self {
         Actor { kind: ActorKind::Tool, id: named.to_string(), name: format!("the tool {named}") }
+    }
+
+    /// The stand-in that answered a rehearsal's request in the place of a person.
+    pub fn stand_in(function: &str) -> Self {
+        Actor {
+            kind: ActorKind::StandIn,
+            id: format!("stand_ins/people/{function}"),
+            name: "the rehearsal's stand-in".into(),
+        }
     }
 
     /// A workflow run's step: the id names the workflow run, the name its step.

@@ -82,6 +82,8 @@ pub enum ErrorCode {
     ToolError,
     /// A person's request was not answered before it expired.
     Expired,
+    /// A rehearsal's call, model or person had no stand-in to answer it.
+    NoStandIn,
 
     // A step's start refused by a problem of no finer kind: the problem's reason.
     /// The start was refused as invalid input.

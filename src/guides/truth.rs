@@ -114,6 +114,7 @@ const SPEC_GUIDES: &[&str] = &[
     "give-tools",
     "schedule",
     "keep",
+    "try-before-you-save",
 ];
 
 /// Words that say something is not served: a sentence holding one may name no served thing.

@@ -132,6 +132,7 @@ async fn run(ctx: &Ctx<'_>, listed: &Listed, arguments: Value) -> Result<Output,
         within: None,
         by: ctx.by(),
         again: None,
+        stand_ins: None,
     };
     let (run, value) = tools::start_run(ctx, &listed.playbook, asked).await?;
     let Some(_waiter) = Waiter::take() else { return Ok(answered(&listed.playbook, &run, value)) };

@@ -35,7 +35,7 @@ pub struct Prompt {
 /// The longest value an argument may carry: a person's words, not a document.
 const ARGUMENT_MAX_CHARS: usize = 1000;
 
-const ALL: [Prompt; 6] = [
+const ALL: [Prompt; 7] = [
     Prompt {
         name: "get-started",
         title: "Get started with Auto",
@@ -142,6 +142,19 @@ const ALL: [Prompt; 6] = [
         arguments: &[Argument { name: "what", description: "What to keep, in the person's words.", required: true, absent: "" }],
         needs: &["list_definitions", "create_definition", "run_definition"],
         body: Body::Recipe { format: Some("lookup-function") },
+    },
+    Prompt {
+        name: "try-before-you-save",
+        title: "Try before you save",
+        description: "Checks a document without saving it, rehearses it on stand-ins so that nothing reaches a tool, a model or a person, then saves and runs it, and runs a failed workflow again from its failing step.",
+        arguments: &[Argument {
+            name: "definition",
+            description: "The function or workflow to build or change, by its name or in the person's words.",
+            required: false,
+            absent: "what the person asks for next",
+        }],
+        needs: &["get_guide", "check_definition", "create_definition", "update_definition", "run_definition", "get_run", "list_runs", "rerun_run"],
+        body: Body::Recipe { format: None },
     },
 ];
 
@@ -299,12 +312,21 @@ mod tests {
 
     #[test]
     fn each_endpoint_offers_the_recipes_whose_tools_it_lists() {
-        let everything = ["get-started", "first-playbook", "connect-a-service", "give-tools", "schedule", "keep"];
+        let everything = [
+            "get-started",
+            "first-playbook",
+            "connect-a-service",
+            "give-tools",
+            "schedule",
+            "keep",
+            "try-before-you-save",
+        ];
         assert_eq!(names(&Endpoint::Root), everything);
-        assert_eq!(names(&Endpoint::Directory), everything);
+        // `/directory` leaves out rerun_run, which the last recipe calls.
+        assert_eq!(names(&Endpoint::Directory), everything[..6]);
         assert!(names(&Endpoint::Org { org: "local".into() }).is_empty());
         let pb = Endpoint::Playbook { org: "local".into(), playbook: "pb_x".into() };
-        assert_eq!(names(&pb), ["give-tools", "schedule", "keep"]);
+        assert_eq!(names(&pb), ["give-tools", "schedule", "keep", "try-before-you-save"]);
         let reader = Caller {
             scopes: vec![crate::core::caller::Scope::OrgRead, crate::core::caller::Scope::PlaybookRead],
             ..Caller::local(None)
@@ -313,7 +335,7 @@ mod tests {
         assert!(offered(&read_only).is_empty(), "a caller that may only read gets no prompt");
         assert_eq!(
             recipes_sentence(&listed(&pb)),
-            "The recipes this connection can follow, step by step, are give-tools, schedule and keep."
+            "The recipes this connection can follow, step by step, are give-tools, schedule, keep and try-before-you-save."
         );
     }
 

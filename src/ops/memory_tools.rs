@@ -21,6 +21,8 @@ pub struct ToolServer {
     pub answers: RefCell<VecDeque<Result<Value, Unanswered>>>,
     /// The params of each `tools/call` it was sent.
     pub calls: RefCell<Vec<Value>>,
+    /// How many requests of any kind reached it.
+    pub sent: std::cell::Cell<usize>,
 }
 
 impl ToolServer {
@@ -42,6 +44,7 @@ impl ToolServer {
 
 impl Transport for ToolServer {
     fn send(&self, request: Request, _timeout: u64) -> LocalBoxFuture<'_, Result<Response, Unanswered>> {
+        self.sent.set(self.sent.get() + 1);
         let body: Value = serde_json::from_str(request.body.as_deref().unwrap_or_default()).unwrap_or_default();
         let result = match body["method"].as_str() {
             Some("tools/list") => Ok(json!({ "tools": *self.listed.borrow() })),

@@ -22,6 +22,7 @@ use crate::core::definition::record::DefinitionStatus;
 use crate::core::definition::store::DefinitionView;
 use crate::core::definition::{spec, Ref, Spec};
 use crate::core::model::{resolve, ModelSettings};
+use crate::core::run::rehearsal::{self, StandIns};
 use crate::core::run::store::{Reused, StartRun, Stepped};
 use crate::core::run::{check_input, RerunOf, Run, Within};
 use crate::core::text::quote;
@@ -43,6 +44,9 @@ pub struct Asked {
     /// For a run started again with `rerun_run`: what from, and for a workflow's run from a step,
     /// what its earlier steps take from the old run.
     pub again: Option<Again>,
+    /// For a rehearsal: what answers its calls, in place of the tools, models and people they
+    /// would reach.
+    pub stand_ins: Option<StandIns>,
 }
 
 pub struct Again {
@@ -92,6 +96,7 @@ pub async fn start(backend: &dyn Backend, outside: &Outside<'_>, asked: Asked) -
     // The org's connections are read only for a run that reaches tool servers beyond those of the
     // settings: a call to the org's object the others do without.
     let connections = match outside.connections {
+        Some(_) if asked.stand_ins.is_some() => None,
         Some(c) if !outside.tools.settings_serve(&asked.org, &asked.playbook, tool_names(&spec)) => {
             Some(c.servers().await)
         }
@@ -146,7 +151,7 @@ async fn prepare(
     view: &DefinitionView,
     spec: Result<Spec, Problem>,
 ) -> Result<StartRun, Problem> {
-    let Asked { org, playbook, definition, input, run_id, now, within, by, again } = asked;
+    let Asked { org, playbook, definition, input, run_id, now, within, by, again, stand_ins } = asked;
     let (kind, name) = (definition.kind, definition.name.clone());
     match &view.definition.status {
         DefinitionStatus::Active => {}
@@ -169,9 +174,13 @@ async fn prepare(
     if let Some(schema) = spec.input_schema() {
         check_input(schema, &input)?;
     }
-    models_fit(outside.models, &spec)?;
+    // A rehearsal reaches no model and no tool server, so it needs none set up.
+    let rehearsal = stand_ins.is_some();
+    if !rehearsal {
+        models_fit(outside.models, &spec)?;
+    }
     if let Spec::Reasoning(s) = &spec {
-        if !s.tools().is_empty() {
+        if !s.tools().is_empty() && !rehearsal {
             bind(outside.tools, &org, &playbook, s.tools(), outside.now).await?;
         }
     }
@@ -183,6 +192,8 @@ async fn prepare(
         within,
         started_by: Some(by),
         rerun_of,
+        rehearsal,
+        stand_ins: stand_ins.map(Box::new),
         ..Run::started(run_id, (&org, &playbook), definition, view.definition.version, input, now)
     };
     let material = match &spec {
@@ -196,7 +207,11 @@ async fn prepare(
         Spec::Prediction(s) => backend.read_events(&org, &playbook, s.event_kind(), EVENTS_MAX).await?,
         _ => Vec::new(),
     };
-    let tools = calls_bound(outside, &org, &playbook, &spec).await?;
+    let tools = if rehearsal {
+        rehearsal::bound(&spec.calls().iter().map(|c| c.name.clone()).collect::<Vec<_>>())
+    } else {
+        calls_bound(outside, &org, &playbook, &spec).await?
+    };
     Ok(StartRun { run, source: view.document.clone(), material, events, tools, reused })
 }
 

@@ -167,6 +167,7 @@ async fn pay(
                 within: None,
                 by: owed.by(),
                 again: None,
+                stand_ins: None,
             };
             // A trigger starts a workflow, which reaches no tool at its start; its steps check theirs.
             let outside = Outside { models, tools: &Registry::none(), connections: None, read: None, now: 0 };

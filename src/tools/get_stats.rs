@@ -33,7 +33,8 @@ pub const TOOL: Tool = Tool {
     hints: Hints::READ,
     scope: Some(Scope::PlaybookRead),
     door: Door::Both,
-    reach: Reach::Playbook,
+    // Also on the org's endpoint, with `playbook`, where a team reads how each playbook goes.
+    reach: Reach::Anywhere,
     method: Method::Get,
     path: "/v1/orgs/{org}/playbooks/{playbook}/stats",
     input_schema,

@@ -15,7 +15,7 @@ use crate::core::Problem;
 pub const TOOL: Tool = Tool {
     name: "list_runs",
     title: "List runs",
-    description: "List the playbook's runs, newest first, each with its function, version, status and times; filter by a function (type and name), by status, by when they started (started_after, started_before), or by the run they were started again from (rerun_of). Pages come one at a time: read on with the next_cursor of the page before. get_run reads one run whole.",
+    description: "List the playbook's runs, newest first, each with its function, version, status and times; filter by a function (type and name), by status, by when they started (started_after, started_before), or by the run they were started again from (rerun_of). Rehearsals are listed apart: rehearsal: true lists them alone. Pages come one at a time: read on with the next_cursor of the page before. get_run reads one run whole.",
     hints: Hints::READ,
     scope: Some(Scope::PlaybookRead),
     door: Door::Both,
@@ -39,6 +39,7 @@ fn input_schema() -> Value {
             "started_after": { "type": "string", "maxLength": 40, "description": "Only runs started at or after this time, as RFC 3339 such as 2026-11-30T17:00:00Z." },
             "started_before": { "type": "string", "maxLength": 40, "description": "Only runs started before this time, as RFC 3339; with started_after, a span of start times." },
             "rerun_of": { "type": "string", "minLength": 1, "maxLength": 64, "description": "Only the runs rerun_run started again from this run." },
+            "rehearsal": { "type": "boolean", "default": false, "description": "true lists the rehearsals alone, which are otherwise left out." },
             "limit": limit_arg(LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT, "runs"),
             "cursor": cursor_arg(32)
         },
@@ -58,6 +59,8 @@ struct Args {
     started_after: Option<String>,
     started_before: Option<String>,
     rerun_of: Option<String>,
+    #[serde(default)]
+    rehearsal: bool,
     limit: Option<usize>,
     cursor: Option<String>,
 }
@@ -84,6 +87,7 @@ async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
         started_after,
         started_before,
         rerun_of: a.rerun_of,
+        rehearsal: a.rehearsal,
     };
     let mut page = ctx.backend.list_runs(&ctx.caller.org, &a.playbook, query).await?;
     // The directory listing serves no generation function, so it lists none of their runs.

@@ -62,7 +62,10 @@ pub async fn of_run(ctx: &Ctx<'_>, run: &Run, svg: bool) -> Option<Value> {
             v => format!("{} (version {}, drawn on version {v})", run.definition.name, run.version),
         };
         if let Ok(p) = plan(&view.document) {
-            drawn = Some(picture::run(&p, steps, &name));
+            drawn = Some(match run.rehearsal {
+                true => picture::rehearsal(&p, steps, &name),
+                false => picture::run(&p, steps, &name),
+            });
         }
     }
     Some(answer(url, drawn))

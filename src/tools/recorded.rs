@@ -48,6 +48,8 @@ fn run(kind: Kind, name: &str, status: RunStatus) -> Run {
         answered_by: None,
         record: None,
         rerun_of: None,
+        rehearsal: false,
+        stand_ins: None,
     }
 }
 

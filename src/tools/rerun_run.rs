@@ -94,6 +94,8 @@ async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
             reused,
             version: a.same_version.then_some(old.version),
         }),
+        // A rehearsal run again is rehearsed again, with the same stand-ins.
+        stand_ins: old.stand_ins.as_deref().cloned(),
     };
     let (run, value) = begin(ctx, &a.playbook, asked).await?;
     Ok(Output::ok(cap(&words(&old, &run, a.from_step.as_deref(), &taken), SUMMARY_MAX), value))

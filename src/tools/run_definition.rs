@@ -10,7 +10,7 @@ use super::{typed, Ctx, Door, Hints, Method, Output, Reach, Special, Tool};
 use crate::core::caller::Scope;
 use crate::core::definition::Ref;
 use crate::core::run::store::check_back_seconds;
-use crate::core::run::{check_run_id, run_id, Run, RunStatus};
+use crate::core::run::{check_run_id, rehearsal, run_id, Run, RunStatus};
 use crate::core::Problem;
 use crate::ops::run_start::{start, Asked, Outside};
 
@@ -43,7 +43,18 @@ fn input_schema() -> Value {
             "type": type_arg(),
             "name": name_arg(),
             "input": { "type": "object", "description": "The input, as the function's input.schema describes it." },
-            "run_id": { "type": "string", "minLength": 1, "maxLength": 64, "description": "An id of your choosing (letters, digits, - and _), so that a retry answers the same run instead of starting another." }
+            "run_id": { "type": "string", "minLength": 1, "maxLength": 64, "description": "An id of your choosing (letters, digits, - and _), so that a retry answers the same run instead of starting another." },
+            "rehearse": { "type": "boolean", "description": "Rehearse rather than run: nothing reaches outside the runtime. Tool calls, model calls and people are answered by stand_ins, and a call with none fails in words that name what to add. Times a workflow waits for pass at once. The run says rehearsal: true and list_runs leaves it out unless asked." },
+            "stand_ins": {
+                "type": "object",
+                "description": "With rehearse: what answers in place of each tool, model and person. tools: by server/tool, {text?, structured?, is_error?}. models: by function name, {output}, {text} or {tool_calls: [{tool, arguments}]}. people: by interaction function name, the answer. Each is one answer, given to every call, or a list the calls take in order; each step of a workflow takes the answer after those its earlier steps of that function took.",
+                "properties": {
+                    "tools": { "type": "object", "additionalProperties": { "type": ["object", "array"] } },
+                    "models": { "type": "object", "additionalProperties": { "type": ["object", "array"] } },
+                    "people": { "type": "object" }
+                },
+                "additionalProperties": false
+            }
         },
         "required": ["playbook", "type", "name"],
         "additionalProperties": false
@@ -59,6 +70,9 @@ struct Args {
     #[serde(default)]
     input: Option<Value>,
     run_id: Option<String>,
+    #[serde(default)]
+    rehearse: bool,
+    stand_ins: Option<Value>,
 }
 
 async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
@@ -67,6 +81,13 @@ async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
     if let Some(id) = &a.run_id {
         check_run_id(id)?;
     }
+    let stand_ins = match (a.rehearse, &a.stand_ins) {
+        (true, given) => Some(rehearsal::read(given.as_ref().unwrap_or(&json!({})))?),
+        (false, None) => None,
+        (false, Some(_)) => {
+            return Err(Problem::invalid("/stand_ins", "is for a rehearsal: give rehearse: true with it"));
+        }
+    };
     let asked = Asked {
         org: ctx.caller.org.clone(),
         playbook: a.playbook.clone(),
@@ -77,6 +98,7 @@ async fn run(ctx: &Ctx<'_>, a: Args) -> Result<Output, Problem> {
         within: None,
         by: ctx.by(),
         again: None,
+        stand_ins,
     };
     let (run, value) = begin(ctx, &a.playbook, asked).await?;
     Ok(Output::ok(started(&run), value))

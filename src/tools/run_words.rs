@@ -29,6 +29,8 @@ pub fn answered(run: &Run) -> Result<serde_json::Value, crate::core::Problem> {
     let mut v = shown(run)?;
     if let Some(o) = v.as_object_mut() {
         o.remove("record");
+        // The caller's own stand-ins; get_run shows them.
+        o.remove("stand_ins");
     }
     Ok(v)
 }
@@ -83,12 +85,17 @@ pub fn outcome(run: &Run) -> String {
 
 /// What `run_definition` says of a run it started: a workflow's carries on by itself.
 pub fn started(run: &Run) -> String {
-    match (&run.status, run.definition.kind) {
+    let said = match (&run.status, run.definition.kind) {
         (RunStatus::Started { waiting: None }, Kind::Workflow) => format!(
             "The workflow {} has started and is still running. It carries on by itself, and how it ends can be looked up later.",
             quote(&run.definition.name)
         ),
         _ => outcome(run),
+    };
+    if run.rehearsal {
+        format!("Rehearsal, in which nothing reached outside the runtime: {said}")
+    } else {
+        said
     }
 }
 

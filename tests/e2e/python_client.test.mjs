@@ -1,6 +1,7 @@
 // The official Python MCP SDK (`mcp`, installed into /work/main/.venv by scripts/setup) connects over
 // streamable HTTP both through the legacy initialize handshake and through 'auto' (server/discover, so
-// 2026-07-28), lists every tool with their annotations, creates a playbook and sees a failure's shape.
+// 2026-07-28), lists every tool with their annotations, creates a playbook, rehearses an approval on a
+// stand-in's answer and sees a failure's shape.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -47,6 +48,10 @@ test('the Python MCP SDK connects, lists the tools and creates a playbook', { ti
     assert.equal(created.description, 'Made by the Python SDK.');
     const http = await fetch(`${runtimeUrl()}/v1/orgs/local/playbooks/${created.id}`);
     assert.deepEqual(await http.json(), withoutStudio(created, '/playbooks/'), `${mode}: the playbook is there over HTTP`);
+    assert.equal(run.rehearsed.is_error, false, JSON.stringify(run.rehearsed));
+    const rehearsed = run.rehearsed.structured_content;
+    assert.deepEqual([rehearsed.rehearsal, rehearsed.status, rehearsed.output], [true, 'succeeded', { verdict: 'revise' }]);
+    assert.equal(rehearsed.answered_by.kind, 'stand_in', `${mode}: the stand-in answered in the person's place`);
     assertToolFailure({
       isError: run.failed.is_error,
       content: run.failed.content,

@@ -30,9 +30,9 @@ const names = async (client) => (await client.listPrompts()).prompts.map((p) => 
 describe('recipes and their prompts', () => {
   test('each endpoint offers the recipes whose tools it lists, and get_guide names them', async () => {
     const root = await connect('/mcp');
-    assert.deepEqual(await names(root), ['get-started', 'first-playbook', 'connect-a-service', 'give-tools', 'schedule', 'keep']);
+    assert.deepEqual(await names(root), ['get-started', 'first-playbook', 'connect-a-service', 'give-tools', 'schedule', 'keep', 'try-before-you-save']);
     const guide = (await root.listTools()).tools.find((t) => t.name === 'get_guide');
-    assert.match(guide.description, /The recipes this connection can follow, step by step, are first-playbook, connect-a-service, give-tools, schedule and keep\./);
+    assert.match(guide.description, /The recipes this connection can follow, step by step, are first-playbook, connect-a-service, give-tools, schedule, keep and try-before-you-save\./);
     await root.close();
 
     const org = await connect('/orgs/local/mcp');
@@ -43,7 +43,9 @@ describe('recipes and their prompts', () => {
 
     const pb = await connect(`/orgs/local/playbooks/${await newPlaybook()}/mcp`);
     const listed = (await pb.listPrompts()).prompts;
-    assert.deepEqual(listed.map((p) => p.name), ['give-tools', 'schedule', 'keep']);
+    assert.deepEqual(listed.map((p) => p.name), ['give-tools', 'schedule', 'keep', 'try-before-you-save']);
+    const tryFirst = listed.find((p) => p.name === 'try-before-you-save');
+    assert.deepEqual(tryFirst.arguments.map((a) => [a.name, a.required]), [['definition', false]]);
     const giveTools = listed.find((p) => p.name === 'give-tools');
     assert.deepEqual(giveTools.arguments.map((a) => [a.name, a.required]), [['server', false]]);
     const schedule = listed.find((p) => p.name === 'schedule');

@@ -149,7 +149,7 @@ fn actor() -> Value {
         "type": "object",
         "description": "Who made a record: a caller, a workflow's trigger, or a workflow run's step.",
         "properties": {
-            "kind": text("local_developer, key, person, operator, trigger, workflow or tool (a tool that read a reply)."),
+            "kind": text("local_developer, key, person, operator, trigger, workflow, tool (a tool that read a reply) or stand_in (a rehearsal's stand-in, in a person's place)."),
             "id": text("A stable id to compare."),
             "name": text("A name to say.")
         },

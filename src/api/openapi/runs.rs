@@ -25,6 +25,8 @@ pub(super) fn run() -> Value {
             "started_at": time("When it started."),
             "within": reference("Within"),
             "rerun_of": reference("RerunOf"),
+            "rehearsal": { "type": "boolean", "description": "A rehearsal: nothing it did reached outside the runtime. Absent for a run." },
+            "stand_ins": { "type": "object", "description": "A rehearsal's stand-ins, as run_definition was given them: tools, models and people. get_run shows them." },
             "steps": { "type": "array", "items": reference("Step"), "description": "A workflow run's steps, in the order they started, then those that never did." },
             "started_by": by("Who or what started it."),
             "answered_by": by("Who answered an interaction's request."),
@@ -146,6 +148,7 @@ pub(super) fn run_entry() -> Value {
             "finished_at": time("When it ended."),
             "within": reference("Within"),
             "rerun_of": text("The run this one was started again from with rerun_run."),
+            "rehearsal": { "type": "boolean", "description": "A rehearsal, listed with rehearsal: true alone." },
             "started_by": by("Who or what started it.")
         },
         "required": ["run_id", "definition", "version", "status", "started_at"]

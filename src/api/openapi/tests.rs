@@ -314,6 +314,8 @@ fn run(status: RunStatus) -> Run {
             values: vec![crate::core::run::record::FieldValue { field: "vat".into(), value: json!(20) }],
         }),
         rerun_of: None,
+        rehearsal: false,
+        stand_ins: None,
     }
 }
 

@@ -51,7 +51,7 @@ h1{font-size:1.6rem;line-height:1.25;margin:0 0 .75rem;overflow-wrap:anywhere}h2
 a{color:var(--go)}code,pre{font:.9em ui-monospace,monospace}pre{background:var(--tint);padding:.6rem .8rem;overflow:auto;max-height:32rem;white-space:pre-wrap;overflow-wrap:anywhere}\
 table{border-collapse:collapse;width:100%;font-size:.95rem}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}th{color:var(--soft);font-weight:600}\
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}dt{color:var(--soft)}dd{margin:0;overflow-wrap:anywhere}\
-.notice{border-left:4px solid;padding:.5rem .75rem;margin:0 0 1.25rem}.done{border-color:var(--good)}.caution{border-color:var(--warn)}.refused{border-color:var(--bad)}\
+.notice{border-left:4px solid;padding:.5rem .75rem;margin:0 0 1.25rem}.done{border-color:var(--good)}.caution{border-color:var(--warn)}.refused{border-color:var(--bad)}.rehearsal{border-color:#7c3aed;background:color-mix(in srgb,#7c3aed 8%,transparent)}\
 .hint{color:var(--soft);font-size:.94rem;margin:.25rem 0}.page{border:1px solid var(--line);padding:0 1rem;margin:.5rem 0}\
 .st{display:inline-block;white-space:nowrap;padding:0 .45rem;border-radius:3px;font-size:.85rem;border:1px solid var(--line)}\
 .st-succeeded,.st-active,.st-open{color:var(--good)}.st-failed,.st-cancelled,.st-retired{color:var(--bad)}.st-started,.st-paused{color:var(--warn)}\

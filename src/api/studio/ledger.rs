@@ -15,6 +15,8 @@ use crate::core::studio;
 pub struct Filters<'a> {
     pub definition: &'a str,
     pub status: &'a str,
+    /// The rehearsals, which the Ledger lists apart from the runs.
+    pub rehearsal: bool,
 }
 
 impl Filters<'_> {
@@ -26,6 +28,9 @@ impl Filters<'_> {
         }
         if !self.status.is_empty() {
             q.push(format!("status={}", studio::seg(self.status)));
+        }
+        if self.rehearsal {
+            q.push("rehearsal=1".into());
         }
         q.join("&")
     }
@@ -54,9 +59,11 @@ pub fn render(
     let filter_form = format!(
         "<form method=\"get\" action=\"{here}\" class=\"filters\">\
          <label>Definition <input type=\"text\" name=\"definition\" value=\"{definition}\" placeholder=\"workflow/name\"></label>\
-         <label>Status <select name=\"status\">{options}</select></label><button type=\"submit\">Show</button></form>",
+         <label>Status <select name=\"status\">{options}</select></label>\
+         <label><input type=\"checkbox\" name=\"rehearsal\" value=\"1\"{rehearsing}> Rehearsals</label><button type=\"submit\">Show</button></form>",
         here = escape(&here),
         definition = escape(filters.definition),
+        rehearsing = if filters.rehearsal { " checked" } else { "" },
     );
     let query = filters.query();
     let list = match (runs, refused) {
@@ -86,8 +93,12 @@ pub fn render(
             )
         }
     };
+    let said = match filters.rehearsal {
+        true => "The playbook's rehearsals, newest first: runs in which nothing reached outside the runtime.",
+        false => "The playbook's runs, newest first. Rehearsals are listed apart.",
+    };
     let body = format!(
-        "<h1>Ledger</h1><p class=\"hint\">The playbook's runs, newest first.</p>{filter_form}\
+        "<h1>Ledger</h1><p class=\"hint\">{said}</p>{filter_form}\
          <div class=\"split\"><div>{list}</div><aside>{beside}</aside></div>{section}",
         section = section(f, thread)
     );

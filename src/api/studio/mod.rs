@@ -73,8 +73,13 @@ pub fn runs_table(f: &Frame, runs: &Value, ledger: Option<(&str, Option<&str>)>)
 pub fn run_facts(f: &Frame, run: &Value) -> String {
     let playbook = f.playbook.map(|(id, _)| id).unwrap_or_default();
     let (kind, name) = (text(run, "/definition/type"), text(run, "/definition/name"));
+    // A rehearsal says so before anything else it shows, wherever it is shown.
+    let banner = match run["rehearsal"].as_bool() {
+        Some(true) => "<p class=\"notice rehearsal\" role=\"note\"><strong>A rehearsal.</strong> Nothing it did reached outside the runtime: its tools, models and people were answered by the stand-ins it was given. It counts in no figure, started no trigger and asked no one.</p>",
+        _ => "",
+    };
     let mut facts = format!(
-        "<dl><dt>Of</dt><dd>{of}, version {version}</dd><dt>Status</dt><dd>{status}</dd><dt>Started</dt><dd>{started}</dd>",
+        "{banner}<dl><dt>Of</dt><dd>{of}, version {version}</dd><dt>Status</dt><dd>{status}</dd><dt>Started</dt><dd>{started}</dd>",
         of = link(&studio::definition("", f.org, playbook, kind, name), &format!("{kind}/{name}")),
         version = run["version"].as_u64().unwrap_or_default(),
         status = status(text(run, "/status")),

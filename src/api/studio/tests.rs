@@ -88,7 +88,7 @@ fn every_page_shows_what_someone_wrote_as_text() {
     }
 
     let r = run_value();
-    let filters = Filters { definition: HOSTILE, status: HOSTILE };
+    let filters = Filters { definition: HOSTILE, status: HOSTILE, rehearsal: true };
     assert_inert(&ledger::render(&f, Some(&runs), None, &filters, Some(Ok(&r)), &thread));
     assert_inert(&ledger::render(&f, None, Some(HOSTILE), &filters, Some(Err(HOSTILE)), &thread));
 
@@ -266,6 +266,20 @@ fn a_run_takes_comments_on_its_result_and_each_step() {
     for address in ["runs/run_1", "runs/run_1/result", "runs/run_1/steps/s"] {
         assert!(html.contains(&format!("name=\"address\" value=\"{address}\"")), "{address}: {html}");
     }
+}
+
+#[test]
+fn a_rehearsal_says_so_above_all_it_shows() {
+    let said = json!({ "comments": [] });
+    let thread = Thread { comments: Comments::Listed(&said), address: "runs/run_1", back: "/studio/acme" };
+    let mut run = run_value();
+    let real = run::render(&frame(true), &run, &Pictures::default(), &[], None, &thread);
+    assert!(!real.contains("A rehearsal."), "a run is not called a rehearsal");
+    run["rehearsal"] = json!(true);
+    let html = run::render(&frame(true), &run, &Pictures::default(), &[], None, &thread);
+    let banner =
+        html.find("<p class=\"notice rehearsal\" role=\"note\"><strong>A rehearsal.</strong>").expect("a banner");
+    assert!(banner < html.find("<dl").unwrap_or(usize::MAX), "the banner comes before the facts: {html}");
 }
 
 #[test]

@@ -18,4 +18,4 @@ pub const MEDIA_TYPE: &str = "image/svg+xml";
 
 pub use mermaid::mermaid;
 pub use timeline::timeline;
-pub use workflow::{run, workflow};
+pub use workflow::{rehearsal, run, workflow};

@@ -37,6 +37,7 @@ pub fn fit(text: &str, max: usize) -> String {
 const STYLE: &str = "\
 .pb-picture{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;fill:#0f172a}\
 .pb-bg{fill:#ffffff}\
+.pb-rehearsal{fill:#f5f3ff;stroke:#7c3aed;stroke-width:2;stroke-dasharray:8 5}\
 .pb-head{font-size:15px;font-weight:600}\
 .pb-title{font-size:13px;font-weight:600}\
 .pb-sub{font-size:12px;fill:#475569}\
@@ -73,6 +74,7 @@ const STYLE: &str = "\
 @media (prefers-color-scheme:dark){\
 .pb-picture{fill:#e2e8f0}\
 .pb-bg{fill:#0f172a}\
+.pb-rehearsal{fill:#1e1b4b;stroke:#a78bfa}\
 .pb-sub{fill:#94a3b8}\
 .pb-note{fill:#94a3b8}\
 .pb-node{fill:#1e293b;stroke:#94a3b8}\

@@ -357,6 +357,19 @@ fn a_run_colours_each_step_by_how_it_went() {
 }
 
 #[test]
+fn a_rehearsal_is_drawn_on_a_ground_of_its_own() {
+    let p = plan_of(BRANCHES);
+    let steps = every_status();
+    let svg = super::rehearsal(&p, &steps, "launch");
+    well_formed(&svg);
+    save("rehearsal", &svg);
+    assert!(svg.contains("class=\"pb-rehearsal\"") && svg.contains("A rehearsal of the workflow launch"), "{svg}");
+    assert!(svg.contains("class=\"pb-s-failed pb-card\""), "its steps keep their colours");
+    let real = run(&p, &steps, "launch");
+    assert!(!real.contains("class=\"pb-rehearsal\"") && !real.contains("A rehearsal"));
+}
+
+#[test]
 fn the_timeline_draws_a_bar_per_step_that_started() {
     let steps = every_status();
     let svg = timeline(&steps, t(20));

@@ -39,12 +39,17 @@ pub struct Scene {
 /// A workflow run's picture, as SVG: the workflow's steps, each as `steps` says it went. A step
 /// the view does not name is drawn pending.
 pub fn run(plan: &Plan, steps: &[StepView], name: &str) -> String {
-    draw(plan, name, Some(steps))
+    draw(plan, name, Some(steps), false)
+}
+
+/// A rehearsal's picture: a run's, on a ground of its own colour, headed as a rehearsal.
+pub fn rehearsal(plan: &Plan, steps: &[StepView], name: &str) -> String {
+    draw(plan, name, Some(steps), true)
 }
 
 /// A workflow's picture, as SVG: its steps and the order they run in.
 pub fn workflow(plan: &Plan, name: &str) -> String {
-    draw(plan, name, None)
+    draw(plan, name, None, false)
 }
 
 /// The lines a step's card holds: its title, what it runs or waits for, and its notes.
@@ -134,13 +139,14 @@ pub fn scene(plan: &Plan, with_status: bool) -> Scene {
 }
 
 /// The picture of the plan, with each step as `steps` says it went when given.
-pub fn draw(plan: &Plan, name: &str, steps: Option<&[StepView]>) -> String {
+pub fn draw(plan: &Plan, name: &str, steps: Option<&[StepView]>, rehearsal: bool) -> String {
     let scene = scene(plan, steps.is_some());
     let view_of = |i: usize| -> Option<&StepView> {
         let id = &plan.steps.get(i)?.id;
         steps?.iter().find(|v| &v.step == id)
     };
     let head = match steps {
+        Some(_) if rehearsal => format!("A rehearsal of the workflow {name}: nothing reached outside"),
         Some(_) => format!("A run of the workflow {name}"),
         None => {
             format!("The workflow {name}: {} step{}", plan.steps.len(), if plan.steps.len() == 1 { "" } else { "s" })
@@ -154,6 +160,9 @@ pub fn draw(plan: &Plan, name: &str, steps: Option<&[StepView]>) -> String {
     });
     let height = scene.layout.height + HEADER + legend;
     let mut svg = Svg::new(width, height, &head);
+    if rehearsal {
+        svg.rect(2.0, 2.0, width - 4.0, height - 4.0, 10.0, "pb-rehearsal");
+    }
     svg.text(20.0, 32.0, "pb-head", &fit(&head, 120), false);
     // The steps sit under the header, centred when the header or legend is the wider.
     let dx = (width - scene.layout.width) / 2.0;

@@ -102,6 +102,7 @@ impl Decision {
 pub fn start(existing: Option<&Run>, start: StartRun, now: &str) -> Result<Decision, Problem> {
     // `reused` is the Runner's, which seeds a workflow's state with it.
     let StartRun { mut run, source, material, events, tools, reused: _ } = start;
+    super::check_sort(existing, run.rehearsal)?;
     if let Start::Existing(run) = decide_start(existing, &run.definition, &run.input)? {
         return Ok(Decision::unchanged(run));
     }
@@ -138,6 +139,17 @@ pub fn start(existing: Option<&Run>, start: StartRun, now: &str) -> Result<Decis
             }
             Err(error) => failed(error),
         },
+        Ok(Spec::Interaction(s)) if run.rehearsal && !s.notifies() => {
+            let answered = rehearsed_answer(&run, &s, now);
+            match answered {
+                Ok((answer, report)) => {
+                    reports.push(report);
+                    run.answered_by = Some(Actor::stand_in(&run.definition.name));
+                    RunStatus::Succeeded { output: answer, finished_at: now.to_string() }
+                }
+                Err(error) => failed(error),
+            }
+        }
         Ok(Spec::Interaction(s)) => match interaction_start(&s, &run.input, tools, now) {
             Ok((waiting, call)) => {
                 if let Some(p) = call {
@@ -215,6 +227,24 @@ fn interaction_start(
     let arguments = interaction::send(s, input, &request.question);
     let p = bound_call(sender.into_iter().collect(), &arguments)?;
     Ok((Some(request), Some(p)))
+}
+
+/// A rehearsal's request, answered at once by its stand-in in the person's place, and checked as a
+/// person's answer is: nothing is opened in the playbook's requests.
+fn rehearsed_answer(run: &Run, s: &interaction::InteractionSpec, now: &str) -> Result<(Value, Report), RunError> {
+    let request = interaction::ask(s, &run.input, now)?;
+    let stand_ins = run.stand_ins.as_deref().cloned().unwrap_or_default();
+    let answer = stand_ins.person(&run.definition.name)?;
+    interaction::check_answer(&request, &answer).map_err(|p| {
+        RunError::new(
+            crate::core::ErrorCode::AnswerSchema,
+            format!("The rehearsal's stand-in answer does not fit the request's answer schema: {}", p.detail),
+        )
+    })?;
+    let data =
+        json!({ "question": request.question, "answer": answer, "answered_by": Actor::stand_in(&run.definition.name) });
+    let words = "The rehearsal's stand-in answered the request in a person's place.".to_string();
+    Ok((answer, event(run, "interaction_answered", now, words, data)))
 }
 
 /// How a run that answers at once ended, keeping its record.

@@ -6,6 +6,7 @@ pub mod calls;
 pub mod error;
 pub mod life;
 pub mod record;
+pub mod rehearsal;
 pub mod stats;
 pub mod stats_words;
 pub mod store;
@@ -128,6 +129,12 @@ pub struct Run {
     /// The run this one was started again from, with `rerun_run`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rerun_of: Option<RerunOf>,
+    /// A rehearsal: nothing it does reaches outside the runtime.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rehearsal: bool,
+    /// What answers a rehearsal's calls in place of tools, models and people.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stand_ins: Option<Box<rehearsal::StandIns>>,
 }
 
 /// What a run was started again from: the run, and the step it went on from (none for a
@@ -171,6 +178,8 @@ impl Run {
             answered_by: None,
             record: None,
             rerun_of: None,
+            rehearsal: false,
+            stand_ins: None,
         }
     }
 
@@ -226,6 +235,21 @@ pub fn decide_start(existing: Option<&Run>, definition: &Ref, input: &Value) -> 
         ))
         .with_field("/run_id", "names a run that ended without succeeding")),
         _ => Ok(Start::Existing(run.clone())),
+    }
+}
+
+/// A start under an id that names a run of the other sort: a rehearsal and a run never share one.
+pub fn check_sort(existing: Option<&Run>, rehearsal: bool) -> Result<(), Problem> {
+    match existing {
+        Some(run) if run.rehearsal != rehearsal => {
+            let (named, asked) = if run.rehearsal { ("a rehearsal", "run") } else { ("a run", "rehearsal") };
+            Err(Problem::conflict(format!(
+                "The run id {} names {named}, and a {asked} never takes its id. Start it with a new run id, or with none.",
+                run.run_id
+            ))
+            .with_field("/run_id", format!("names {named}")))
+        }
+        _ => Ok(()),
     }
 }
 

@@ -91,6 +91,9 @@ pub struct RunEntry {
     /// For a run started again with `rerun_run`: the run it was started from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rerun_of: Option<String>,
+    /// A rehearsal, which lists leave apart unless asked.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rehearsal: bool,
 }
 
 impl RunEntry {
@@ -104,6 +107,7 @@ impl RunEntry {
             finished_at: run.status.finished_at().map(str::to_string),
             within: run.within.clone(),
             rerun_of: run.rerun_of.as_ref().map(|r| r.run_id.clone()),
+            rehearsal: run.rehearsal,
         }
     }
 }
@@ -127,6 +131,9 @@ pub struct RunQuery {
     /// Only the runs started again from this run with `rerun_run`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rerun_of: Option<String>,
+    /// Rehearsals alone, rather than the runs that are not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rehearsal: bool,
 }
 
 impl RunQuery {
@@ -326,7 +333,12 @@ pub struct SentEvent {
 }
 
 /// An event of the run, in its family's history.
-pub fn event(run: &Run, kind: &str, at: &str, summary: String, data: Value) -> Report {
+pub fn event(run: &Run, kind: &str, at: &str, summary: String, mut data: Value) -> Report {
+    if run.rehearsal {
+        if let Some(object) = data.as_object_mut() {
+            object.insert("rehearsal".into(), Value::Bool(true));
+        }
+    }
     Report::Event(NewEvent {
         kind: kind.into(),
         at: at.into(),
@@ -412,6 +424,7 @@ mod tests {
             started_after: after.map(str::to_string),
             started_before: before.map(str::to_string),
             rerun_of: None,
+            rehearsal: false,
         };
         let (at, later) = ("2026-12-01T10:00:00.000Z", "2026-12-01T10:00:00.001Z");
         assert!(query(None, None).spans(at));

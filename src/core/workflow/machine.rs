@@ -238,6 +238,15 @@ impl Machine<'_> {
         }
     }
 
+    /// The time a step waits until: in a rehearsal, now, so that its waits pass at once.
+    fn passing(&self, at: DateTime<Utc>) -> DateTime<Utc> {
+        if self.flow.rehearsal {
+            self.now.min(at)
+        } else {
+            at
+        }
+    }
+
     fn status_of(&self, id: &str) -> Option<&StepStatus> {
         self.flow.steps.iter().find(|s| s.id == id).map(|s| &s.status)
     }
@@ -294,6 +303,7 @@ impl Machine<'_> {
     }
 
     fn wait_until(&mut self, i: usize, at: DateTime<Utc>, started_at: DateTime<Utc>) {
+        let at = self.passing(at);
         let id = self.flow.steps[i].id.clone();
         self.set(i, StepStatus::Waiting { on: Awaiting::Time { at }, started_at });
         self.record("step_waiting", words::waits_until(&id, at), json!({ "step": id, "until": words::time(at) }));
@@ -326,6 +336,7 @@ impl Machine<'_> {
         if matches!(step.action, Do::Call { .. }) && attempt < step.retry.attempts {
             let wait = step.retry.delay_after(attempt);
             let retry_at = Duration::try_seconds(wait).and_then(|d| self.now.checked_add_signed(d)).unwrap_or(self.now);
+            let retry_at = self.passing(retry_at);
             let (id, of) = (step.id.clone(), step.retry.attempts);
             self.set(i, StepStatus::Retrying { attempt, retry_at, error: error.clone(), started_at });
             let data = json!({ "step": id, "attempt": attempt, "error": error, "retry_at": words::time(retry_at) });

@@ -137,6 +137,16 @@ impl Plan {
         self.steps.iter().find(|s| s.id == id)
     }
 
+    /// How many of the steps `started` before `step` run the function it runs.
+    pub fn runs_before(&self, started: &[String], step: &str) -> usize {
+        let function = |id: &str| match self.step(id).map(|s| &s.action) {
+            Some(Action::Call { function, .. }) => Some(function),
+            _ => None,
+        };
+        let Some(own) = function(step) else { return 0 };
+        started.iter().take_while(|id| *id != step).filter(|id| function(id) == Some(own)).count()
+    }
+
     /// The definitions the steps run, each once, for `used_by`.
     pub fn uses(&self) -> Vec<Ref> {
         let mut uses: Vec<Ref> = Vec::new();

@@ -29,6 +29,9 @@ pub struct Flow {
     /// output was taken from, so the step view links to it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub kept_runs: BTreeMap<String, String>,
+    /// A rehearsal's: the times its steps wait for pass at once.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rehearsal: bool,
 }
 
 crate::core::json::tagged::tagged! {
@@ -183,6 +186,7 @@ impl Flow {
             started: Vec::new(),
             inbox: Vec::new(),
             kept_runs: BTreeMap::new(),
+            rehearsal: false,
         }
     }
 

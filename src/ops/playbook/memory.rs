@@ -191,7 +191,7 @@ impl IndexStore for MemPlaybook {
             .runs
             .values()
             .rev()
-            .filter(|r| r.definition == *definition)
+            .filter(|r| r.definition == *definition && !r.rehearsal)
             .filter_map(|r| serde_json::from_str(rows.whole.get(&r.run_id)?).ok())
             .take(limit)
             .collect())
@@ -208,6 +208,7 @@ impl IndexStore for MemPlaybook {
             .filter(|(_, r)| q.steps || r.within.is_none())
             .filter(|(_, r)| q.spans(&r.started_at))
             .filter(|(_, r)| q.rerun_of.is_none() || q.rerun_of == r.rerun_of)
+            .filter(|(_, r)| q.rehearsal == r.rehearsal)
             .take(take)
             .map(|(at, r)| (*at, r.clone()))
             .collect())

@@ -106,7 +106,8 @@ impl Tables<'_> {
         let mut kept = Vec::with_capacity(events.len());
         let mut fresh: Vec<(i64, NewEvent)> = Vec::new();
         for (e, (event, new)) in events.into_iter().zip(appended) {
-            if new {
+            // A rehearsal's events are kept with its run, and reach no trigger and no other run.
+            if new && !rehearsed(&e) {
                 fresh.extend(position(&event.event_id).map(|at| (at, e)));
             }
             kept.push(event);
@@ -168,4 +169,9 @@ impl Tables<'_> {
         let (requests, next_cursor) = page(rows, limit, runs::encode_cursor);
         Ok(RequestPage { requests, next_cursor })
     }
+}
+
+/// Whether an event is a rehearsal's: one its run recorded, marked so (`run::store::event`).
+fn rehearsed(e: &NewEvent) -> bool {
+    e.run_id.is_some() && e.data.get("rehearsal") == Some(&serde_json::Value::Bool(true))
 }

@@ -39,7 +39,7 @@ impl Runner<'_> {
     /// come first wherever a name is looked up, so for those the read, a call to the org's object,
     /// would change nothing.
     pub(super) async fn connections_for<'n>(&self, run: &Run, names: impl IntoIterator<Item = &'n str>) -> Vec<Server> {
-        if self.host.tool_servers().settings_serve(&run.org, &run.playbook, names) {
+        if run.rehearsal || self.host.tool_servers().settings_serve(&run.org, &run.playbook, names) {
             return Vec::new();
         }
         self.host.connections(&run.org).await
@@ -48,6 +48,9 @@ impl Runner<'_> {
     /// Makes one call kept as started, within its deadline, with the alarm set past it: how it
     /// ended and how long it took. The images it answered are kept as assets first.
     pub(super) async fn call(&self, run: &Run, registry: &Registry<'_>, p: &Planned) -> (Called, u64) {
+        if let Some(stand_ins) = run.stand_ins.as_deref().filter(|_| run.rehearsal) {
+            return (stand_ins.tool(&p.tool.named(), call_place(run, stand_ins, p)), 0);
+        }
         let began = self.watch(CALL_SECONDS).await;
         let mut called = tool_binding::call(registry, &p.tool, &p.arguments, CALL_SECONDS).await;
         if let Called::Answered { text, images, assets, .. } = &mut called {
@@ -199,5 +202,17 @@ impl Runner<'_> {
             return;
         }
         self.host.wake(at).await;
+    }
+}
+
+/// Which of its tool's stand-in answers a rehearsal's call takes: a reasoning run's calls take
+/// them in order; the one call of another run takes its place among its workflow's runs.
+fn call_place(run: &Run, stand_ins: &crate::core::run::rehearsal::StandIns, p: &Planned) -> usize {
+    match &run.record {
+        Some(crate::core::run::record::Record::Reasoning(r)) => {
+            let named = p.tool.named();
+            r.tool_calls.iter().filter(|c| c.number < p.number && c.tool == named).count()
+        }
+        _ => stand_ins.place,
     }
 }

@@ -32,6 +32,7 @@ impl Runner<'_> {
     /// a run again from a step starts with its earlier steps as the old run ended them.
     pub(super) fn start_flow(&self, run: &mut Run, plan: Plan, reused: Option<&Reused>) -> Result<(), Problem> {
         let mut flow = Flow::new(&run.run_id, &plan);
+        flow.rehearsal = run.rehearsal;
         if let Some(r) = reused {
             crate::core::workflow::rerun::seed(&mut flow, &r.steps, &r.started, &r.runs);
         }
@@ -251,6 +252,7 @@ impl Runner<'_> {
             within: Some(Within { run_id: run.run_id.clone(), step: step.to_string() }),
             by: crate::core::actor::Actor::step(&run.run_id, step),
             again: None,
+            stand_ins: self.step_stand_ins(run, step),
         };
         // Through the host the start reads the org's connections, should the step's function need
         // them, and the run renews one whose server refuses its credential.
@@ -283,6 +285,16 @@ impl Runner<'_> {
                 (Some(Outcome::Failed { error: RunError { reason, detail: p.detail } }), Vec::new())
             }
         }
+    }
+
+    /// A rehearsal's stand-ins for its step's run, at its place among the runs of its function.
+    fn step_stand_ins(&self, run: &Run, step: &str) -> Option<crate::core::run::rehearsal::StandIns> {
+        let stand_ins = run.stand_ins.as_deref()?;
+        let place = match self.store.flow() {
+            Ok(Some((plan, flow))) => plan.runs_before(&flow.started, step),
+            _ => 0,
+        };
+        Some(stand_ins.at(place))
     }
 
     /// Asks each running step's run how it stands, and takes the end of one that ended.

@@ -28,6 +28,11 @@ impl Runner<'_> {
         let ended = |record: Box<Generated>, answered: bool, outcome: Result<serde_json::Value, RunError>| {
             self.input(&run.run_id, Input::Generated { record, answered, outcome })
         };
+        // A rehearsal's generation is its stand-in's output: no gateway is asked, no asset kept.
+        if let Some(stand_ins) = run.stand_ins.as_deref().filter(|_| run.rehearsal) {
+            let made = stand_ins.made(&run.definition.name);
+            return ended(record, made.is_ok(), made);
+        }
         let provider = match self.gateway(&prepared) {
             Ok(provider) => provider,
             Err(error) => return ended(record, false, Err(error)),

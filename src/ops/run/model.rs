@@ -14,6 +14,16 @@ use crate::core::{ErrorCode, Problem};
 use crate::ops::outbound::Unanswered;
 use crate::ops::tool_binding;
 
+/// Who answers a reasoning run's requests: its model, or, in a rehearsal, the stand-ins.
+enum Asker<'a> {
+    Model(&'a Target),
+    StandIn {
+        stand_ins: crate::core::run::rehearsal::StandIns,
+        tools: Vec<crate::core::definition::reasoning::dialogue::Bound>,
+        function: String,
+    },
+}
+
 /// While a run's object works through its model's dialogue or a call, this says so, so that a
 /// read or an alarm of the same object finds the work going rather than cut off; dropped, it
 /// says so no more.
@@ -49,6 +59,9 @@ impl Runner<'_> {
     /// The caller holds `asking` while it runs.
     pub(super) async fn ask_model(&self, run: Run, prepared: Prepared) -> Result<Run, Problem> {
         let mut record = Box::new(Reasoned::asked(&prepared));
+        if run.rehearsal {
+            return self.rehearse_model(run, prepared, record).await;
+        }
         let target = match resolve(&self.host.models(), &prepared.model) {
             Ok(target) => target,
             Err(p) => {
@@ -70,11 +83,42 @@ impl Runner<'_> {
                 return self.input(&run.run_id, Input::Model { record, answered: false, outcome: Err(error) });
             }
         };
-        let mut dialogue = Dialogue::new(tools, now.timestamp_millis());
+        let dialogue = Dialogue::new(tools, now.timestamp_millis());
+        self.converse(run, &prepared, record, dialogue, &registry, &Asker::Model(&target)).await
+    }
+
+    /// A rehearsal's dialogue: the model's answers are its stand-ins', in order, and its tools
+    /// are bound to their stand-ins; nothing outside the runtime is asked.
+    async fn rehearse_model(&self, run: Run, prepared: Prepared, mut record: Box<Reasoned>) -> Result<Run, Problem> {
+        record.resolved_to = Some("the rehearsal's stand-in".into());
+        let stand_ins = run.stand_ins.as_deref().cloned().unwrap_or_default();
+        let tools = crate::core::run::rehearsal::bound(&prepared.tools);
+        let registry = self.host.tool_servers();
+        let dialogue = Dialogue::new(tools.clone(), self.host.now().timestamp_millis());
+        let asker = Asker::StandIn { stand_ins, tools, function: run.definition.name.clone() };
+        self.converse(run, &prepared, record, dialogue, &registry, &asker).await
+    }
+
+    /// The dialogue with the model, asked round after round, and the calls it asks for.
+    async fn converse(
+        &self,
+        run: Run,
+        prepared: &Prepared,
+        mut record: Box<Reasoned>,
+        mut dialogue: Dialogue,
+        registry: &crate::ops::tool_servers::Registry<'_>,
+        asker: &Asker<'_>,
+    ) -> Result<Run, Problem> {
         let mut run = run;
         loop {
             dialogue.before_asking(self.host.now().timestamp_millis());
-            let answer = match self.ask_once(&target, &prepared, &dialogue).await {
+            let asked = match asker {
+                Asker::Model(target) => self.ask_once(target, prepared, &dialogue).await,
+                Asker::StandIn { stand_ins, tools, function } => {
+                    stand_ins.model(function, record.turns as usize, tools).map(|answer| (answer, 0))
+                }
+            };
+            let answer = match asked {
                 Ok((answer, took)) => {
                     record.answered(&answer, took);
                     answer
@@ -107,7 +151,7 @@ impl Runner<'_> {
                     if !matches!(run.status, RunStatus::Started { .. }) {
                         break;
                     }
-                    let called = self.call(&run, &registry, &p).await;
+                    let called = self.call(&run, registry, &p).await;
                     dialogue.answered(&p, &called.0);
                     run = self.input(
                         &run.run_id,

@@ -592,6 +592,8 @@ fn a_waiting_run_receives_others_events_never_its_own_until_it_refuses_one() {
                 answered_by: None,
                 record: None,
                 rerun_of: None,
+                rehearsal: false,
+                stand_ins: None,
             },
             source: String::new(),
             material: Vec::new(),

@@ -56,6 +56,7 @@ const STEPS: &[Step] = &[
     assets::TABLE,
     events::BEFORE_FAMILIES_INDEX,
     runs_index::RERUN_OF,
+    runs_index::REHEARSAL,
 ];
 
 /// How many of `STEPS` a new object makes at once: the table of its record. The tables of what a

@@ -30,6 +30,9 @@ pub const WITHIN: Step = Step::AddColumn { table: "runs", column: "within", decl
 /// Added later: the run a run was started again from with `rerun_run`, by its id.
 pub const RERUN_OF: Step = Step::AddColumn { table: "runs", column: "rerun_of", declared: "TEXT" };
 
+/// Added later: 1 for a rehearsal, which lists and reads leave apart.
+pub const REHEARSAL: Step = Step::AddColumn { table: "runs", column: "rehearsal", declared: "INTEGER" };
+
 #[derive(Deserialize)]
 struct Kept {
     record: String,
@@ -49,6 +52,8 @@ struct Row {
     within: Option<String>,
     #[serde(default)]
     rerun_of: Option<String>,
+    #[serde(default)]
+    rehearsal: Option<i64>,
 }
 
 pub struct RunsIndex<'s> {
@@ -68,7 +73,7 @@ impl IndexStore for RunsIndex<'_> {
         // an entry stays as its first report gave it.
         self.sql
             .exec(
-                "INSERT INTO runs (run_id, kind, name, version, status, started_at, finished_at, within, rerun_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(run_id) DO UPDATE SET status = excluded.status, finished_at = excluded.finished_at",
+                "INSERT INTO runs (run_id, kind, name, version, status, started_at, finished_at, within, rerun_of, rehearsal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(run_id) DO UPDATE SET status = excluded.status, finished_at = excluded.finished_at",
                 vec![
                     e.run_id.clone().into(),
                     e.definition.kind.as_str().into(),
@@ -79,6 +84,7 @@ impl IndexStore for RunsIndex<'_> {
                     e.finished_at.clone().into(),
                     within.into(),
                     e.rerun_of.clone().into(),
+                    i64::from(e.rehearsal).into(),
                 ],
             )
             .map_err(storage)?;
@@ -98,7 +104,7 @@ impl IndexStore for RunsIndex<'_> {
             .sql
             .exec(
                 "SELECT k.record AS record FROM runs r JOIN run_records k ON k.run_id = r.run_id
-                 WHERE r.kind = ? AND r.name = ? ORDER BY r.position DESC LIMIT ?",
+                 WHERE r.kind = ? AND r.name = ? AND COALESCE(r.rehearsal, 0) = 0 ORDER BY r.position DESC LIMIT ?",
                 vec![definition.kind.as_str().into(), definition.name.clone().into(), (limit as i64).into()],
             )
             .and_then(|c| c.to_array())
@@ -121,7 +127,7 @@ impl IndexStore for RunsIndex<'_> {
             .exec(
                 "SELECT * FROM runs WHERE position < ? AND (? = '' OR (kind = ? AND name = ?)) AND (? = '' OR status = ?)
                  AND (? = 1 OR within IS NULL) AND (? = '' OR started_at >= ?) AND (? = '' OR started_at < ?)
-                 AND (? = '' OR rerun_of = ?) ORDER BY position DESC LIMIT ?",
+                 AND (? = '' OR rerun_of = ?) AND COALESCE(rehearsal, 0) = ? ORDER BY position DESC LIMIT ?",
                 vec![
                     q.before.unwrap_or(LAST).into(),
                     kind.clone().into(),
@@ -136,6 +142,7 @@ impl IndexStore for RunsIndex<'_> {
                     before.into(),
                     rerun_of.clone().into(),
                     rerun_of.into(),
+                    i64::from(q.rehearsal).into(),
                     (take as i64).into(),
                 ],
             )
@@ -153,6 +160,7 @@ impl IndexStore for RunsIndex<'_> {
                     finished_at: r.finished_at,
                     within: r.within.and_then(|w| json::from_str(&w).ok()),
                     rerun_of: r.rerun_of,
+                    rehearsal: r.rehearsal.unwrap_or(0) == 1,
                 };
                 Some((r.position, entry))
             })

@@ -140,7 +140,11 @@ async fn show_ledger(v: &Visit<'_>, id: &str) -> worker::Result<Response> {
         Ok(pb) => pb,
         Err(p) => return refusal(v, "This playbook cannot be shown", &p),
     };
-    let filters = Filters { definition: v.arg("definition").unwrap_or(""), status: v.arg("status").unwrap_or("") };
+    let filters = Filters {
+        definition: v.arg("definition").unwrap_or(""),
+        status: v.arg("status").unwrap_or(""),
+        rehearsal: v.arg("rehearsal") == Some("1"),
+    };
     let mut args = json!({ "playbook": id });
     if let Some((kind, name)) = filters.definition.split_once('/') {
         args["type"] = kind.into();
@@ -153,6 +157,9 @@ async fn show_ledger(v: &Visit<'_>, id: &str) -> worker::Result<Response> {
     }
     if let Some(cursor) = v.arg("cursor") {
         args["cursor"] = cursor.into();
+    }
+    if filters.rehearsal {
+        args["rehearsal"] = true.into();
     }
     let (runs, refused_words) = match v.run("list_runs", args).await {
         Ok(out) => (Some(out.value), None),
