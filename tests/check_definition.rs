@@ -17,20 +17,12 @@ struct World {
 impl World {
     fn new() -> World {
         let m = common::Memory::default();
-        let created = common::tool(&m, 1, "create_playbook", json!({ "name": "Orders" }));
-        let pb = created["structuredContent"]["id"].as_str().unwrap().to_string();
+        let pb = common::playbook(&m, "Orders");
         World { m, pb }
     }
 
     fn args(&self, kind: &str, name: &str, source: &str) -> Value {
-        let mut args = json!({
-            "playbook": self.pb, "type": kind, "name": name, "source": source,
-            "overview": format!("The {name} {kind} adds what its description says."),
-        });
-        if kind != "workflow" {
-            args["diagram"] = json!("flowchart LR\n  A[in] --> B[out]");
-        }
-        args
+        common::save_args(&self.pb, kind, name, source)
     }
 
     fn call(&self, second: u32, tool: &str, kind: &str, name: &str, source: &str) -> Value {

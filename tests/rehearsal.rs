@@ -35,8 +35,7 @@ impl World {
         let settings = ToolServers::read(|name| (name == "TOOL_SERVERS").then(|| SERVERS.to_string()), false).0;
         let m = Runtime { servers: settings, ..Runtime::default() };
         *m.tool_server.listed.borrow_mut() = vec![ToolServer::tool("find_customer", true)];
-        let created = common::tool(&m, 1, "create_playbook", json!({ "name": "Briefs" }));
-        let pb = created["structuredContent"]["id"].as_str().unwrap().to_string();
+        let pb = common::playbook(&m, "Briefs");
         let w = World { m, pb };
         w.save("lookup", "find-customer", FIND);
         w.save("reasoning", "triage", TRIAGE);
@@ -47,13 +46,7 @@ impl World {
     }
 
     fn save(&self, kind: &str, name: &str, source: &str) {
-        let mut args = json!({
-            "playbook": self.pb, "type": kind, "name": name, "source": source,
-            "overview": format!("The {name} {kind} of the rehearsal tests does what its description says."),
-        });
-        if kind != "workflow" {
-            args["diagram"] = json!("flowchart LR\n  A[in] --> B[out]");
-        }
+        let args = common::save_args(&self.pb, kind, name, source);
         let saved = common::tool(&self.m, 2, "create_definition", args);
         assert_eq!(saved["isError"], false, "{saved}");
     }

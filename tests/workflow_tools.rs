@@ -29,21 +29,14 @@ struct World {
 impl World {
     fn new() -> World {
         let m = common::Memory::default();
-        let created = common::tool(&m, 1, "create_playbook", json!({ "name": "Invoices" }));
-        let pb = created["structuredContent"]["id"].as_str().unwrap().to_string();
+        let pb = common::playbook(&m, "Invoices");
         let w = World { m, pb };
         w.save("create_definition", "computation", "add-vat", ADD_VAT).unwrap();
         w
     }
 
     fn save(&self, tool: &str, kind: &str, name: &str, source: &str) -> Result<Value, Value> {
-        let mut args = json!({
-            "playbook": self.pb, "type": kind, "name": name, "source": source,
-            "overview": format!("The {name} {kind} of the workflow tool tests does what its description says."),
-        });
-        if kind != "workflow" {
-            args["diagram"] = json!("flowchart LR\n  A[in] --> B[out]");
-        }
+        let args = common::save_args(&self.pb, kind, name, source);
         let saved = common::tool(&self.m, 2, tool, args);
         if saved["isError"] == false {
             Ok(saved)

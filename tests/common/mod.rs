@@ -41,3 +41,22 @@ pub fn tool(backend: &Memory, second: u32, name: &str, args: Value) -> Value {
     let reply = block_on(answer(&ctx, &Endpoint::Root, &era, &json!(second), "tools/call", &params));
     reply["result"].clone()
 }
+
+/// Creates a playbook named `name` as the local developer; answers its id.
+pub fn playbook(backend: &Memory, name: &str) -> String {
+    let created = tool(backend, 1, "create_playbook", json!({ "name": name }));
+    created["structuredContent"]["id"].as_str().unwrap_or_default().to_string()
+}
+
+/// The arguments of a save of a definition in `playbook`: a function's made-up overview and
+/// diagram with it, which a save asks of a function.
+pub fn save_args(playbook: &str, kind: &str, name: &str, source: &str) -> Value {
+    let mut args = json!({
+        "playbook": playbook, "type": kind, "name": name, "source": source,
+        "overview": format!("The {name} {kind} of the host tests does what its description says."),
+    });
+    if kind != "workflow" {
+        args["diagram"] = json!("flowchart LR\n  A[in] --> B[out]");
+    }
+    args
+}
